@@ -1,0 +1,165 @@
+import Gym
+
+/// How an agent is named everywhere (CLI, tournaments, balance scenarios):
+///
+///     random
+///     tracker
+///     tracker:reaction=3,noise=0.2,speed=0.8,predict=false
+///     constant:action=0
+///     <kind>[:params],name=Display Name
+///
+/// Parameters are `key=value` pairs separated by commas; `name` sets the
+/// display name (default: the spec text itself).
+public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case random
+        case tracker(PongTracker.Skill)
+        case constant(action: Int)
+    }
+
+    public var kind: Kind
+    /// The name shown in tables and files.
+    public var displayName: String
+    /// The text this spec was parsed from.
+    public var text: String
+
+    public var description: String { displayName }
+
+    /// The agent kinds, for error messages and help.
+    public static let kinds = ["random", "tracker", "constant"]
+
+    /// Parses a spec.
+    /// - Throws: ``AgentSpecError`` naming the problem and what is allowed.
+    public static func parse(_ text: String) throws(AgentSpecError) -> AgentSpec {
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.isEmpty else { throw .empty }
+        let kindName: Substring
+        let paramText: Substring
+        if let colon = trimmed.firstIndex(of: ":") {
+            kindName = trimmed[..<colon]
+            paramText = trimmed[trimmed.index(after: colon)...]
+        } else {
+            kindName = Substring(trimmed)
+            paramText = ""
+        }
+        var params: [(String, String)] = []
+        if !paramText.isEmpty {
+            for part in paramText.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let eq = part.firstIndex(of: "=") else {
+                    throw .malformedParameter(spec: text, part: String(part))
+                }
+                params.append((String(part[..<eq]).trimmingSpaces, String(part[part.index(after: eq)...]).trimmingSpaces))
+            }
+        }
+        var displayName = trimmed
+        if let name = params.first(where: { $0.0 == "name" }) {
+            guard !name.1.isEmpty else { throw .badValue(kind: String(kindName), key: "name", value: "", allowed: "a non-empty name") }
+            displayName = name.1
+            params.removeAll { $0.0 == "name" }
+        }
+        let kind: Kind
+        switch kindName {
+        case "random":
+            try rejectParameters(params, kind: "random", allowed: [])
+            kind = .random
+        case "constant":
+            try rejectParameters(params, kind: "constant", allowed: ["action"])
+            let action = try params.first { $0.0 == "action" }.map { (p) throws(AgentSpecError) in
+                try intValue(p.1, kind: "constant", key: "action", range: 0 ... 4)
+            } ?? 0
+            kind = .constant(action: action)
+        case "tracker":
+            try rejectParameters(params, kind: "tracker", allowed: ["reaction", "noise", "speed", "predict"])
+            var skill = PongTracker.Skill()
+            for (key, value) in params {
+                switch key {
+                case "reaction":
+                    skill.reaction = try intValue(value, kind: "tracker", key: key, range: PongTracker.Skill.reactionRange)
+                case "noise":
+                    skill.noise = try floatValue(value, kind: "tracker", key: key, range: PongTracker.Skill.noiseRange)
+                case "speed":
+                    skill.speed = try floatValue(value, kind: "tracker", key: key, range: PongTracker.Skill.speedRange)
+                default:
+                    guard let b = Bool(value) else {
+                        throw .badValue(kind: "tracker", key: key, value: value, allowed: "true or false")
+                    }
+                    skill.predict = b
+                }
+            }
+            kind = .tracker(skill)
+        default:
+            throw .unknownKind(String(kindName), allowed: kinds)
+        }
+        return AgentSpec(kind: kind, displayName: displayName, text: text)
+    }
+
+    static func rejectParameters(_ params: [(String, String)], kind: String, allowed: [String]) throws(AgentSpecError) {
+        var seen: Set<String> = []
+        for (key, _) in params {
+            guard allowed.contains(key) else { throw .unknownParameter(kind: kind, key: key, allowed: allowed + ["name"]) }
+            guard seen.insert(key).inserted else { throw .duplicateParameter(kind: kind, key: key) }
+        }
+    }
+
+    static func intValue(_ text: String, kind: String, key: String, range: ClosedRange<Int>) throws(AgentSpecError) -> Int {
+        guard let v = Int(text), range.contains(v) else {
+            throw .badValue(kind: kind, key: key, value: text, allowed: "an integer in \(range.lowerBound) ... \(range.upperBound)")
+        }
+        return v
+    }
+
+    static func floatValue(_ text: String, kind: String, key: String, range: ClosedRange<Float>) throws(AgentSpecError) -> Float {
+        guard let v = Float(text), v.isFinite, range.contains(v) else {
+            throw .badValue(kind: kind, key: key, value: text, allowed: "a number in \(range.lowerBound) ... \(range.upperBound)")
+        }
+        return v
+    }
+
+    /// A fresh Pong agent of this spec (each worker builds its own).
+    public func makePongAgent(config: PongConfig) -> any Agent {
+        switch kind {
+        case .random: RandomAgent(actionCount: config.verticalMovement ? 5 : 3)
+        case let .tracker(skill): PongTracker(config: config, skill: skill)
+        case let .constant(action): ConstantAgent(action: action)
+        }
+    }
+}
+
+/// A mistake in an agent spec.
+public enum AgentSpecError: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case unknownKind(String, allowed: [String])
+    case malformedParameter(spec: String, part: String)
+    case unknownParameter(kind: String, key: String, allowed: [String])
+    case duplicateParameter(kind: String, key: String)
+    case badValue(kind: String, key: String, value: String, allowed: String)
+    case unusable(spec: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            "empty agent spec; agents are: \(AgentSpec.kinds.joined(separator: ", "))"
+        case let .unknownKind(name, allowed):
+            "unknown agent \"\(name)\"; agents are: \(allowed.joined(separator: ", "))"
+        case let .malformedParameter(spec, part):
+            "agent spec \"\(spec)\": parameter \"\(part)\" is not key=value"
+        case let .unknownParameter(kind, key, allowed):
+            "agent \(kind): unknown parameter \"\(key)\"; allowed: \(allowed.isEmpty ? "none" : allowed.joined(separator: ", "))"
+        case let .duplicateParameter(kind, key):
+            "agent \(kind): parameter \"\(key)\" given twice"
+        case let .badValue(kind, key, value, allowed):
+            "agent \(kind): \(key)=\(value) is invalid; allowed: \(allowed)"
+        case let .unusable(spec, reason):
+            "agent \"\(spec)\": \(reason)"
+        }
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " { s.removeFirst() }
+        while let l = s.last, l == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,72 @@
+import Gym
+
+/// One evaluation game from the evaluated agent's point of view.
+public struct PongEvalEpisode: Equatable, Sendable {
+    public var index: Int
+    public var match: PongMatchResult
+    /// The side the evaluated agent played (alternates by episode index, so
+    /// neither side's serve luck favours it).
+    public var agentSide: PongSide
+
+    public var agentScore: Int { match.score(agentSide) }
+    public var opponentScore: Int { match.score(agentSide.opponent) }
+    /// 1 win, 0.5 draw (a truncated game with equal scores), 0 loss.
+    public var outcome: Double { agentScore > opponentScore ? 1 : (agentScore == opponentScore ? 0.5 : 0) }
+}
+
+/// Summary of an evaluation.
+public struct PongEvalSummary: Equatable, Sendable {
+    public var episodes: Int
+    public var wins: Int, draws: Int, losses: Int
+    /// (wins + draws/2) / episodes, with its 95% Wilson interval.
+    public var winRate: Double, winRateLow: Double, winRateHigh: Double
+    public var pointsFor: Int, pointsAgainst: Int
+    /// Share of all points won by the agent, with its 95% Wilson interval.
+    public var pointShare: Double, pointShareLow: Double, pointShareHigh: Double
+    public var meanAgentScore: Double, meanOpponentScore: Double
+    public var meanLength: Double
+    public var totalSteps: Int
+    public var truncated: Int
+
+    public init(_ results: [PongEvalEpisode]) {
+        episodes = results.count
+        wins = results.count { $0.outcome == 1 }
+        draws = results.count { $0.outcome == 0.5 }
+        losses = episodes - wins - draws
+        let w = Statistics.wilson(successes: Double(wins) + Double(draws) / 2, trials: Double(episodes))
+        winRate = episodes > 0 ? (Double(wins) + Double(draws) / 2) / Double(episodes) : 0
+        winRateLow = w.low; winRateHigh = w.high
+        pointsFor = results.reduce(0) { $0 + $1.agentScore }
+        pointsAgainst = results.reduce(0) { $0 + $1.opponentScore }
+        let total = Double(pointsFor + pointsAgainst)
+        pointShare = total > 0 ? Double(pointsFor) / total : 0.5
+        let p = Statistics.wilson(successes: Double(pointsFor), trials: total)
+        pointShareLow = p.low; pointShareHigh = p.high
+        meanAgentScore = Statistics.mean(results.map { Double($0.agentScore) })
+        meanOpponentScore = Statistics.mean(results.map { Double($0.opponentScore) })
+        meanLength = Statistics.mean(results.map { Double($0.match.steps) })
+        totalSteps = results.reduce(0) { $0 + $1.match.steps }
+        truncated = results.count { $0.match.end.isTruncation }
+    }
+}
+
+/// Evaluates an agent against an opponent over many Pong games in parallel.
+public enum PongEvaluation {
+    /// Plays `episodes` games; episode `i` uses seed `Seeds.episode(runSeed, i)`
+    /// and puts the agent at the bottom when `i` is even, at the top when odd.
+    /// The result is the same for any number of workers.
+    public static func run(config: PongConfig, agent: AgentSpec, opponent: AgentSpec,
+                           episodes: Int, runSeed: UInt64, runner: ParallelRunner,
+                           progress: (@Sendable () -> Void)? = nil) -> [PongEvalEpisode] {
+        runner.map(count: episodes, makeWorker: { _ in
+            (agent.makePongAgent(config: config), opponent.makePongAgent(config: config))
+        }, job: { agents, index in
+            let seed = Seeds.episode(runSeed: runSeed, index: index)
+            let side: PongSide = index % 2 == 0 ? .bottom : .top
+            let match = side == .bottom
+                ? PongMatch.play(config: config, seed: seed, bottom: &agents.0, top: &agents.1)
+                : PongMatch.play(config: config, seed: seed, bottom: &agents.1, top: &agents.0)
+            return PongEvalEpisode(index: index, match: match, agentSide: side)
+        }, progress: progress)
+    }
+}

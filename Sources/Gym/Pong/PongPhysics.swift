@@ -1,0 +1,233 @@
+/// Pong's rules as one frame of physics over a ``PongState``, with every
+/// derived constant computed once from the config.
+///
+/// Shared by the single-game API (``PongGame``) and the batched stepping, so
+/// both are the same game bit for bit.
+///
+/// One frame:
+/// 1. Each paddle moves by its (egocentric) action, clamped to its lane:
+///    horizontally it keeps a gap of at least one ball size plus one unit to
+///    the side walls, so the ball can never be squeezed; vertically (with
+///    `verticalMovement`) it stays in its own half.
+/// 2. The ball moves by its velocity, swept against the side walls (planes)
+///    and both paddles (boxes moving linearly over the frame, tested in each
+///    paddle's frame; see ``Sweep``), resolving contacts in time order (at
+///    most ``maxContacts`` per frame).
+///    - side wall: `vx` reverses;
+///    - a paddle's front face (a return): `speed += speedIncrement` capped at
+///      `maxBallSpeed`; `vx = (ball.x - paddle.x) / englishDivisor × speed`;
+///      `vy = speed` away from the paddle, plus the paddle's own vertical
+///      velocity if it was moving toward the centre (so a paddle cannot
+///      catch the ball twice);
+///    - a paddle's side or back face: the ball's velocity relative to the
+///      paddle is reflected on that axis.
+/// 3. A ball whose centre has left through the top edge is a point for the
+///    bottom side, and vice versa; the ball is re-served from the centre with
+///    a random horizontal direction and the vertical direction reversed,
+///    heading to the side that scored.
+@frozen
+public struct PongPhysics: Sendable {
+    public let config: PongConfig
+    @usableFromInline let width: Float, height: Float
+    @usableFromInline let r: Float                  // ball half size
+    @usableFromInline let halfW: Float, halfH: Float // paddle half extents
+    @usableFromInline let minPaddleX: Float, maxPaddleX: Float
+    @usableFromInline let homeY: Float              // bottom paddle's home centre line
+    @usableFromInline let maxDepth: Float           // how far a paddle may advance from home
+    @usableFromInline let hSpeed: Float, vSpeed: Float
+    @usableFromInline let serveSpeed: Float, increment: Float, maxSpeed: Float
+    @usableFromInline let inverseEnglish: Float
+    /// Tiny gap left between the ball and a paddle after contact (units).
+    @usableFromInline static let skin: Float = 1.0 / 1024
+    /// Contacts resolved per frame at most; more are impossible at configured
+    /// speeds (the gap rules above keep the ball from being trapped).
+    public static let maxContacts = 8
+
+    public init(config: PongConfig) {
+        self.config = config
+        width = config.fieldWidth
+        height = config.fieldHeight
+        r = config.ballSize / 2
+        halfW = config.paddleWidth / 2
+        halfH = config.paddleHeight / 2
+        minPaddleX = halfW + config.ballSize + 1
+        maxPaddleX = config.fieldWidth - minPaddleX
+        homeY = config.paddleInset
+        maxDepth = config.verticalMovement
+            ? max(0, config.fieldHeight / 2 - halfH - config.ballSize - config.paddleInset) : 0
+        hSpeed = config.paddleSpeed
+        vSpeed = config.verticalMovement ? config.paddleVerticalSpeed : 0
+        serveSpeed = config.serveSpeed
+        increment = config.speedIncrement
+        maxSpeed = config.maxBallSpeed
+        inverseEnglish = 1 / config.englishDivisor
+    }
+
+    // MARK: - Episode start and serve
+
+    /// The state at the start of an episode seeded with `seed`.
+    public func initialState(seed: UInt64) -> PongState {
+        var s = PongState(ballX: 0, ballY: 0, ballVX: 0, ballVY: 0, speed: 0,
+                          bottomX: width / 2, bottomY: homeY,
+                          topX: width / 2, topY: height - homeY,
+                          scoreBottom: 0, scoreTop: 0, steps: 0,
+                          lastActionBottom: 0, lastActionTop: 0, end: .none,
+                          serveRNG: Xoshiro256(seed: Seeds.stream(seed, 1)),
+                          stickyRNG: Xoshiro256(seed: Seeds.stream(seed, 2)))
+        let dx = s.serveRNG.sign()
+        let dy = s.serveRNG.sign()
+        serve(&s, dx: dx, dy: dy)
+        return s
+    }
+
+    @inlinable
+    func serve(_ s: inout PongState, dx: Float, dy: Float) {
+        s.ballX = width / 2
+        s.ballY = height / 2
+        s.speed = serveSpeed
+        s.ballVX = dx * serveSpeed
+        s.ballVY = dy * serveSpeed
+    }
+
+    // MARK: - One frame
+
+    /// Advances one frame with the (egocentric) actions of both sides.
+    /// - Returns: the side that scored in this frame, if any.
+    @inlinable
+    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
+        // 1. Paddles: egocentric actions to field-space targets.
+        let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
+        let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
+        let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
+        let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
+        let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
+        let bvx = bx1 - bx0, bvy = by1 - by0, tvx = tx1 - tx0, tvy = ty1 - ty0
+
+        // 2. Ball: swept contacts in time order.
+        var x = s.ballX, y = s.ballY, vx = s.ballVX, vy = s.ballVY
+        var t: Float = 0
+        let grownHalf = Vec2(halfW + r, halfH + r)
+        var contacts = 0
+        while contacts < PongPhysics.maxContacts {
+            let rem = 1 - t
+            var hitT: Float = 2
+            var hitKind = 0        // 1 wall, 2 bottom paddle, 3 top paddle
+            var hitFace = Sweep.Face.left
+            // Side walls: the ball's centre stays within [r, width - r].
+            let dx = vx * rem
+            if let w = Sweep.pointVsPlane(x, by: dx, plane: dx > 0 ? width - r : r), w < hitT {
+                hitT = w; hitKind = 1
+            }
+            // Bottom paddle, in its own frame.
+            let bBox = Box(center: Vec2(bx0 + bvx * t, by0 + bvy * t), half: grownHalf)
+            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - bvx) * rem, (vy - bvy) * rem), box: bBox),
+               h.t < hitT {
+                hitT = h.t; hitKind = 2; hitFace = h.face
+            }
+            let tBox = Box(center: Vec2(tx0 + tvx * t, ty0 + tvy * t), half: grownHalf)
+            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - tvx) * rem, (vy - tvy) * rem), box: tBox),
+               h.t < hitT {
+                hitT = h.t; hitKind = 3; hitFace = h.face
+            }
+            if hitKind == 0 {
+                x += vx * rem
+                y += vy * rem
+                break
+            }
+            contacts += 1
+            let dt = hitT * rem
+            x += vx * dt
+            y += vy * dt
+            t += dt
+            if hitKind == 1 {
+                x = vx > 0 ? width - r : r
+                vx = -vx
+                events.wallBounces += 1
+                continue
+            }
+            let isBottom = hitKind == 2
+            let px = isBottom ? bx0 + bvx * t : tx0 + tvx * t
+            let py = isBottom ? by0 + bvy * t : ty0 + tvy * t
+            let pvx = isBottom ? bvx : tvx, pvy = isBottom ? bvy : tvy
+            let front: Sweep.Face = isBottom ? .top : .bottom
+            if hitFace == front {
+                let away: Float = isBottom ? 1 : -1
+                s.speed = min(s.speed + increment, maxSpeed)
+                vx = (x - px) * inverseEnglish * s.speed
+                vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
+                y = py + away * (grownHalf.y + PongPhysics.skin)
+                if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
+            } else if hitFace == .left || hitFace == .right {
+                vx = 2 * pvx - vx
+                x = px + (hitFace == .right ? 1 : -1) * (grownHalf.x + PongPhysics.skin)
+            } else {
+                vy = 2 * pvy - vy
+                y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
+            }
+        }
+        s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
+        s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
+
+        // 3. Points and serve.
+        if y > height {
+            s.scoreBottom += 1
+            events.pointsBottom += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: -1)
+            return .bottom
+        }
+        if y < 0 {
+            s.scoreTop += 1
+            events.pointsTop += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: 1)
+            return .top
+        }
+        return nil
+    }
+
+    /// -1 for left, +1 for right, 0 otherwise (egocentric).
+    @inlinable
+    func horizontal(_ action: Int) -> Float {
+        action == 1 ? -1 : (action == 2 ? 1 : 0)
+    }
+
+    /// +1 toward the centre, -1 back, 0 otherwise (egocentric).
+    @inlinable
+    func vertical(_ action: Int) -> Float {
+        action == 3 ? 1 : (action == 4 ? -1 : 0)
+    }
+
+    // MARK: - Observation
+
+    /// Length of the observation vector.
+    public static let observationCount = 12
+
+    /// Writes `side`'s egocentric observation (see ``PongGame``'s table).
+    @inlinable
+    public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
+        let m = side.mirror
+        let cx = width / 2, cy = height / 2
+        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
+        let invDepth = maxDepth > 0 ? 1 / maxDepth : 0
+        let ownX = side == .bottom ? s.bottomX : s.topX
+        let oppX = side == .bottom ? s.topX : s.bottomX
+        let ownDepth = side == .bottom ? s.bottomY - homeY : (height - homeY) - s.topY
+        let oppDepth = side == .bottom ? (height - homeY) - s.topY : s.bottomY - homeY
+        let ownScore = side == .bottom ? s.scoreBottom : s.scoreTop
+        let oppScore = side == .bottom ? s.scoreTop : s.scoreBottom
+        let invMax = 1 / Float(config.maxScore)
+        o[0] = (ownX - cx) * invCX * m
+        o[1] = ownDepth * invDepth
+        o[2] = (oppX - cx) * invCX * m
+        o[3] = oppDepth * invDepth
+        o[4] = (s.ballX - cx) * invCX * m
+        o[5] = (s.ballY - cy) * invCY * m
+        o[6] = s.ballVX * invV * m
+        o[7] = s.ballVY * invV * m
+        o[8] = (s.ballX - ownX) * invCX * m
+        o[9] = s.speed * invV
+        o[10] = Float(ownScore) * invMax
+        o[11] = Float(oppScore) * invMax
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct GymTrain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gym-train",
+        abstract: "Train, evaluate, benchmark and render agents for the Pong and Breakout gym.",
+        version: GymTrainVersion.string,
+        subcommands: [Eval.self, Render.self, Bench.self, ConfigCommand.self]
+    )
+}
+
+enum GymTrainVersion {
+    static let string = "0.1.0"
+}

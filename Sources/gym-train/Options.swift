@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Gym
+
+/// The games the gym offers.
+enum GameKind: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case pong
+}
+
+/// Options every subcommand takes: which game, which rules, which seed.
+struct GameOptions: ParsableArguments {
+    @Option(help: "The game: \(GameKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var game: GameKind = .pong
+
+    @Option(name: .customLong("config"), help: "A game config file (JSON); keys not given take the preset's values.")
+    var configFile: String?
+
+    @Option(help: "A named preset (pong: \(PongConfig.presetNames.joined(separator: ", "))).")
+    var preset: String?
+
+    @Option(help: "The run's master seed; every episode seed derives from it.")
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        if configFile != nil, preset != nil {
+            throw ValidationError("give either --config or --preset, not both (a config file may name its base with \"preset\")")
+        }
+    }
+
+    /// The effective Pong config.
+    func pongConfig() throws -> PongConfig {
+        try loadConfig(PongConfig.self)
+    }
+
+    func loadConfig<C: GameConfig>(_ type: C.Type) throws -> C {
+        if let path = configFile {
+            let text = try readText(path, what: "config file")
+            return try C.decode(text, source: path)
+        }
+        return try C.preset(preset ?? C.presets[0].name)
+    }
+}
+
+/// Options of subcommands that run many episodes.
+struct RunOptions: ParsableArguments {
+    @Option(help: "Number of episodes.")
+    var episodes: Int = 100
+
+    @Option(help: "Parallel workers (default: the machine's cores).")
+    var workers: Int?
+
+    @Option(help: "Results folder (default: Results/<command>-<game>-<time>-s<seed>).")
+    var out: String?
+
+    func validate() throws {
+        guard (1 ... 10_000_000).contains(episodes) else {
+            throw ValidationError("--episodes \(episodes) is out of range; allowed: 1 ... 10000000")
+        }
+        if let w = workers, !(1 ... 256).contains(w) {
+            throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256")
+        }
+    }
+
+    var workerCount: Int { workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
+
+/// A runtime failure the user can act on, printed as one line.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func readText(_ path: String, what: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CLIError("cannot read \(what) \(path): no such file or not readable")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw CLIError("\(what) \(path) is not UTF-8 text")
+    }
+    return text
+}
