@@ -82,34 +82,7 @@ public struct PongGame: Sendable {
     ///   `events`, what happened.
     @inlinable
     public mutating func step(top: Int, bottom: Int, events: inout PongEvents) -> StepResult {
-        events = PongEvents()
-        if state.end != .none {
-            return StepResult(reward: 0, terminated: !state.end.isTruncation,
-                              truncated: state.end.isTruncation, end: state.end)
-        }
-        let config = physics.config
-        let sticky = config.stickyActionProbability
-        for _ in 0 ..< config.frameSkip {
-            var b = bottom, t = top
-            if sticky > 0 {
-                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
-                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
-            }
-            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
-            state.lastActionTop = UInt8(truncatingIfNeeded: t)
-            if physics.tick(&state, bottom: b, top: t, events: &events) != nil,
-               state.scoreBottom >= config.maxScore || state.scoreTop >= config.maxScore {
-                state.end = .gameOver
-                break
-            }
-        }
-        state.steps &+= 1
-        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
-            state.end = .stepLimit
-        }
-        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
-                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
-                          end: state.end)
+        physics.step(&state, bottom: bottom, top: top, events: &events)
     }
 
     /// Same as ``step(top:bottom:events:)``, discarding events.

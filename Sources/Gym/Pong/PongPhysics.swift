@@ -108,7 +108,18 @@ public struct PongPhysics: Sendable {
         var t: Float = 0
         let grownHalf = Vec2(halfW + r, halfH + r)
         var contacts = 0
-        while contacts < PongPhysics.maxContacts {
+        // Fast path: when neither paddle can be reached this frame and no
+        // side wall is crossed, the loop below would find no contact on its
+        // first pass (rem = 1) and just integrate; do exactly that. Same
+        // arithmetic, so bit-identical (pinned by the batch and golden tests).
+        let clear = Self.outOfReach(y, by: vy - bvy, of: by0, reach: grownHalf.y)
+            && Self.outOfReach(y, by: vy - tvy, of: ty0, reach: grownHalf.y)
+            && Sweep.pointVsPlane(x, by: vx, plane: vx > 0 ? width - r : r) == nil
+        if clear {
+            x += vx
+            y += vy
+        }
+        while !clear && contacts < PongPhysics.maxContacts {
             let rem = 1 - t
             var hitT: Float = 2
             var hitKind = 0        // 1 wall, 2 bottom paddle, 3 top paddle
@@ -184,6 +195,58 @@ public struct PongPhysics: Sendable {
             return .top
         }
         return nil
+    }
+
+    /// Whether a point moving from `y` by `dy` over a frame stays more than
+    /// one unit away from the slab `[center - reach, center + reach]`: then
+    /// ``Sweep/pointVsBox(from:by:box:)`` against a box in that slab cannot
+    /// report a contact (its entry time would exceed 1 or its exit time be
+    /// negative; the one-unit margin dwarfs the rounding of `y + dy`).
+    @inlinable
+    static func outOfReach(_ y: Float, by dy: Float, of center: Float, reach: Float) -> Bool {
+        let end = y + dy
+        return max(y, end) < center - reach - 1 || min(y, end) > center + reach + 1
+    }
+
+    // MARK: - One agent step
+
+    /// One agent step: `frameSkip` frames with the same (egocentric) actions,
+    /// each frame possibly keeping the previous frame's action (sticky
+    /// actions, drawn from the state's own generator), stopping early at game
+    /// over; then the step counter and the step limit. The single code path
+    /// of both ``PongGame`` and ``PongBatch``.
+    /// - Parameter events: reset, then filled with what happened.
+    /// - Returns: the bottom side's reward and the end flags. Stepping a
+    ///   finished game is a no-op that repeats its end flags.
+    @inlinable
+    public func step(_ state: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> StepResult {
+        events = PongEvents()
+        if state.end != .none {
+            return StepResult(reward: 0, terminated: !state.end.isTruncation,
+                              truncated: state.end.isTruncation, end: state.end)
+        }
+        let sticky = config.stickyActionProbability
+        for _ in 0 ..< config.frameSkip {
+            var b = bottom, t = top
+            if sticky > 0 {
+                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
+                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
+            }
+            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
+            state.lastActionTop = UInt8(truncatingIfNeeded: t)
+            if tick(&state, bottom: b, top: t, events: &events) != nil,
+               state.scoreBottom >= config.maxScore || state.scoreTop >= config.maxScore {
+                state.end = .gameOver
+                break
+            }
+        }
+        state.steps &+= 1
+        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
+            state.end = .stepLimit
+        }
+        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
+                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
+                          end: state.end)
     }
 
     /// -1 for left, +1 for right, 0 otherwise (egocentric).
