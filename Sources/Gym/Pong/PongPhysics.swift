@@ -19,8 +19,12 @@
 ///      `vy = speed` away from the paddle, plus the paddle's own vertical
 ///      velocity if it was moving toward the centre (so a paddle cannot
 ///      catch the ball twice);
-///    - a paddle's side or back face: the ball's velocity relative to the
-///      paddle is reflected on that axis.
+///    - a paddle's side: the paddle stops for the rest of the frame (it
+///      cannot push the ball sideways) and the ball bounces off it;
+///    - a paddle's back (a ball already past it): the ball's vertical
+///      velocity relative to the paddle is reflected.
+///    If a frame runs out of contacts, everything stops where it is for the
+///    rest of that frame.
 /// 3. A ball whose centre has left through the top edge is a point for the
 ///    bottom side, and vice versa; the ball is re-served from the centre with
 ///    a random horizontal direction and the vertical direction reversed,
@@ -39,9 +43,9 @@ public struct PongPhysics: Sendable {
     @usableFromInline let inverseEnglish: Float
     /// Tiny gap left between the ball and a paddle after contact (units).
     @usableFromInline static let skin: Float = 1.0 / 1024
-    /// Contacts resolved per frame at most; more are impossible at configured
-    /// speeds (the gap rules above keep the ball from being trapped).
-    public static let maxContacts = 8
+    /// Contacts resolved per frame at most (only a ball rattling between a
+    /// paddle's side and a wall at top speed comes near it).
+    public static let maxContacts = 16
 
     public init(config: PongConfig) {
         self.config = config
@@ -101,7 +105,10 @@ public struct PongPhysics: Sendable {
         let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
         let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
         let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
-        let bvx = bx1 - bx0, bvy = by1 - by0, tvx = tx1 - tx0, tvy = ty1 - ty0
+        // Paddle positions at the current time of the frame and their
+        // velocities for the rest of it (a paddle blocked by the ball stops).
+        var bx = bx0, by = by0, tx = tx0, ty = ty0
+        var bvx = bx1 - bx0, bvy = by1 - by0, tvx = tx1 - tx0, tvy = ty1 - ty0
 
         // 2. Ball: swept contacts in time order.
         var x = s.ballX, y = s.ballY, vx = s.ballVX, vy = s.ballVY
@@ -110,17 +117,25 @@ public struct PongPhysics: Sendable {
         var contacts = 0
         // Fast path: when neither paddle can be reached this frame and no
         // side wall is crossed, the loop below would find no contact on its
-        // first pass (rem = 1) and just integrate; do exactly that. Same
-        // arithmetic, so bit-identical (pinned by the batch and golden tests).
-        let clear = Self.outOfReach(y, by: vy - bvy, of: by0, reach: grownHalf.y)
-            && Self.outOfReach(y, by: vy - tvy, of: ty0, reach: grownHalf.y)
+        // first pass (rem = 1, dt = 1) and just integrate everything over the
+        // whole frame; do exactly that, with the same arithmetic, so the
+        // result is bit-identical (pinned by the golden and batch tests).
+        let clear = Self.outOfReach(y, by: vy - bvy, of: by, reach: grownHalf.y)
+            && Self.outOfReach(y, by: vy - tvy, of: ty, reach: grownHalf.y)
             && Sweep.pointVsPlane(x, by: vx, plane: vx > 0 ? width - r : r) == nil
         if clear {
-            x += vx
-            y += vy
+            x += vx; y += vy
+            bx += bvx; by += bvy; tx += tvx; ty += tvy
+            t = 1
         }
-        while !clear && contacts < PongPhysics.maxContacts {
+        while !clear {
             let rem = 1 - t
+            guard contacts < PongPhysics.maxContacts else {
+                // Out of contacts (a ball rattling in a narrow gap): everything
+                // stops where it is for the rest of the frame, touching nothing.
+                bvx = 0; bvy = 0; tvx = 0; tvy = 0
+                break
+            }
             var hitT: Float = 2
             var hitKind = 0        // 1 wall, 2 bottom paddle, 3 top paddle
             var hitFace = Sweep.Face.left
@@ -129,27 +144,22 @@ public struct PongPhysics: Sendable {
             if let w = Sweep.pointVsPlane(x, by: dx, plane: dx > 0 ? width - r : r), w < hitT {
                 hitT = w; hitKind = 1
             }
-            // Bottom paddle, in its own frame.
-            let bBox = Box(center: Vec2(bx0 + bvx * t, by0 + bvy * t), half: grownHalf)
-            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - bvx) * rem, (vy - bvy) * rem), box: bBox),
-               h.t < hitT {
+            // Each paddle, in its own frame.
+            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - bvx) * rem, (vy - bvy) * rem),
+                                        box: Box(center: Vec2(bx, by), half: grownHalf)), h.t < hitT {
                 hitT = h.t; hitKind = 2; hitFace = h.face
             }
-            let tBox = Box(center: Vec2(tx0 + tvx * t, ty0 + tvy * t), half: grownHalf)
-            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - tvx) * rem, (vy - tvy) * rem), box: tBox),
-               h.t < hitT {
+            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - tvx) * rem, (vy - tvy) * rem),
+                                        box: Box(center: Vec2(tx, ty), half: grownHalf)), h.t < hitT {
                 hitT = h.t; hitKind = 3; hitFace = h.face
             }
-            if hitKind == 0 {
-                x += vx * rem
-                y += vy * rem
-                break
-            }
-            contacts += 1
-            let dt = hitT * rem
-            x += vx * dt
-            y += vy * dt
+            let dt = hitKind == 0 ? rem : hitT * rem
+            x += vx * dt; y += vy * dt
+            bx += bvx * dt; by += bvy * dt; tx += tvx * dt; ty += tvy * dt
             t += dt
+            if hitKind == 0 { break }
+            contacts += 1
+            events.contacts += 1
             if hitKind == 1 {
                 x = vx > 0 ? width - r : r
                 vx = -vx
@@ -157,27 +167,34 @@ public struct PongPhysics: Sendable {
                 continue
             }
             let isBottom = hitKind == 2
-            let px = isBottom ? bx0 + bvx * t : tx0 + tvx * t
-            let py = isBottom ? by0 + bvy * t : ty0 + tvy * t
-            let pvx = isBottom ? bvx : tvx, pvy = isBottom ? bvy : tvy
+            let px = isBottom ? bx : tx, py = isBottom ? by : ty
             let front: Sweep.Face = isBottom ? .top : .bottom
             if hitFace == front {
+                // A return: the classic rule.
                 let away: Float = isBottom ? 1 : -1
+                let pvy = isBottom ? bvy : tvy
                 s.speed = min(s.speed + increment, maxSpeed)
                 vx = (x - px) * inverseEnglish * s.speed
                 vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
                 y = py + away * (grownHalf.y + PongPhysics.skin)
                 if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
             } else if hitFace == .left || hitFace == .right {
-                vx = 2 * pvx - vx
-                x = px + (hitFace == .right ? 1 : -1) * (grownHalf.x + PongPhysics.skin)
+                // A side: the paddle cannot push the ball sideways, it stops;
+                // the ball bounces off it as off a wall.
+                let outward: Float = hitFace == .right ? 1 : -1
+                if isBottom { bvx = 0 } else { tvx = 0 }
+                if vx * outward < 0 { vx = -vx }
+                x = px + outward * (grownHalf.x + PongPhysics.skin)
             } else {
+                // The back: the ball's velocity relative to the paddle reflects.
+                let pvy = isBottom ? bvy : tvy
                 vy = 2 * pvy - vy
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
         }
         s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
-        s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
+        s.bottomX = bx + bvx * (1 - t); s.bottomY = by + bvy * (1 - t)
+        s.topX = tx + tvx * (1 - t); s.topY = ty + tvy * (1 - t)
 
         // 3. Points and serve.
         if y > height {
