@@ -19,12 +19,15 @@ let package = Package(
         .target(name: "Gym"),
         // Agents, training, and the one parallel runner.
         .target(name: "Agents", dependencies: ["Gym", "CBLAS"]),
+        // Counts heap allocations (a malloc replacement forwarding to glibc's);
+        // linked only into gym-train (for `bench`) and the tests.
+        .target(name: "MallocCounter"),
         .executableTarget(name: "gym-train", dependencies: [
-            "Gym", "Agents",
+            "Gym", "Agents", "MallocCounter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "GymTests", dependencies: ["Gym"]),
-        .testTarget(name: "AgentsTests", dependencies: ["Agents", "Gym"]),
+        .testTarget(name: "GymTests", dependencies: ["Gym", "MallocCounter"]),
+        .testTarget(name: "AgentsTests", dependencies: ["Agents", "Gym", "MallocCounter"]),
         .testTarget(name: "GymTrainTests", dependencies: ["gym-train"]),
     ]
 )

@@ -22,6 +22,23 @@ public struct ParallelRunner: Sendable {
     /// Workers matching the machine's active cores.
     public static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// Runs `body(w)` once for every worker `w` in `0 ..< workers`, all at
+    /// once, and returns when all are done: one dispatch. Long-lived work
+    /// (a slice of environments stepped for many ticks) goes in one call; the
+    /// caller keeps per-worker state between calls, each worker touching
+    /// only its own.
+    public func forEachWorker(_ body: @Sendable (Int) -> Void) {
+        if workers == 1 {
+            body(0)
+        } else {
+            // concurrentPerform from a global queue used every core more
+            // reliably than from a CLI's main thread (PLATFORM.md).
+            DispatchQueue.global(qos: .userInitiated).sync {
+                DispatchQueue.concurrentPerform(iterations: workers) { body($0) }
+            }
+        }
+    }
+
     /// Runs `count` jobs and returns their results by index.
     /// - Parameters:
     ///   - makeWorker: builds one worker's private state (called once per worker, on that worker).
@@ -49,15 +66,7 @@ public struct ParallelRunner: Sendable {
                 index += w
             }
         }
-        if w == 1 {
-            work(0)
-        } else {
-            // concurrentPerform from a global queue used every core more
-            // reliably than from a CLI's main thread (PLATFORM.md).
-            DispatchQueue.global(qos: .userInitiated).sync {
-                DispatchQueue.concurrentPerform(iterations: w) { work($0) }
-            }
-        }
+        ParallelRunner(workers: w).forEachWorker(work)
         let results = Array(slots)
         (slots.baseAddress)?.deinitialize(count: count)
         return results

@@ -21,33 +21,47 @@ public enum Throughput {
     public static func pongSingleAPI(config: PongConfig, environments: Int, workers: Int,
                                      seconds: Double, seed: UInt64) -> Measurement {
         let perWorker = (environments + workers - 1) / workers
-        let ticksPerRound = 256
-        let clock = ContinuousClock()
-        var steps = 0
-        let start = clock.now
-        var rounds = 0
         // Each worker keeps its games across rounds.
         let states = WorkerStates<PongWorker>(count: workers) { w in
             PongWorker(config: config, count: min(perWorker, max(0, environments - w * perWorker)),
                        seed: Seeds.stream(seed, UInt64(w)))
         }
-        repeat {
-            if workers == 1 {
-                states.withState(0) { $0.run(ticks: ticksPerRound) }
-            } else {
-                DispatchQueue.global(qos: .userInitiated).sync {
-                    DispatchQueue.concurrentPerform(iterations: workers) { w in
-                        states.withState(w) { $0.run(ticks: ticksPerRound) }
-                    }
-                }
-            }
-            rounds += 1
-            steps = rounds * ticksPerRound * environments
-        } while (clock.now - start) < .milliseconds(Int64(seconds * 1000))
-        let elapsed = clock.now - start
-        let c = elapsed.components
+        let runner = ParallelRunner(workers: workers)
+        let m = measure(workers: workers, environments: environments, seconds: seconds, ticksPerRound: 256) { ticks in
+            runner.forEachWorker { w in states.withState(w) { $0.run(ticks: ticks) } }
+        }
         states.withState(0) { blackHole($0.checksum) }
-        return Measurement(workers: workers, environments: environments, steps: steps,
+        return m
+    }
+}
+
+extension Throughput {
+    /// Steps a ``PongBatchRunner`` (`environments` games split over
+    /// `runner`'s workers) in rounds of `ticksPerRound` ticks (one dispatch
+    /// each) for at least `seconds`, after one warm-up round.
+    public static func pongBatch(config: PongConfig, environments: Int, runner: ParallelRunner,
+                                 control: PongBatchRunner.Control, seconds: Double, seed: UInt64,
+                                 ticksPerRound: Int = 256) -> Measurement {
+        let batch = PongBatchRunner(config: config, environments: environments, seed: seed,
+                                    runner: runner, control: control)
+        return measure(workers: runner.workers, environments: environments, seconds: seconds,
+                       ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
+    }
+
+    /// Runs `round(ticks)` once to warm up, then repeatedly until `seconds`
+    /// have passed; counts `ticks × environments` steps per round.
+    public static func measure(workers: Int, environments: Int, seconds: Double, ticksPerRound: Int,
+                               round: (Int) -> Void) -> Measurement {
+        round(ticksPerRound)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var rounds = 0
+        repeat {
+            round(ticksPerRound)
+            rounds += 1
+        } while (clock.now - start) < .milliseconds(Int64(seconds * 1000))
+        let c = (clock.now - start).components
+        return Measurement(workers: workers, environments: environments, steps: rounds * ticksPerRound * environments,
                            seconds: Double(c.seconds) + Double(c.attoseconds) * 1e-18)
     }
 }
@@ -92,6 +106,7 @@ struct PongWorker {
 /// Per-worker mutable state reachable from concurrent workers; worker `w`
 /// only touches slot `w`.
 final class WorkerStates<State>: @unchecked Sendable {
+    // Worker w only ever touches slot w (see ParallelRunner.forEachWorker).
     private let slots: UnsafeMutablePointer<State>
     private let count: Int
     init(count: Int, make: (Int) -> State) {

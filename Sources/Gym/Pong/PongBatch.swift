@@ -208,9 +208,7 @@ public final class PongBatch {
         for i in 0 ..< count {
             var s = load(i)
             let a = Int(agent[i]), o = Int(opponent[i])
-            let r = agentIsBottom
-                ? physics.step(&s, bottom: a, top: o, events: &events)
-                : physics.step(&s, bottom: o, top: a, events: &events)
+            let r = physics.step(&s, bottom: agentIsBottom ? a : o, top: agentIsBottom ? o : a, events: &events)
             if r.isDone && sameStep {
                 if let f = out.finalObservations { physics.observe(s, side: side, into: f + i * n) }
                 if let f = out.finalOpponentObservations { physics.observe(s, side: other, into: f + i * n) }

@@ -41,6 +41,9 @@ public struct PongPhysics: Sendable {
     @usableFromInline let hSpeed: Float, vSpeed: Float
     @usableFromInline let serveSpeed: Float, increment: Float, maxSpeed: Float
     @usableFromInline let inverseEnglish: Float
+    /// Observation scales: 1/(W/2), 1/(H/2), 1/maxBallSpeed, 1/maxDepth (0
+    /// without depth), 1/maxScore.
+    @usableFromInline let invCX: Float, invCY: Float, invV: Float, invDepth: Float, invMax: Float
     /// Tiny gap left between the ball and a paddle after contact (units).
     @usableFromInline static let skin: Float = 1.0 / 1024
     /// Contacts resolved per frame at most (only a ball rattling between a
@@ -65,6 +68,11 @@ public struct PongPhysics: Sendable {
         increment = config.speedIncrement
         maxSpeed = config.maxBallSpeed
         inverseEnglish = 1 / config.englishDivisor
+        invCX = 1 / (config.fieldWidth / 2)
+        invCY = 1 / (config.fieldHeight / 2)
+        invV = 1 / config.maxBallSpeed
+        invDepth = maxDepth > 0 ? 1 / maxDepth : 0
+        invMax = 1 / Float(config.maxScore)
     }
 
     // MARK: - Episode start and serve
@@ -97,7 +105,7 @@ public struct PongPhysics: Sendable {
 
     /// Advances one frame with the (egocentric) actions of both sides.
     /// - Returns: the side that scored in this frame, if any.
-    @inlinable
+    @inlinable @inline(__always)
     public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
         // 1. Paddles: egocentric actions to field-space targets.
         let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
@@ -107,28 +115,63 @@ public struct PongPhysics: Sendable {
         let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
         // Paddle positions at the current time of the frame and their
         // velocities for the rest of it (a paddle blocked by the ball stops).
-        var bx = bx0, by = by0, tx = tx0, ty = ty0
-        var bvx = bx1 - bx0, bvy = by1 - by0, tvx = tx1 - tx0, tvy = ty1 - ty0
+        var m = FrameMotion(x: s.ballX, y: s.ballY, vx: s.ballVX, vy: s.ballVY,
+                            bx: bx0, by: by0, tx: tx0, ty: ty0,
+                            bvx: bx1 - bx0, bvy: by1 - by0, tvx: tx1 - tx0, tvy: ty1 - ty0, t: 0)
 
         // 2. Ball: swept contacts in time order.
-        var x = s.ballX, y = s.ballY, vx = s.ballVX, vy = s.ballVY
-        var t: Float = 0
-        let grownHalf = Vec2(halfW + r, halfH + r)
-        var contacts = 0
         // Fast path: when neither paddle can be reached this frame and no
-        // side wall is crossed, the loop below would find no contact on its
+        // side wall is crossed, the contact loop would find no contact on its
         // first pass (rem = 1, dt = 1) and just integrate everything over the
         // whole frame; do exactly that, with the same arithmetic, so the
         // result is bit-identical (pinned by the golden and batch tests).
-        let clear = Self.outOfReach(y, by: vy - bvy, of: by, reach: grownHalf.y)
-            && Self.outOfReach(y, by: vy - tvy, of: ty, reach: grownHalf.y)
-            && Sweep.pointVsPlane(x, by: vx, plane: vx > 0 ? width - r : r) == nil
-        if clear {
-            x += vx; y += vy
-            bx += bvx; by += bvy; tx += tvx; ty += tvy
-            t = 1
+        let reach = halfH + r
+        if Self.outOfReach(m.y, by: m.vy - m.bvy, of: m.by, reach: reach)
+            && Self.outOfReach(m.y, by: m.vy - m.tvy, of: m.ty, reach: reach)
+            && Sweep.pointVsPlane(m.x, by: m.vx, plane: m.vx > 0 ? width - r : r) == nil {
+            m.x += m.vx; m.y += m.vy
+            m.bx += m.bvx; m.by += m.bvy; m.tx += m.tvx; m.ty += m.tvy
+            m.t = 1
+        } else {
+            resolveContacts(&m, speed: &s.speed, events: &events)
         }
-        while !clear {
+        s.ballX = m.x; s.ballY = m.y; s.ballVX = m.vx; s.ballVY = m.vy
+        s.bottomX = m.bx + m.bvx * (1 - m.t); s.bottomY = m.by + m.bvy * (1 - m.t)
+        s.topX = m.tx + m.tvx * (1 - m.t); s.topY = m.ty + m.tvy * (1 - m.t)
+
+        // 3. Points and serve.
+        if m.y > height { point(&s, for: .bottom, events: &events); return .bottom }
+        if m.y < 0 { point(&s, for: .top, events: &events); return .top }
+        return nil
+    }
+
+    /// A point for `side`: score, event, and the serve toward the scorer.
+    @usableFromInline @inline(never)
+    func point(_ s: inout PongState, for side: PongSide, events: inout PongEvents) {
+        if side == .bottom {
+            s.scoreBottom += 1
+            events.pointsBottom += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: -1)
+        } else {
+            s.scoreTop += 1
+            events.pointsTop += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: 1)
+        }
+    }
+
+    /// The swept contacts of the rest of a frame, in time order, from frame
+    /// time `m.t` (out of line: most frames take the fast path in ``tick``).
+    @usableFromInline @inline(never)
+    func resolveContacts(_ m: inout FrameMotion, speed: inout Float, events: inout PongEvents) {
+        var x = m.x, y = m.y, vx = m.vx, vy = m.vy
+        var bx = m.bx, by = m.by, tx = m.tx, ty = m.ty
+        var bvx = m.bvx, bvy = m.bvy, tvx = m.tvx, tvy = m.tvy
+        var t = m.t
+        let grownHalf = Vec2(halfW + r, halfH + r)
+        var contacts = 0
+        while true {
             let rem = 1 - t
             guard contacts < PongPhysics.maxContacts else {
                 // Out of contacts (a ball rattling in a narrow gap): everything
@@ -173,9 +216,9 @@ public struct PongPhysics: Sendable {
                 // A return: the classic rule.
                 let away: Float = isBottom ? 1 : -1
                 let pvy = isBottom ? bvy : tvy
-                s.speed = min(s.speed + increment, maxSpeed)
-                vx = (x - px) * inverseEnglish * s.speed
-                vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
+                speed = min(speed + increment, maxSpeed)
+                vx = (x - px) * inverseEnglish * speed
+                vy = away * speed + (pvy * away > 0 ? pvy : 0)
                 y = py + away * (grownHalf.y + PongPhysics.skin)
                 if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
             } else if hitFace == .left || hitFace == .right {
@@ -192,26 +235,8 @@ public struct PongPhysics: Sendable {
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
         }
-        s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
-        s.bottomX = bx + bvx * (1 - t); s.bottomY = by + bvy * (1 - t)
-        s.topX = tx + tvx * (1 - t); s.topY = ty + tvy * (1 - t)
-
-        // 3. Points and serve.
-        if y > height {
-            s.scoreBottom += 1
-            events.pointsBottom += 1
-            events.pointSpeed = s.speed
-            serve(&s, dx: s.serveRNG.sign(), dy: -1)
-            return .bottom
-        }
-        if y < 0 {
-            s.scoreTop += 1
-            events.pointsTop += 1
-            events.pointSpeed = s.speed
-            serve(&s, dx: s.serveRNG.sign(), dy: 1)
-            return .top
-        }
-        return nil
+        m = FrameMotion(x: x, y: y, vx: vx, vy: vy, bx: bx, by: by, tx: tx, ty: ty,
+                        bvx: bvx, bvy: bvy, tvx: tvx, tvy: tvy, t: t)
     }
 
     /// Whether a point moving from `y` by `dy` over a frame stays more than
@@ -235,7 +260,7 @@ public struct PongPhysics: Sendable {
     /// - Parameter events: reset, then filled with what happened.
     /// - Returns: the bottom side's reward and the end flags. Stepping a
     ///   finished game is a no-op that repeats its end flags.
-    @inlinable
+    @inlinable @inline(__always)
     public func step(_ state: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> StepResult {
         events = PongEvents()
         if state.end != .none {
@@ -284,19 +309,16 @@ public struct PongPhysics: Sendable {
     public static let observationCount = 12
 
     /// Writes `side`'s egocentric observation (see ``PongGame``'s table).
-    @inlinable
+    @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let m = side.mirror
         let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
-        let invDepth = maxDepth > 0 ? 1 / maxDepth : 0
         let ownX = side == .bottom ? s.bottomX : s.topX
         let oppX = side == .bottom ? s.topX : s.bottomX
         let ownDepth = side == .bottom ? s.bottomY - homeY : (height - homeY) - s.topY
         let oppDepth = side == .bottom ? (height - homeY) - s.topY : s.bottomY - homeY
         let ownScore = side == .bottom ? s.scoreBottom : s.scoreTop
         let oppScore = side == .bottom ? s.scoreTop : s.scoreBottom
-        let invMax = 1 / Float(config.maxScore)
         o[0] = (ownX - cx) * invCX * m
         o[1] = ownDepth * invDepth
         o[2] = (oppX - cx) * invCX * m
@@ -309,5 +331,25 @@ public struct PongPhysics: Sendable {
         o[9] = s.speed * invV
         o[10] = Float(ownScore) * invMax
         o[11] = Float(oppScore) * invMax
+    }
+}
+
+/// The moving parts of one Pong frame at frame time `t` in [0, 1]: the ball,
+/// the paddles' positions at `t` and their velocities for the rest of the
+/// frame (units, units/frame).
+@frozen @usableFromInline
+struct FrameMotion {
+    @usableFromInline var x, y, vx, vy: Float
+    @usableFromInline var bx, by, tx, ty: Float
+    @usableFromInline var bvx, bvy, tvx, tvy: Float
+    @usableFromInline var t: Float
+
+    @inlinable
+    init(x: Float, y: Float, vx: Float, vy: Float, bx: Float, by: Float, tx: Float, ty: Float,
+         bvx: Float, bvy: Float, tvx: Float, tvy: Float, t: Float) {
+        self.x = x; self.y = y; self.vx = vx; self.vy = vy
+        self.bx = bx; self.by = by; self.tx = tx; self.ty = ty
+        self.bvx = bvx; self.bvy = bvy; self.tvx = tvx; self.tvy = tvy
+        self.t = t
     }
 }

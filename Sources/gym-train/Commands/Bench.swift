@@ -2,54 +2,246 @@ import Agents
 import ArgumentParser
 import Foundation
 import Gym
+import MallocCounter
 
-/// `gym-train bench`: raw environment steps per second.
+/// `gym-train bench`: raw environment steps per second, batched and single.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure raw environment throughput (steps/s and × real time), one worker and all workers.",
+        abstract: "Measure environment throughput (steps/s, × real time, allocations per step) and write Results/bench/<time>.json.",
         discussion: """
-        Method: N environments stepped together, one step = one agent step (frameSkip frames of \
-        physics) plus the observation written, random actions from a per-worker xoshiro256** \
-        stream, finished episodes reset in place. Each worker owns a slice of the environments \
-        and runs 256 ticks per dispatch; the clock runs for at least --seconds. Release build only.
+        Method: --envs games stepped together; one step = one agent step (frameSkip frames of \
+        physics) plus the agent side's 12-float observation written; both sides' actions uniform \
+        random from one xoshiro256** generator per game; finished episodes reset in the same step. \
+        Batched: structure-of-arrays batch (PongBatch); each worker owns a contiguous slice of the \
+        games and runs 256 ticks per dispatch. Policy in the loop: the agent side's action is the \
+        argmax of a linear policy W·x + b over the whole slice, one cblas_sgemm per tick. Single \
+        API: one PongGame value per game (the reference). Each figure: one warm-up round, then \
+        rounds until --seconds have passed (wall clock). Allocations: malloc calls counted over \
+        rounds after warm-up, divided by the steps. ×real time = steps/s × frameSkip / 60. \
+        Release build only (a debug build is many times slower).
         """
     )
 
-    @OptionGroup var game: GameOptions
+    @Option(help: "The game (default: every game).")
+    var game: GameKind?
 
-    @Option(help: "Environments stepped together.")
+    @Option(help: "A preset of the game (default: every preset).")
+    var preset: String?
+
+    @Option(help: "Games stepped together.")
     var envs: Int = 1024
 
-    @Option(help: "Seconds per measurement (at least).")
-    var seconds: Double = 2
+    @Option(help: "Seconds per figure (at least).")
+    var seconds: Double = 1
 
-    @Option(help: "Workers for the parallel measurement (default: the machine's cores).")
+    @Option(help: "Workers for the parallel figures (default: the machine's cores).")
     var workers: Int?
+
+    @Option(help: "The master seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Where to write the JSON report (default: Results/bench/<UTC time>.json).")
+    var out: String?
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(envs) else { throw ValidationError("--envs \(envs) is out of range; allowed: 1 ... 1000000") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds \(seconds) is out of range; allowed: (0, 600]") }
         if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
+        if let w = workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); each worker needs at least one game") }
+        if preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
     }
 
     func run() throws {
-        let config = try game.pongConfig()
-        let all = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let games = game.map { [$0] } ?? GameKind.allCases
+        var cases: [(GameKind, String)] = []
+        for g in games {
+            switch g {
+            case .pong:
+                if let preset {
+                    _ = try PongConfig.preset(preset)
+                    cases.append((g, preset))
+                } else {
+                    cases += PongConfig.presetNames.map { (g, $0) }
+                }
+            }
+        }
+        let all = workers ?? min(envs, ParallelRunner.defaultWorkers)
+        let machine = BenchMachine.current(workers: all)
         #if DEBUG
         FileHandleOutput.standardError("warning: this is a debug build; figures are many times below release (use `swift build -c release`)")
         #endif
-        print("bench pong (\(envs) envs, frameSkip \(config.frameSkip), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
-        let one = Throughput.pongSingleAPI(config: config, environments: envs, workers: 1, seconds: seconds, seed: game.seed)
-        report("single API, 1 worker", one, config)
-        if all > 1 {
-            let many = Throughput.pongSingleAPI(config: config, environments: envs, workers: all, seconds: seconds, seed: game.seed)
-            report("single API, \(all) workers", many, config)
-            print(String(format: "  scaling %.2f× with %d workers", many.stepsPerSecond / one.stepsPerSecond, all))
+        if malloc_counter_active() == 0 {
+            FileHandleOutput.standardError("warning: the allocation counter is not this process's malloc; allocation figures are not measured")
         }
+        print("bench: \(envs) games, \(machine.summary)")
+        print("method: \(Bench.methodLine)")
+        var results: [JSONValue] = []
+        for (g, presetName) in cases {
+            switch g {
+            case .pong:
+                results.append(try benchPong(presetName, workers: all))
+            }
+        }
+        let report = JSONValue.object([
+            ("command", .string(CommandLine.arguments.joined(separator: " "))),
+            ("version", .string(GymTrainVersion.string)),
+            ("date", .string(BenchMachine.timestamp(iso: true))),
+            ("method", .string(Bench.methodLine)),
+            ("environments", .number(envs)),
+            ("secondsPerFigure", .number(seconds)),
+            ("seed", .number(seed)),
+            ("machine", machine.json),
+            ("results", .array(results)),
+        ])
+        let path = out ?? "Results/bench/\(BenchMachine.timestamp(iso: false)).json"
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+        try AtomicFile.write(Data((report.serialized() + "\n").utf8), to: url)
+        print("wrote \(path)")
     }
 
-    func report(_ label: String, _ m: Throughput.Measurement, _ config: PongConfig) {
-        let realTime = m.stepsPerSecond * Double(config.frameSkip) / 60
-        print("  \(label): \(formatRate(m.stepsPerSecond)) steps/s, \(formatRate(realTime))× real time (\(m.steps) steps in \(String(format: "%.2f", m.seconds)) s)")
+    static let methodLine = "one step = one agent step (frameSkip frames) + 12-float observation written; random actions; same-step auto-reset; each worker owns a slice and runs 256 ticks per dispatch; wall clock after one warm-up round"
+
+    // MARK: - Pong
+
+    func benchPong(_ presetName: String, workers all: Int) throws -> JSONValue {
+        let config = try PongConfig.preset(presetName)
+        print("pong \(presetName) (frameSkip \(config.frameSkip)):")
+        let one = ParallelRunner(workers: 1), many = ParallelRunner(workers: all)
+        let linear = Bench.linearControl(actions: config.verticalMovement ? 5 : 3, seed: seed)
+        var rows: [(String, JSONValue)] = [("game", .string("pong")), ("preset", .string(presetName)),
+                                           ("frameSkip", .number(config.frameSkip))]
+        for (label, key, control) in [("batched", "batched", PongBatchRunner.Control.random),
+                                      ("batched + linear policy", "batchedLinearPolicy", linear)] {
+            let m1 = Throughput.pongBatch(config: config, environments: envs, runner: one, control: control,
+                                          seconds: seconds, seed: seed)
+            let mN = all > 1 ? Throughput.pongBatch(config: config, environments: envs, runner: many, control: control,
+                                                    seconds: seconds, seed: seed) : m1
+            let alloc1 = allocationsPerStep(config: config, runner: one, control: control)
+            let allocN = all > 1 ? allocationsPerStep(config: config, runner: many, control: control) : alloc1
+            rows.append((key, figure(label, m1, mN, alloc1, allocN, config.frameSkip)))
+        }
+        let s1 = Throughput.pongSingleAPI(config: config, environments: envs, workers: 1, seconds: seconds, seed: seed)
+        let sN = all > 1 ? Throughput.pongSingleAPI(config: config, environments: envs, workers: all, seconds: seconds, seed: seed) : s1
+        rows.append(("singleAPI", figure("single API", s1, sN, nil, nil, config.frameSkip)))
+        return .object(rows)
+    }
+
+    /// A fixed random linear policy (its values do not matter for speed; the
+    /// games it plays do not either).
+    static func linearControl(actions: Int, seed: UInt64) -> PongBatchRunner.Control {
+        var rng = Xoshiro256(seed: Seeds.stream(seed, 0xBE4C))
+        let w = (0 ..< actions * PongBatch.observationCount).map { _ in rng.nextSigned() }
+        let b = (0 ..< actions).map { _ in rng.nextSigned() * 0.1 }
+        return .linear(weights: w, bias: b)
+    }
+
+    /// malloc calls per step over 64 ticks after a warm-up, or nil when the
+    /// counter is not active.
+    func allocationsPerStep(config: PongConfig, runner: ParallelRunner, control: PongBatchRunner.Control) -> Double? {
+        guard malloc_counter_active() != 0 else { return nil }
+        let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
+        batch.run(ticks: 64)
+        let ticks = 256
+        malloc_counter_start()
+        batch.run(ticks: ticks)
+        let count = malloc_counter_stop()
+        return Double(count) / Double(ticks * envs)
+    }
+
+    func figure(_ label: String, _ one: Throughput.Measurement, _ many: Throughput.Measurement,
+                _ alloc1: Double?, _ allocN: Double?, _ frameSkip: Int) -> JSONValue {
+        let scaling = many.stepsPerSecond / one.stepsPerSecond
+        let rt1 = one.stepsPerSecond * Double(frameSkip) / 60, rtN = many.stepsPerSecond * Double(frameSkip) / 60
+        var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time)"
+        if many.workers > 1 {
+            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time), scaling \(String(format: "%.2f", scaling))×"
+        }
+        if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1))" }
+        if let allocN, many.workers > 1 { line += " (\(many.workers) workers: \(Bench.formatAllocations(allocN)))" }
+        print(line)
+        var members: [(String, JSONValue)] = [
+            ("oneWorker", measurementJSON(one, frameSkip)),
+            ("allWorkers", measurementJSON(many, frameSkip)),
+            ("scaling", .number(scaling)),
+        ]
+        members.append(("allocationsPerStepOneWorker", alloc1.map { .number($0) } ?? .null))
+        members.append(("allocationsPerStepAllWorkers", allocN.map { .number($0) } ?? .null))
+        return .object(members)
+    }
+
+    func measurementJSON(_ m: Throughput.Measurement, _ frameSkip: Int) -> JSONValue {
+        .object([("workers", .number(m.workers)), ("steps", .number(m.steps)), ("seconds", .number(m.seconds)),
+                 ("stepsPerSecond", .number(m.stepsPerSecond)),
+                 ("timesRealTime", .number(m.stepsPerSecond * Double(frameSkip) / 60))])
+    }
+
+    static func formatAllocations(_ x: Double) -> String {
+        x == 0 ? "0" : String(format: "%.2g", x)
+    }
+}
+
+/// The machine a benchmark ran on.
+struct BenchMachine {
+    var cpu: String
+    var cores: Int
+    var workers: Int
+    var swift: String
+    var configuration: String
+    var loadAverage: String
+
+    static func current(workers: Int) -> BenchMachine {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
+            .split(separator: " ").prefix(3).joined(separator: " ")
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        return BenchMachine(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, workers: workers,
+                            swift: swiftVersion, configuration: configuration, loadAverage: load)
+    }
+
+    /// The compiler that built this binary (from compile-time checks).
+    static var swiftVersion: String {
+        #if compiler(>=6.5)
+        ">= 6.5"
+        #elseif compiler(>=6.4)
+        "6.4"
+        #elseif compiler(>=6.3)
+        "6.3"
+        #elseif compiler(>=6.2)
+        "6.2"
+        #elseif compiler(>=6.1)
+        "6.1"
+        #else
+        "6.0"
+        #endif
+    }
+
+    var summary: String {
+        "\(cpu), \(cores) cores, \(workers) workers, Swift \(swift), \(configuration) build, load average \(loadAverage) at start"
+    }
+
+    var json: JSONValue {
+        .object([("cpu", .string(cpu)), ("cores", .number(cores)), ("workers", .number(workers)),
+                 ("swift", .string(swift)), ("buildConfiguration", .string(configuration)),
+                 ("loadAverageAtStart", .string(loadAverage))])
+    }
+
+    static func timestamp(iso: Bool) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = iso ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyyMMdd-HHmmss"
+        return f.string(from: Date())
     }
 }

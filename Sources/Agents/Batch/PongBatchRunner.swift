@@ -1,0 +1,159 @@
+import CBLAS
+import Gym
+
+/// Many Pong games stepped in batches, split over the workers of a
+/// ``ParallelRunner``: each worker owns one contiguous slice of the games
+/// (a ``PongBatch`` with its `firstIndex`) together with its action,
+/// observation and policy scratch buffers, and ``run(ticks:)`` makes one
+/// dispatch in which every worker steps its slice for all the ticks — no
+/// fork/join per tick.
+///
+/// Results do not depend on the number of workers: game `g` always plays
+/// the episodes seeded by ``PongBatch/episodeSeed(batchSeed:game:episode:)``
+/// of `(seed, g, e)`, its random actions come from its own generator
+/// (`Seeds.stream(Seeds.stream(seed, 0xAC7), g)`), and the linear policy acts
+/// on each observation row alone.
+///
+/// Control of the agent (bottom) side:
+/// - ``Control/random``: uniform random actions, like the opponent;
+/// - ``Control/linear(weights:bias:)``: the greedy action of `W·x + b`,
+///   computed for the whole slice with one `cblas_sgemm` per tick.
+/// The opponent (top) side plays uniform random actions.
+public final class PongBatchRunner: @unchecked Sendable {
+    /// Who plays the agent side.
+    public enum Control: Sendable {
+        case random
+        /// `weights`: `actionCount × 12` row-major; `bias`: `actionCount`.
+        case linear(weights: [Float], bias: [Float])
+    }
+
+    public let config: PongConfig
+    public let environments: Int
+    public let runner: ParallelRunner
+    public let seed: UInt64
+    /// Ticks run so far (each tick is one agent step of every game).
+    public private(set) var ticks = 0
+    let slices: [PongBatchSlice]
+
+    /// - Parameters:
+    ///   - environments: games in all, at least `runner.workers`.
+    ///   - runner: the workers; the games are split into that many contiguous slices.
+    public init(config: PongConfig, environments: Int, seed: UInt64, runner: ParallelRunner, control: Control = .random) {
+        precondition(environments >= runner.workers, "need at least one game per worker")
+        self.config = config
+        self.environments = environments
+        self.runner = runner
+        self.seed = seed
+        if case .linear = control {
+            // Each worker calls sgemm on its own; BLAS threads would compete (PLATFORM.md).
+            openblas_set_num_threads(1)
+        }
+        let w = runner.workers
+        slices = (0 ..< w).map { k in
+            let first = k * environments / w, end = (k + 1) * environments / w
+            return PongBatchSlice(config: config, first: first, count: end - first, seed: seed, control: control)
+        }
+    }
+
+    /// Steps every game `ticks` times: one dispatch, each worker stepping its
+    /// own slice for all the ticks.
+    public func run(ticks: Int) {
+        let slices = self.slices
+        runner.forEachWorker { w in slices[w].run(ticks: ticks) }
+        self.ticks += ticks
+    }
+
+    /// Game `g`'s current state.
+    public func state(_ g: Int) -> PongState {
+        let (s, i) = locate(g)
+        return slices[s].batch.state(i)
+    }
+
+    /// Per game: the agent side's summed reward and the episodes finished so far.
+    public func totals(_ g: Int) -> (reward: Double, episodes: Int) {
+        let (s, i) = locate(g)
+        return (Double(slices[s].rewardSum[i]), Int(slices[s].episodesDone[i]))
+    }
+
+    func locate(_ g: Int) -> (slice: Int, index: Int) {
+        precondition(g >= 0 && g < environments, "game index out of range")
+        let k = slices.lastIndex { $0.first <= g } ?? 0
+        return (k, g - slices[k].first)
+    }
+}
+
+/// One worker's slice: its games and every buffer its ticks touch, allocated
+/// once.
+/// Sendable because exactly one worker (its index) steps it during a dispatch.
+final class PongBatchSlice: @unchecked Sendable {
+    let batch: PongBatch
+    let first: Int, count: Int
+    let actionCount: UInt64
+    let agentActions, opponentActions: UnsafeMutableBufferPointer<Int32>
+    let observations, rewards: UnsafeMutableBufferPointer<Float>
+    let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
+    let actionRNG: UnsafeMutableBufferPointer<Xoshiro256>
+    /// Running totals per game (float sums of ±1 rewards are exact far beyond any run).
+    let rewardSum: UnsafeMutableBufferPointer<Float>
+    let episodesDone: UnsafeMutableBufferPointer<Int32>
+    let policy: BatchLinearForward?
+
+    init(config: PongConfig, first: Int, count: Int, seed: UInt64, control: PongBatchRunner.Control) {
+        batch = PongBatch(config: config, count: count, seed: seed, firstIndex: first)
+        self.first = first
+        self.count = count
+        actionCount = UInt64(batch.actionCount)
+        func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
+            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
+            b.initialize(repeating: value)
+            return b
+        }
+        agentActions = column(count, 0); opponentActions = column(count, 0)
+        observations = column(count * PongBatch.observationCount, 0)
+        rewards = column(count, 0); rewardSum = column(count, 0)
+        terminated = column(count, 0); truncated = column(count, 0); episodesDone = column(count, 0)
+        actionRNG = column(count, Xoshiro256(seed: 0))
+        let actionSeed = Seeds.stream(seed, 0xAC7)
+        for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
+        if case let .linear(weights, bias) = control {
+            policy = BatchLinearForward(weights: weights, bias: bias, features: PongBatch.observationCount, capacity: count)
+        } else {
+            policy = nil
+        }
+        if let o = observations.baseAddress { batch.observe(batch.agentSide, into: o) }
+    }
+
+    deinit {
+        agentActions.deallocate(); opponentActions.deallocate()
+        observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
+        terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
+        actionRNG.deallocate()
+    }
+
+    func run(ticks: Int) {
+        guard let agent = agentActions.baseAddress, let opponent = opponentActions.baseAddress,
+              let obs = observations.baseAddress, let rew = rewards.baseAddress,
+              let term = terminated.baseAddress, let trunc = truncated.baseAddress else { return }
+        let out = PongBatchOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc)
+        let k = actionCount
+        for _ in 0 ..< ticks {
+            if let policy {
+                policy.act(obs, count: count, into: agent)
+                for i in 0 ..< count {
+                    opponent[i] = Int32(truncatingIfNeeded: ((actionRNG[i].next() >> 32) &* k) >> 32)
+                }
+            } else {
+                for i in 0 ..< count {
+                    let r = actionRNG[i].next()
+                    agent[i] = Int32(truncatingIfNeeded: ((r >> 32) &* k) >> 32)
+                    opponent[i] = Int32(truncatingIfNeeded: ((r & 0xFFFF_FFFF) &* k) >> 32)
+                }
+            }
+            batch.step(agent: agent, opponent: opponent, into: out)
+            for i in 0 ..< count {
+                rewardSum[i] += rew[i]
+                episodesDone[i] &+= Int32(term[i] | trunc[i])
+            }
+        }
+    }
+}
