@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Gym
 
 /// Raw environment throughput, measured the way PufferLib's and ALE's
@@ -11,8 +12,15 @@ public enum Throughput {
         public var workers: Int
         public var environments: Int
         public var steps: Int
+        /// Wall-clock seconds.
         public var seconds: Double
+        /// CPU seconds of the whole process over the same interval (all
+        /// threads): with the machine busy, `steps / cpuSeconds` shows what
+        /// the workers did with the CPU time they got.
+        public var cpuSeconds: Double
         public var stepsPerSecond: Double { Double(steps) / max(seconds, 1e-12) }
+        /// Steps per CPU-second of the process (per worker, when every worker is busy).
+        public var stepsPerCPUSecond: Double { Double(steps) / max(cpuSeconds, 1e-12) }
     }
 
     /// Steps `environments` single Pong games (the reference API) for at
@@ -54,6 +62,7 @@ extension Throughput {
                                round: (Int) -> Void) -> Measurement {
         round(ticksPerRound)
         let clock = ContinuousClock()
+        let cpuStart = processCPUSeconds()
         let start = clock.now
         var rounds = 0
         repeat {
@@ -61,8 +70,16 @@ extension Throughput {
             rounds += 1
         } while (clock.now - start) < .milliseconds(Int64(seconds * 1000))
         let c = (clock.now - start).components
+        let cpu = processCPUSeconds() - cpuStart
         return Measurement(workers: workers, environments: environments, steps: rounds * ticksPerRound * environments,
-                           seconds: Double(c.seconds) + Double(c.attoseconds) * 1e-18)
+                           seconds: Double(c.seconds) + Double(c.attoseconds) * 1e-18, cpuSeconds: cpu)
+    }
+
+    /// CPU time used by the process so far (all threads), in seconds.
+    public static func processCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }
 

@@ -189,6 +189,35 @@ public final class PongBatch {
 
     // MARK: - Stepping
 
+    /// The step of game `i` when it is one frame (no frame skip, no sticky
+    /// actions) in which nothing happens: the game is running, the step
+    /// limit is not reached, the frame has no contact
+    /// (``PongPhysics/isClear(_:)``) and no point. Then ``PongPhysics/step(_:bottom:top:events:)``
+    /// would change only the ball's position, the paddles, the last actions
+    /// and the step counter, with exactly the arithmetic below (the same
+    /// functions `tick` uses), so the result is bit-identical; the tests
+    /// compare against ``PongGame`` step by step.
+    /// - Returns: whether the step was taken (otherwise nothing changed).
+    @inline(__always)
+    func quietStep(_ i: Int, bottom: Int, top: Int) -> Bool {
+        guard end[i] == EpisodeEnd.none.rawValue else { return false }
+        let nextSteps = steps[i] &+ 1
+        let maxSteps = physics.config.maxSteps
+        if maxSteps > 0, Int(nextSteps) >= maxSteps { return false }
+        var m = physics.frameStart(ballX: ballX[i], ballY: ballY[i], ballVX: ballVX[i], ballVY: ballVY[i],
+                                   bottomX: bottomX[i], bottomY: bottomY[i], topX: topX[i], topY: topY[i],
+                                   bottom: bottom, top: top)
+        guard physics.isClear(m) else { return false }
+        physics.integrateClear(&m)
+        guard !(m.y > physics.height), !(m.y < 0) else { return false }
+        ballX[i] = m.x; ballY[i] = m.y
+        bottomX[i] = m.endBX; bottomY[i] = m.endBY; topX[i] = m.endTX; topY[i] = m.endTY
+        lastActionBottom[i] = UInt8(truncatingIfNeeded: bottom)
+        lastActionTop[i] = UInt8(truncatingIfNeeded: top)
+        steps[i] = nextSteps
+        return true
+    }
+
     /// One agent step of every game (see the type's doc for seats and
     /// auto-reset). Actions outside the game's range act as stay.
     /// - Parameters:
@@ -205,10 +234,25 @@ public final class PongBatch {
         let sameStep = autoReset == .sameStep
         let sign: Float = agentIsBottom ? 1 : -1
         var events = PongEvents()
+        // Frames with no contact and no point take a short path over the
+        // columns they change (see `quietStep`); every other step runs the
+        // full `PongPhysics.step` on the loaded state.
+        let quiet = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
         for i in 0 ..< count {
-            var s = load(i)
             let a = Int(agent[i]), o = Int(opponent[i])
-            let r = physics.step(&s, bottom: agentIsBottom ? a : o, top: agentIsBottom ? o : a, events: &events)
+            let bottom = agentIsBottom ? a : o, top = agentIsBottom ? o : a
+            if quiet, quietStep(i, bottom: bottom, top: top) {
+                out.rewards[i] = 0 * sign
+                out.terminated[i] = 0
+                out.truncated[i] = 0
+                if let e = out.ends { e[i] = EpisodeEnd.none.rawValue }
+                if let e = out.events { e[i] = PongEvents() }
+                if let o = out.observations { physics.observe(load(i), side: side, into: o + i * n) }
+                if let o = out.opponentObservations { physics.observe(load(i), side: other, into: o + i * n) }
+                continue
+            }
+            var s = load(i)
+            let r = physics.step(&s, bottom: bottom, top: top, events: &events)
             if r.isDone && sameStep {
                 if let f = out.finalObservations { physics.observe(s, side: side, into: f + i * n) }
                 if let f = out.finalOpponentObservations { physics.observe(s, side: other, into: f + i * n) }

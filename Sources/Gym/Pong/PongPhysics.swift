@@ -108,41 +108,62 @@ public struct PongPhysics: Sendable {
     @inlinable @inline(__always)
     public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
         // 1. Paddles: egocentric actions to field-space targets.
-        let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
-        let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
-        let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
-        let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
-        let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
-        // Paddle positions at the current time of the frame and their
-        // velocities for the rest of it (a paddle blocked by the ball stops).
-        var m = FrameMotion(x: s.ballX, y: s.ballY, vx: s.ballVX, vy: s.ballVY,
-                            bx: bx0, by: by0, tx: tx0, ty: ty0,
-                            bvx: bx1 - bx0, bvy: by1 - by0, tvx: tx1 - tx0, tvy: ty1 - ty0, t: 0)
-
-        // 2. Ball: swept contacts in time order.
-        // Fast path: when neither paddle can be reached this frame and no
-        // side wall is crossed, the contact loop would find no contact on its
-        // first pass (rem = 1, dt = 1) and just integrate everything over the
-        // whole frame; do exactly that, with the same arithmetic, so the
-        // result is bit-identical (pinned by the golden and batch tests).
-        let reach = halfH + r
-        if Self.outOfReach(m.y, by: m.vy - m.bvy, of: m.by, reach: reach)
-            && Self.outOfReach(m.y, by: m.vy - m.tvy, of: m.ty, reach: reach)
-            && Sweep.pointVsPlane(m.x, by: m.vx, plane: m.vx > 0 ? width - r : r) == nil {
-            m.x += m.vx; m.y += m.vy
-            m.bx += m.bvx; m.by += m.bvy; m.tx += m.tvx; m.ty += m.tvy
-            m.t = 1
+        var m = frameStart(ballX: s.ballX, ballY: s.ballY, ballVX: s.ballVX, ballVY: s.ballVY,
+                           bottomX: s.bottomX, bottomY: s.bottomY, topX: s.topX, topY: s.topY,
+                           bottom: bottom, top: top)
+        // 2. Ball: swept contacts in time order (or the fast path: none).
+        if isClear(m) {
+            integrateClear(&m)
         } else {
             resolveContacts(&m, speed: &s.speed, events: &events)
         }
         s.ballX = m.x; s.ballY = m.y; s.ballVX = m.vx; s.ballVY = m.vy
-        s.bottomX = m.bx + m.bvx * (1 - m.t); s.bottomY = m.by + m.bvy * (1 - m.t)
-        s.topX = m.tx + m.tvx * (1 - m.t); s.topY = m.ty + m.tvy * (1 - m.t)
+        s.bottomX = m.endBX; s.bottomY = m.endBY; s.topX = m.endTX; s.topY = m.endTY
 
         // 3. Points and serve.
         if m.y > height { point(&s, for: .bottom, events: &events); return .bottom }
         if m.y < 0 { point(&s, for: .top, events: &events); return .top }
         return nil
+    }
+
+    /// Step 1 of a frame: each paddle's move for its (egocentric) action,
+    /// clamped to its lane, as the frame's motion at time 0 (positions now,
+    /// velocities for the whole frame; a paddle blocked by the ball stops later).
+    @inlinable @inline(__always)
+    func frameStart(ballX: Float, ballY: Float, ballVX: Float, ballVY: Float,
+                    bottomX bx0: Float, bottomY by0: Float, topX tx0: Float, topY ty0: Float,
+                    bottom: Int, top: Int) -> FrameMotion {
+        let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
+        let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
+        let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
+        let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
+        return FrameMotion(x: ballX, y: ballY, vx: ballVX, vy: ballVY,
+                           bx: bx0, by: by0, tx: tx0, ty: ty0,
+                           bvx: bx1 - bx0, bvy: by1 - by0, tvx: tx1 - tx0, tvy: ty1 - ty0, t: 0)
+    }
+
+    /// Whether the frame starting at `m` (time 0) has no contact at all:
+    /// neither paddle within reach and no side wall crossed. Then the
+    /// contact loop would find nothing on its first pass (rem = 1, dt = 1)
+    /// and just integrate everything over the whole frame, which
+    /// ``integrateClear(_:)`` does with the same arithmetic, so the fast path
+    /// is bit-identical (pinned by the golden and batch tests).
+    @inlinable @inline(__always)
+    func isClear(_ m: FrameMotion) -> Bool {
+        let reachX = halfW + r, reachY = halfH + r
+        return (Self.outOfReach(m.y, by: m.vy - m.bvy, of: m.by, reach: reachY)
+                || Self.outOfReach(m.x, by: m.vx - m.bvx, of: m.bx, reach: reachX))
+            && (Self.outOfReach(m.y, by: m.vy - m.tvy, of: m.ty, reach: reachY)
+                || Self.outOfReach(m.x, by: m.vx - m.tvx, of: m.tx, reach: reachX))
+            && Sweep.pointVsPlane(m.x, by: m.vx, plane: m.vx > 0 ? width - r : r) == nil
+    }
+
+    /// The whole frame without contact (see ``isClear(_:)``).
+    @inlinable @inline(__always)
+    func integrateClear(_ m: inout FrameMotion) {
+        m.x += m.vx; m.y += m.vy
+        m.bx += m.bvx; m.by += m.bvy; m.tx += m.tvx; m.ty += m.tvy
+        m.t = 1
     }
 
     /// A point for `side`: score, event, and the serve toward the scorer.
@@ -239,11 +260,12 @@ public struct PongPhysics: Sendable {
                         bvx: bvx, bvy: bvy, tvx: tvx, tvy: tvy, t: t)
     }
 
-    /// Whether a point moving from `y` by `dy` over a frame stays more than
-    /// one unit away from the slab `[center - reach, center + reach]`: then
-    /// ``Sweep/pointVsBox(from:by:box:)`` against a box in that slab cannot
-    /// report a contact (its entry time would exceed 1 or its exit time be
-    /// negative; the one-unit margin dwarfs the rounding of `y + dy`).
+    /// Whether a coordinate moving from `y` by `dy` over a frame stays more
+    /// than one unit away from the slab `[center - reach, center + reach]`
+    /// (on either axis): then ``Sweep/pointVsBox(from:by:box:)`` against a
+    /// box spanning that slab cannot report a contact (on that axis its
+    /// entry time would exceed 1 or its exit time be negative; the one-unit
+    /// margin dwarfs the rounding of `y + dy`).
     @inlinable
     static func outOfReach(_ y: Float, by dy: Float, of center: Float, reach: Float) -> Bool {
         let end = y + dy
@@ -343,6 +365,12 @@ struct FrameMotion {
     @usableFromInline var bx, by, tx, ty: Float
     @usableFromInline var bvx, bvy, tvx, tvy: Float
     @usableFromInline var t: Float
+
+    /// The paddles' positions at the end of the frame.
+    @inlinable var endBX: Float { bx + bvx * (1 - t) }
+    @inlinable var endBY: Float { by + bvy * (1 - t) }
+    @inlinable var endTX: Float { tx + tvx * (1 - t) }
+    @inlinable var endTY: Float { ty + tvy * (1 - t) }
 
     @inlinable
     init(x: Float, y: Float, vx: Float, vy: Float, bx: Float, by: Float, tx: Float, ty: Float,

@@ -157,9 +157,9 @@ struct Bench: ParsableCommand {
                 _ alloc1: Double?, _ allocN: Double?, _ frameSkip: Int) -> JSONValue {
         let scaling = many.stepsPerSecond / one.stepsPerSecond
         let rt1 = one.stepsPerSecond * Double(frameSkip) / 60, rtN = many.stepsPerSecond * Double(frameSkip) / 60
-        var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time)"
+        var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time, \(formatRate(one.stepsPerCPUSecond)) per CPU-s)"
         if many.workers > 1 {
-            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time), scaling \(String(format: "%.2f", scaling))×"
+            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))×"
         }
         if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1))" }
         if let allocN, many.workers > 1 { line += " (\(many.workers) workers: \(Bench.formatAllocations(allocN)))" }
@@ -176,7 +176,9 @@ struct Bench: ParsableCommand {
 
     func measurementJSON(_ m: Throughput.Measurement, _ frameSkip: Int) -> JSONValue {
         .object([("workers", .number(m.workers)), ("steps", .number(m.steps)), ("seconds", .number(m.seconds)),
+                 ("cpuSeconds", .number(m.cpuSeconds)),
                  ("stepsPerSecond", .number(m.stepsPerSecond)),
+                 ("stepsPerCPUSecond", .number(m.stepsPerCPUSecond)),
                  ("timesRealTime", .number(m.stepsPerSecond * Double(frameSkip) / 60))])
     }
 
