@@ -96,9 +96,13 @@ public struct PongPhysics: Sendable {
     // MARK: - One frame
 
     /// Advances one frame with the (egocentric) actions of both sides.
+    /// - Parameter fastPath: skip the contact loop when no contact is
+    ///   possible (the same result, bit for bit; `false` only in tests that
+    ///   prove it).
     /// - Returns: the side that scored in this frame, if any.
     @inlinable
-    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
+    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents,
+                     fastPath: Bool = true) -> PongSide? {
         // 1. Paddles: egocentric actions to field-space targets.
         let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
         let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
@@ -115,12 +119,25 @@ public struct PongPhysics: Sendable {
         var t: Float = 0
         let grownHalf = Vec2(halfW + r, halfH + r)
         var contacts = 0
-        while true {
+        // A paddle that stopped (blocked by the ball, or the frame ran out
+        // of contacts) ends where it stopped; otherwise exactly at its target.
+        var frozen = false, bottomStopped = false, topStopped = false
+        // Fast path: when the ball's swept box over the whole frame stays
+        // clear of the walls and of both paddles' swept boxes, no contact can
+        // happen and the general loop would just integrate: do only that.
+        let clear = fastPath && x + vx >= r && x + vx <= width - r
+            && !sweptBoxesMeet(x, y, vx, vy, bx0, by0, bx1, by1)
+            && !sweptBoxesMeet(x, y, vx, vy, tx0, ty0, tx1, ty1)
+        if clear {
+            x += vx
+            y += vy
+        } else { while true {
             let rem = 1 - t
             guard contacts < PongPhysics.maxContacts else {
                 // Out of contacts (a ball rattling in a narrow gap): everything
                 // stops where it is for the rest of the frame, touching nothing.
                 bvx = 0; bvy = 0; tvx = 0; tvy = 0
+                frozen = true
                 break
             }
             var hitT: Float = 2
@@ -169,7 +186,7 @@ public struct PongPhysics: Sendable {
                 // A side: the paddle cannot push the ball sideways, it stops;
                 // the ball bounces off it as off a wall.
                 let outward: Float = hitFace == .right ? 1 : -1
-                if isBottom { bvx = 0 } else { tvx = 0 }
+                if isBottom { bvx = 0; bottomStopped = true } else { tvx = 0; topStopped = true }
                 if vx * outward < 0 { vx = -vx }
                 x = px + outward * (grownHalf.x + PongPhysics.skin)
             } else {
@@ -178,10 +195,12 @@ public struct PongPhysics: Sendable {
                 vy = 2 * pvy - vy
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
-        }
+        } }
         s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
-        s.bottomX = bx + bvx * (1 - t); s.bottomY = by + bvy * (1 - t)
-        s.topX = tx + tvx * (1 - t); s.topY = ty + tvy * (1 - t)
+        s.bottomX = frozen || bottomStopped ? bx : bx1
+        s.bottomY = frozen ? by : by1
+        s.topX = frozen || topStopped ? tx : tx1
+        s.topY = frozen ? ty : ty1
 
         // 3. Points and serve.
         if y > height {
@@ -199,6 +218,20 @@ public struct PongPhysics: Sendable {
             return .top
         }
         return nil
+    }
+
+    /// Whether the ball's box swept over a whole frame (from (x, y) by
+    /// (vx, vy)) comes within a small margin of a paddle's box swept from
+    /// (px0, py0) to (px1, py1). Conservative: `false` means no contact.
+    @inlinable
+    func sweptBoxesMeet(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
+                        _ px0: Float, _ py0: Float, _ px1: Float, _ py1: Float) -> Bool {
+        let margin: Float = 0.01
+        let reachX = r + halfW + margin, reachY = r + halfH + margin
+        let ballMinX = min(x, x + vx), ballMaxX = max(x, x + vx)
+        let ballMinY = min(y, y + vy), ballMaxY = max(y, y + vy)
+        return ballMinX < max(px0, px1) + reachX && ballMaxX > min(px0, px1) - reachX
+            && ballMinY < max(py0, py1) + reachY && ballMaxY > min(py0, py1) - reachY
     }
 
     /// -1 for left, +1 for right, 0 otherwise (egocentric).
