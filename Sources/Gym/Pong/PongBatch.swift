@@ -191,12 +191,13 @@ public final class PongBatch {
 
     /// The step of game `i` when it is one frame (no frame skip, no sticky
     /// actions) in which nothing happens: the game is running, the step
-    /// limit is not reached, the frame has no contact
-    /// (``PongPhysics/isClear(_:)``) and no point. Then ``PongPhysics/step(_:bottom:top:events:)``
-    /// would change only the ball's position, the paddles, the last actions
-    /// and the step counter, with exactly the arithmetic below (the same
-    /// functions `tick` uses), so the result is bit-identical; the tests
-    /// compare against ``PongGame`` step by step.
+    /// limit is not reached, the frame takes ``PongPhysics``'s fast path (no
+    /// contact possible) and no point is scored. Then
+    /// ``PongPhysics/step(_:top:bottom:events:)`` would change only the
+    /// ball's position, the paddles, the last actions and the step counter,
+    /// with exactly this arithmetic (the same functions `tick` uses), so the
+    /// result is bit-identical; the tests compare against ``PongGame`` step
+    /// by step.
     /// - Returns: whether the step was taken (otherwise nothing changed).
     @inline(__always)
     func quietStep(_ i: Int, bottom: Int, top: Int) -> Bool {
@@ -204,14 +205,14 @@ public final class PongBatch {
         let nextSteps = steps[i] &+ 1
         let maxSteps = physics.config.maxSteps
         if maxSteps > 0, Int(nextSteps) >= maxSteps { return false }
-        var m = physics.frameStart(ballX: ballX[i], ballY: ballY[i], ballVX: ballVX[i], ballVY: ballVY[i],
-                                   bottomX: bottomX[i], bottomY: bottomY[i], topX: topX[i], topY: topY[i],
-                                   bottom: bottom, top: top)
-        guard physics.isClear(m) else { return false }
-        physics.integrateClear(&m)
-        guard !(m.y > physics.height), !(m.y < 0) else { return false }
-        ballX[i] = m.x; ballY[i] = m.y
-        bottomX[i] = m.endBX; bottomY[i] = m.endBY; topX[i] = m.endTX; topY[i] = m.endTY
+        let bx0 = bottomX[i], by0 = bottomY[i], tx0 = topX[i], ty0 = topY[i]
+        let (bx1, by1, tx1, ty1) = physics.paddleTargets(bx0, by0, tx0, ty0, bottom: bottom, top: top)
+        let x = ballX[i], y = ballY[i], vx = ballVX[i], vy = ballVY[i]
+        guard physics.frameIsClear(x, y, vx, vy, bx0, by0, bx1, by1, tx0, ty0, tx1, ty1) else { return false }
+        let y1 = y + vy
+        guard !(y1 > physics.height), !(y1 < 0) else { return false }
+        ballX[i] = x + vx; ballY[i] = y1
+        bottomX[i] = bx1; bottomY[i] = by1; topX[i] = tx1; topY[i] = ty1
         lastActionBottom[i] = UInt8(truncatingIfNeeded: bottom)
         lastActionTop[i] = UInt8(truncatingIfNeeded: top)
         steps[i] = nextSteps
@@ -252,7 +253,7 @@ public final class PongBatch {
                 continue
             }
             var s = load(i)
-            let r = physics.step(&s, bottom: bottom, top: top, events: &events)
+            let r = physics.step(&s, top: top, bottom: bottom, events: &events)
             if r.isDone && sameStep {
                 if let f = out.finalObservations { physics.observe(s, side: side, into: f + i * n) }
                 if let f = out.finalOpponentObservations { physics.observe(s, side: other, into: f + i * n) }

@@ -80,9 +80,9 @@ public struct PongGame: Sendable {
     /// One agent step with both sides' actions (out-of-range actions act as stay).
     /// - Returns: the end flags (reward is the bottom side's) and, through
     ///   `events`, what happened.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func step(top: Int, bottom: Int, events: inout PongEvents) -> StepResult {
-        physics.step(&state, bottom: bottom, top: top, events: &events)
+        physics.step(&state, top: top, bottom: bottom, events: &events)
     }
 
     /// Same as ``step(top:bottom:events:)``, discarding events.
@@ -93,7 +93,7 @@ public struct PongGame: Sendable {
     }
 
     /// Writes `side`'s egocentric observation (12 floats) into `buffer`.
-    @inlinable
+    @inlinable @inline(__always)
     public func observe(_ side: PongSide, into buffer: UnsafeMutableBufferPointer<Float>) {
         precondition(buffer.count >= PongPhysics.observationCount, "observation buffer too small")
         guard let base = buffer.baseAddress else { return }

@@ -41,9 +41,6 @@ public struct PongPhysics: Sendable {
     @usableFromInline let hSpeed: Float, vSpeed: Float
     @usableFromInline let serveSpeed: Float, increment: Float, maxSpeed: Float
     @usableFromInline let inverseEnglish: Float
-    /// Observation scales: 1/(W/2), 1/(H/2), 1/maxBallSpeed, 1/maxDepth (0
-    /// without depth), 1/maxScore.
-    @usableFromInline let invCX: Float, invCY: Float, invV: Float, invDepth: Float, invMax: Float
     /// Tiny gap left between the ball and a paddle after contact (units).
     @usableFromInline static let skin: Float = 1.0 / 1024
     /// Contacts resolved per frame at most (only a ball rattling between a
@@ -68,11 +65,6 @@ public struct PongPhysics: Sendable {
         increment = config.speedIncrement
         maxSpeed = config.maxBallSpeed
         inverseEnglish = 1 / config.englishDivisor
-        invCX = 1 / (config.fieldWidth / 2)
-        invCY = 1 / (config.fieldHeight / 2)
-        invV = 1 / config.maxBallSpeed
-        invDepth = maxDepth > 0 ? 1 / maxDepth : 0
-        invMax = 1 / Float(config.maxScore)
     }
 
     // MARK: - Episode start and serve
@@ -101,103 +93,115 @@ public struct PongPhysics: Sendable {
         s.ballVY = dy * serveSpeed
     }
 
+    // MARK: - One agent step
+
+    /// One agent step: `frameSkip` frames with the same actions (each frame
+    /// may keep the previous frame's action with `stickyActionProbability`,
+    /// drawn from the state's sticky generator), stopping at game over; then
+    /// the step counter and the step limit. Stepping a finished game does
+    /// nothing. Out-of-range actions act as stay.
+    /// - Returns: the bottom side's reward and the end flags; `events` holds
+    ///   what happened.
+    @inlinable
+    public func step(_ state: inout PongState, top: Int, bottom: Int, events: inout PongEvents) -> StepResult {
+        events = PongEvents()
+        if state.end != .none {
+            return StepResult(reward: 0, terminated: !state.end.isTruncation,
+                              truncated: state.end.isTruncation, end: state.end)
+        }
+        let sticky = config.stickyActionProbability
+        let maxScore = Int32(config.maxScore)
+        for _ in 0 ..< config.frameSkip {
+            var b = bottom, t = top
+            if sticky > 0 {
+                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
+                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
+            }
+            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
+            state.lastActionTop = UInt8(truncatingIfNeeded: t)
+            if tick(&state, bottom: b, top: t, events: &events) != nil,
+               state.scoreBottom >= maxScore || state.scoreTop >= maxScore {
+                state.end = .gameOver
+                break
+            }
+        }
+        state.steps &+= 1
+        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
+            state.end = .stepLimit
+        }
+        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
+                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
+                          end: state.end)
+    }
+
     // MARK: - One frame
 
     /// Advances one frame with the (egocentric) actions of both sides.
+    /// - Parameter fastPath: skip the contact loop when no contact is
+    ///   possible (the same result, bit for bit; `false` only in tests that
+    ///   prove it).
     /// - Returns: the side that scored in this frame, if any.
-    @inlinable @inline(__always)
-    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
+    @inlinable
+    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents,
+                     fastPath: Bool = true) -> PongSide? {
         // 1. Paddles: egocentric actions to field-space targets.
-        var m = frameStart(ballX: s.ballX, ballY: s.ballY, ballVX: s.ballVX, ballVY: s.ballVY,
-                           bottomX: s.bottomX, bottomY: s.bottomY, topX: s.topX, topY: s.topY,
-                           bottom: bottom, top: top)
-        // 2. Ball: swept contacts in time order (or the fast path: none).
-        if isClear(m) {
-            integrateClear(&m)
+        let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
+        let (bx1, by1, tx1, ty1) = paddleTargets(bx0, by0, tx0, ty0, bottom: bottom, top: top)
+        // 2. Ball. Fast path: when the ball's swept box over the whole frame
+        // stays clear of the walls and of both paddles' swept boxes, no
+        // contact can happen and the contact loop would only integrate.
+        let x = s.ballX, vx = s.ballVX
+        if fastPath, frameIsClear(x, s.ballY, vx, s.ballVY, bx0, by0, bx1, by1, tx0, ty0, tx1, ty1) {
+            s.ballX = x + vx
+            s.ballY += s.ballVY
+            s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
         } else {
-            resolveContacts(&m, speed: &s.speed, events: &events)
+            resolveContacts(&s, bottomTarget: Vec2(bx1, by1), topTarget: Vec2(tx1, ty1), events: &events)
         }
-        s.ballX = m.x; s.ballY = m.y; s.ballVX = m.vx; s.ballVY = m.vy
-        s.bottomX = m.endBX; s.bottomY = m.endBY; s.topX = m.endTX; s.topY = m.endTY
 
         // 3. Points and serve.
-        if m.y > height { point(&s, for: .bottom, events: &events); return .bottom }
-        if m.y < 0 { point(&s, for: .top, events: &events); return .top }
-        return nil
-    }
-
-    /// Step 1 of a frame: each paddle's move for its (egocentric) action,
-    /// clamped to its lane, as the frame's motion at time 0 (positions now,
-    /// velocities for the whole frame; a paddle blocked by the ball stops later).
-    @inlinable @inline(__always)
-    func frameStart(ballX: Float, ballY: Float, ballVX: Float, ballVY: Float,
-                    bottomX bx0: Float, bottomY by0: Float, topX tx0: Float, topY ty0: Float,
-                    bottom: Int, top: Int) -> FrameMotion {
-        let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
-        let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
-        let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
-        let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
-        return FrameMotion(x: ballX, y: ballY, vx: ballVX, vy: ballVY,
-                           bx: bx0, by: by0, tx: tx0, ty: ty0,
-                           bvx: bx1 - bx0, bvy: by1 - by0, tvx: tx1 - tx0, tvy: ty1 - ty0, t: 0)
-    }
-
-    /// Whether the frame starting at `m` (time 0) has no contact at all:
-    /// neither paddle within reach and no side wall crossed. Then the
-    /// contact loop would find nothing on its first pass (rem = 1, dt = 1)
-    /// and just integrate everything over the whole frame, which
-    /// ``integrateClear(_:)`` does with the same arithmetic, so the fast path
-    /// is bit-identical (pinned by the golden and batch tests).
-    @inlinable @inline(__always)
-    func isClear(_ m: FrameMotion) -> Bool {
-        let reachX = halfW + r, reachY = halfH + r
-        return (Self.outOfReach(m.y, by: m.vy - m.bvy, of: m.by, reach: reachY)
-                || Self.outOfReach(m.x, by: m.vx - m.bvx, of: m.bx, reach: reachX))
-            && (Self.outOfReach(m.y, by: m.vy - m.tvy, of: m.ty, reach: reachY)
-                || Self.outOfReach(m.x, by: m.vx - m.tvx, of: m.tx, reach: reachX))
-            && Sweep.pointVsPlane(m.x, by: m.vx, plane: m.vx > 0 ? width - r : r) == nil
-    }
-
-    /// The whole frame without contact (see ``isClear(_:)``).
-    @inlinable @inline(__always)
-    func integrateClear(_ m: inout FrameMotion) {
-        m.x += m.vx; m.y += m.vy
-        m.bx += m.bvx; m.by += m.bvy; m.tx += m.tvx; m.ty += m.tvy
-        m.t = 1
-    }
-
-    /// A point for `side`: score, event, and the serve toward the scorer.
-    @usableFromInline @inline(never)
-    func point(_ s: inout PongState, for side: PongSide, events: inout PongEvents) {
-        if side == .bottom {
+        if s.ballY > height {
             s.scoreBottom += 1
             events.pointsBottom += 1
             events.pointSpeed = s.speed
             serve(&s, dx: s.serveRNG.sign(), dy: -1)
-        } else {
+            return .bottom
+        }
+        if s.ballY < 0 {
             s.scoreTop += 1
             events.pointsTop += 1
             events.pointSpeed = s.speed
             serve(&s, dx: s.serveRNG.sign(), dy: 1)
+            return .top
         }
+        return nil
     }
 
-    /// The swept contacts of the rest of a frame, in time order, from frame
-    /// time `m.t` (out of line: most frames take the fast path in ``tick``).
+    /// The ball's motion over one frame with swept contacts resolved in time
+    /// order (the slow path of ``tick``): walls, paddle fronts (returns),
+    /// sides and backs; paddles move linearly from their positions in `s` to
+    /// their targets unless the ball blocks them.
     @usableFromInline @inline(never)
-    func resolveContacts(_ m: inout FrameMotion, speed: inout Float, events: inout PongEvents) {
-        var x = m.x, y = m.y, vx = m.vx, vy = m.vy
-        var bx = m.bx, by = m.by, tx = m.tx, ty = m.ty
-        var bvx = m.bvx, bvy = m.bvy, tvx = m.tvx, tvy = m.tvy
-        var t = m.t
+    func resolveContacts(_ s: inout PongState, bottomTarget: Vec2, topTarget: Vec2, events: inout PongEvents) {
+        // Paddle positions at the current time of the frame and their
+        // velocities for the rest of it (a paddle blocked by the ball stops).
+        var bx = s.bottomX, by = s.bottomY, tx = s.topX, ty = s.topY
+        var bvx = bottomTarget.x - bx, bvy = bottomTarget.y - by
+        var tvx = topTarget.x - tx, tvy = topTarget.y - ty
+        var x = s.ballX, y = s.ballY, vx = s.ballVX, vy = s.ballVY
+        var t: Float = 0
         let grownHalf = Vec2(halfW + r, halfH + r)
         var contacts = 0
+        // A paddle that stopped (blocked by the ball, or the frame ran out
+        // of contacts) ends where it stopped; otherwise exactly at its target.
+        var frozen = false, bottomStopped = false, topStopped = false
         while true {
             let rem = 1 - t
             guard contacts < PongPhysics.maxContacts else {
                 // Out of contacts (a ball rattling in a narrow gap): everything
                 // stops where it is for the rest of the frame, touching nothing.
                 bvx = 0; bvy = 0; tvx = 0; tvy = 0
+                frozen = true
                 break
             }
             var hitT: Float = 2
@@ -237,16 +241,16 @@ public struct PongPhysics: Sendable {
                 // A return: the classic rule.
                 let away: Float = isBottom ? 1 : -1
                 let pvy = isBottom ? bvy : tvy
-                speed = min(speed + increment, maxSpeed)
-                vx = (x - px) * inverseEnglish * speed
-                vy = away * speed + (pvy * away > 0 ? pvy : 0)
+                s.speed = min(s.speed + increment, maxSpeed)
+                vx = (x - px) * inverseEnglish * s.speed
+                vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
                 y = py + away * (grownHalf.y + PongPhysics.skin)
                 if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
             } else if hitFace == .left || hitFace == .right {
                 // A side: the paddle cannot push the ball sideways, it stops;
                 // the ball bounces off it as off a wall.
                 let outward: Float = hitFace == .right ? 1 : -1
-                if isBottom { bvx = 0 } else { tvx = 0 }
+                if isBottom { bvx = 0; bottomStopped = true } else { tvx = 0; topStopped = true }
                 if vx * outward < 0 { vx = -vx }
                 x = px + outward * (grownHalf.x + PongPhysics.skin)
             } else {
@@ -256,61 +260,50 @@ public struct PongPhysics: Sendable {
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
         }
-        m = FrameMotion(x: x, y: y, vx: vx, vy: vy, bx: bx, by: by, tx: tx, ty: ty,
-                        bvx: bvx, bvy: bvy, tvx: tvx, tvy: tvy, t: t)
+        s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
+        s.bottomX = frozen || bottomStopped ? bx : bottomTarget.x
+        s.bottomY = frozen ? by : bottomTarget.y
+        s.topX = frozen || topStopped ? tx : topTarget.x
+        s.topY = frozen ? ty : topTarget.y
     }
 
-    /// Whether a coordinate moving from `y` by `dy` over a frame stays more
-    /// than one unit away from the slab `[center - reach, center + reach]`
-    /// (on either axis): then ``Sweep/pointVsBox(from:by:box:)`` against a
-    /// box spanning that slab cannot report a contact (on that axis its
-    /// entry time would exceed 1 or its exit time be negative; the one-unit
-    /// margin dwarfs the rounding of `y + dy`).
-    @inlinable
-    static func outOfReach(_ y: Float, by dy: Float, of center: Float, reach: Float) -> Bool {
-        let end = y + dy
-        return max(y, end) < center - reach - 1 || min(y, end) > center + reach + 1
-    }
-
-    // MARK: - One agent step
-
-    /// One agent step: `frameSkip` frames with the same (egocentric) actions,
-    /// each frame possibly keeping the previous frame's action (sticky
-    /// actions, drawn from the state's own generator), stopping early at game
-    /// over; then the step counter and the step limit. The single code path
-    /// of both ``PongGame`` and ``PongBatch``.
-    /// - Parameter events: reset, then filled with what happened.
-    /// - Returns: the bottom side's reward and the end flags. Stepping a
-    ///   finished game is a no-op that repeats its end flags.
+    /// Where the paddles' (egocentric) actions take them this frame, each
+    /// clamped to its lane: (bottom x, bottom y, top x, top y).
     @inlinable @inline(__always)
-    public func step(_ state: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> StepResult {
-        events = PongEvents()
-        if state.end != .none {
-            return StepResult(reward: 0, terminated: !state.end.isTruncation,
-                              truncated: state.end.isTruncation, end: state.end)
-        }
-        let sticky = config.stickyActionProbability
-        for _ in 0 ..< config.frameSkip {
-            var b = bottom, t = top
-            if sticky > 0 {
-                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
-                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
-            }
-            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
-            state.lastActionTop = UInt8(truncatingIfNeeded: t)
-            if tick(&state, bottom: b, top: t, events: &events) != nil,
-               state.scoreBottom >= config.maxScore || state.scoreTop >= config.maxScore {
-                state.end = .gameOver
-                break
-            }
-        }
-        state.steps &+= 1
-        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
-            state.end = .stepLimit
-        }
-        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
-                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
-                          end: state.end)
+    func paddleTargets(_ bx0: Float, _ by0: Float, _ tx0: Float, _ ty0: Float,
+                       bottom: Int, top: Int) -> (Float, Float, Float, Float) {
+        let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
+        let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
+        let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
+        let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
+        return (bx1, by1, tx1, ty1)
+    }
+
+    /// The fast path's condition in ``tick``: the ball (at (x, y), moving by
+    /// (vx, vy)) crosses no side wall and its swept box meets neither
+    /// paddle's swept box (from (·0) to (·1)) this frame, so the frame has no
+    /// contact. Batches test it too, to take the same fast path.
+    @inlinable @inline(__always)
+    func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
+                      _ bx0: Float, _ by0: Float, _ bx1: Float, _ by1: Float,
+                      _ tx0: Float, _ ty0: Float, _ tx1: Float, _ ty1: Float) -> Bool {
+        x + vx >= r && x + vx <= width - r
+            && !sweptBoxesMeet(x, y, vx, vy, bx0, by0, bx1, by1)
+            && !sweptBoxesMeet(x, y, vx, vy, tx0, ty0, tx1, ty1)
+    }
+
+    /// Whether the ball's box swept over a whole frame (from (x, y) by
+    /// (vx, vy)) comes within a small margin of a paddle's box swept from
+    /// (px0, py0) to (px1, py1). Conservative: `false` means no contact.
+    @inlinable
+    func sweptBoxesMeet(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
+                        _ px0: Float, _ py0: Float, _ px1: Float, _ py1: Float) -> Bool {
+        let margin: Float = 0.01
+        let reachX = r + halfW + margin, reachY = r + halfH + margin
+        let ballMinX = min(x, x + vx), ballMaxX = max(x, x + vx)
+        let ballMinY = min(y, y + vy), ballMaxY = max(y, y + vy)
+        return ballMinX < max(px0, px1) + reachX && ballMaxX > min(px0, px1) - reachX
+            && ballMinY < max(py0, py1) + reachY && ballMaxY > min(py0, py1) - reachY
     }
 
     /// -1 for left, +1 for right, 0 otherwise (egocentric).
@@ -335,12 +328,15 @@ public struct PongPhysics: Sendable {
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let m = side.mirror
         let cx = width / 2, cy = height / 2
+        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
+        let invDepth = maxDepth > 0 ? 1 / maxDepth : 0
         let ownX = side == .bottom ? s.bottomX : s.topX
         let oppX = side == .bottom ? s.topX : s.bottomX
         let ownDepth = side == .bottom ? s.bottomY - homeY : (height - homeY) - s.topY
         let oppDepth = side == .bottom ? (height - homeY) - s.topY : s.bottomY - homeY
         let ownScore = side == .bottom ? s.scoreBottom : s.scoreTop
         let oppScore = side == .bottom ? s.scoreTop : s.scoreBottom
+        let invMax = 1 / Float(config.maxScore)
         o[0] = (ownX - cx) * invCX * m
         o[1] = ownDepth * invDepth
         o[2] = (oppX - cx) * invCX * m
@@ -353,31 +349,5 @@ public struct PongPhysics: Sendable {
         o[9] = s.speed * invV
         o[10] = Float(ownScore) * invMax
         o[11] = Float(oppScore) * invMax
-    }
-}
-
-/// The moving parts of one Pong frame at frame time `t` in [0, 1]: the ball,
-/// the paddles' positions at `t` and their velocities for the rest of the
-/// frame (units, units/frame).
-@frozen @usableFromInline
-struct FrameMotion {
-    @usableFromInline var x, y, vx, vy: Float
-    @usableFromInline var bx, by, tx, ty: Float
-    @usableFromInline var bvx, bvy, tvx, tvy: Float
-    @usableFromInline var t: Float
-
-    /// The paddles' positions at the end of the frame.
-    @inlinable var endBX: Float { bx + bvx * (1 - t) }
-    @inlinable var endBY: Float { by + bvy * (1 - t) }
-    @inlinable var endTX: Float { tx + tvx * (1 - t) }
-    @inlinable var endTY: Float { ty + tvy * (1 - t) }
-
-    @inlinable
-    init(x: Float, y: Float, vx: Float, vy: Float, bx: Float, by: Float, tx: Float, ty: Float,
-         bvx: Float, bvy: Float, tvx: Float, tvy: Float, t: Float) {
-        self.x = x; self.y = y; self.vx = vx; self.vy = vy
-        self.bx = bx; self.by = by; self.tx = tx; self.ty = ty
-        self.bvx = bvx; self.bvy = bvy; self.tvx = tvx; self.tvy = tvy
-        self.t = t
     }
 }

@@ -61,6 +61,8 @@ struct Render: ParsableCommand {
         let config = try game.pongConfig()
         let agentSpec = try AgentSpec.parse(agent)
         let opponentSpec = try AgentSpec.parse(opponent)
+        try agentSpec.check(pong: config)
+        try opponentSpec.check(pong: config)
         let seed = Seeds.episode(runSeed: game.seed, index: episode)
         let agentSide: PongSide = episode % 2 == 0 ? .bottom : .top
         var a = agentSpec.makePongAgent(config: config)
