@@ -16,10 +16,13 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
-static atomic_int counting;
-static atomic_uint_fast64_t allocations;
+static atomic_int counting;              // process-wide counting on
+static atomic_uint_fast64_t allocations; // process-wide count
+static _Thread_local int threadCounting; // this thread's counting on
+static _Thread_local uint64_t threadAllocations;
 
 static inline void count(void) {
+    if (threadCounting) threadAllocations += 1;
     if (atomic_load_explicit(&counting, memory_order_relaxed)) {
         atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
     }
@@ -43,6 +46,16 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     if (p == NULL && size != 0) return ENOMEM;
     *out = p;
     return 0;
+}
+
+void malloc_counter_start_thread(void) {
+    threadAllocations = 0;
+    threadCounting = 1;
+}
+
+uint64_t malloc_counter_stop_thread(void) {
+    threadCounting = 0;
+    return threadAllocations;
 }
 
 void malloc_counter_start(void) {

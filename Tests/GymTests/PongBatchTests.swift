@@ -1,3 +1,4 @@
+import MallocCounter
 import Testing
 @testable import Gym
 
@@ -174,6 +175,36 @@ private func testConfigs() throws -> [(String, PongConfig)] {
                     }
                 }
             }
+        }
+    }
+
+    /// `step` allocates nothing, every output buffer requested, auto-resets
+    /// included (malloc calls of this thread counted over 300 steps).
+    @Test func stepAllocatesNothing() throws {
+        #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
+        for preset in ["classic", "ale"] {
+            var config = try PongConfig.preset(preset)
+            config.maxSteps = 100
+            let batch = PongBatch(config: config, count: 16, seed: 3, agentSide: .top)
+            let b = BatchBuffers(16)
+            b.step(batch)
+            var total: UInt64 = 0
+            for _ in 0 ..< 300 {
+                b.agent.withUnsafeBufferPointer { a in b.opponent.withUnsafeBufferPointer { o in
+                b.obs.withUnsafeMutableBufferPointer { ob in b.finalObs.withUnsafeMutableBufferPointer { fo in
+                b.rewards.withUnsafeMutableBufferPointer { r in b.terminated.withUnsafeMutableBufferPointer { te in
+                b.truncated.withUnsafeMutableBufferPointer { tr in b.ends.withUnsafeMutableBufferPointer { en in
+                b.events.withUnsafeMutableBufferPointer { ev in
+                    let out = PongBatchOutput(observations: ob.baseAddress, opponentObservations: nil,
+                                              rewards: r.baseAddress!, terminated: te.baseAddress!, truncated: tr.baseAddress!,
+                                              ends: en.baseAddress, events: ev.baseAddress, finalObservations: fo.baseAddress)
+                    malloc_counter_start_thread()
+                    batch.step(agent: a.baseAddress!, opponent: o.baseAddress!, into: out)
+                    total += malloc_counter_stop_thread()
+                } } } } } } } } }
+            }
+            #expect(total == 0, "preset \(preset): \(total) allocations in 4 800 steps")
+            #expect(batch.episodesStarted(0) > 1, "preset \(preset): no auto-reset happened")
         }
     }
 

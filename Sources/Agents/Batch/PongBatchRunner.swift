@@ -1,4 +1,3 @@
-import CBLAS
 import Gym
 
 /// Many Pong games stepped in batches, split over the workers of a
@@ -16,15 +15,16 @@ import Gym
 ///
 /// Control of the agent (bottom) side:
 /// - ``Control/random``: uniform random actions, like the opponent;
-/// - ``Control/linear(weights:bias:)``: the greedy action of `W·x + b`,
-///   computed for the whole slice with one `cblas_sgemm` per tick.
+/// - ``Control/linear(_:)``: the greedy action of a ``LinearPolicy``,
+///   computed for the whole slice with one `cblas_sgemm` per tick
+///   (``LinearPolicy/actions(batch:observations:logits:into:)``).
 /// The opponent (top) side plays uniform random actions.
 public final class PongBatchRunner: @unchecked Sendable {
     /// Who plays the agent side.
     public enum Control: Sendable {
         case random
-        /// `weights`: `actionCount × 12` row-major; `bias`: `actionCount`.
-        case linear(weights: [Float], bias: [Float])
+        /// A policy with 12 inputs and the game's action count as outputs.
+        case linear(LinearPolicy)
     }
 
     public let config: PongConfig
@@ -46,7 +46,7 @@ public final class PongBatchRunner: @unchecked Sendable {
         self.seed = seed
         if case .linear = control {
             // Each worker calls sgemm on its own; BLAS threads would compete (PLATFORM.md).
-            openblas_set_num_threads(1)
+            BLAS.useSingleThread()
         }
         let w = runner.workers
         slices = (0 ..< w).map { k in
@@ -96,7 +96,9 @@ final class PongBatchSlice: @unchecked Sendable {
     /// Running totals per game (float sums of ±1 rewards are exact far beyond any run).
     let rewardSum: UnsafeMutableBufferPointer<Float>
     let episodesDone: UnsafeMutableBufferPointer<Int32>
-    let policy: BatchLinearForward?
+    let policy: LinearPolicy?
+    /// The policy's logits scratch, `count × actions`.
+    let logits: UnsafeMutableBufferPointer<Float>
 
     init(config: PongConfig, first: Int, count: Int, seed: UInt64, control: PongBatchRunner.Control) {
         batch = PongBatch(config: config, count: count, seed: seed, firstIndex: first)
@@ -115,11 +117,14 @@ final class PongBatchSlice: @unchecked Sendable {
         actionRNG = column(count, Xoshiro256(seed: 0))
         let actionSeed = Seeds.stream(seed, 0xAC7)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
-        if case let .linear(weights, bias) = control {
-            policy = BatchLinearForward(weights: weights, bias: bias, features: PongBatch.observationCount, capacity: count)
+        if case let .linear(p) = control {
+            precondition(p.inputs == PongBatch.observationCount && p.outputs == batch.actionCount,
+                         "the policy's shape does not match the game")
+            policy = p
         } else {
             policy = nil
         }
+        logits = column(policy == nil ? 1 : count * batch.actionCount, 0)
         if let o = observations.baseAddress { batch.observe(batch.agentSide, into: o) }
     }
 
@@ -127,18 +132,19 @@ final class PongBatchSlice: @unchecked Sendable {
         agentActions.deallocate(); opponentActions.deallocate()
         observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
         terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
-        actionRNG.deallocate()
+        actionRNG.deallocate(); logits.deallocate()
     }
 
     func run(ticks: Int) {
         guard let agent = agentActions.baseAddress, let opponent = opponentActions.baseAddress,
               let obs = observations.baseAddress, let rew = rewards.baseAddress,
-              let term = terminated.baseAddress, let trunc = truncated.baseAddress else { return }
+              let term = terminated.baseAddress, let trunc = truncated.baseAddress,
+              let scratch = logits.baseAddress else { return }
         let out = PongBatchOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc)
         let k = actionCount
         for _ in 0 ..< ticks {
             if let policy {
-                policy.act(obs, count: count, into: agent)
+                policy.actions(batch: count, observations: obs, logits: scratch, into: agent)
                 for i in 0 ..< count {
                     opponent[i] = Int32(truncatingIfNeeded: ((actionRNG[i].next() >> 32) &* k) >> 32)
                 }

@@ -135,9 +135,10 @@ struct Bench: ParsableCommand {
     /// games it plays do not either).
     static func linearControl(actions: Int, seed: UInt64) -> PongBatchRunner.Control {
         var rng = Xoshiro256(seed: Seeds.stream(seed, 0xBE4C))
-        let w = (0 ..< actions * PongBatch.observationCount).map { _ in rng.nextSigned() }
+        let n = PongBatch.observationCount
+        let w = (0 ..< actions * n).map { _ in rng.nextSigned() }
         let b = (0 ..< actions).map { _ in rng.nextSigned() * 0.1 }
-        return .linear(weights: w, bias: b)
+        return .linear(LinearPolicy(inputs: n, outputs: actions, weights: w, bias: b, normalizer: nil))
     }
 
     /// malloc calls per step over 64 ticks after a warm-up, or nil when the

@@ -1,0 +1,100 @@
+import Gym
+import MallocCounter
+import Testing
+@testable import Agents
+
+/// A fixed random linear policy for the runner tests (its own generator).
+private func testPolicy(actions: Int, seed: UInt64) -> LinearPolicy {
+    var rng = Xoshiro256(seed: seed)
+    let n = PongBatch.observationCount
+    return LinearPolicy(inputs: n, outputs: actions, weights: (0 ..< actions * n).map { _ in rng.nextSigned() },
+                        bias: (0 ..< actions).map { _ in rng.nextSigned() * 0.1 }, normalizer: nil)
+}
+
+/// Every game's state, reward total and finished-episode count, in game order.
+private func outcome(_ r: PongBatchRunner) -> [UInt64] {
+    (0 ..< r.environments).flatMap { g -> [UInt64] in
+        let t = r.totals(g)
+        return [r.state(g).fingerprint, UInt64(bitPattern: Int64(t.reward)), UInt64(t.episodes)]
+    }
+}
+
+@Suite struct PongBatchRunnerTests {
+    /// The same games for 1, 2 and 3 workers, with random play and with the
+    /// linear policy in the loop (one sgemm per worker per tick over slices
+    /// of different sizes).
+    @Test func resultsAreIdenticalFor1_2And3Workers() throws {
+        var config = try PongConfig.preset("classic")
+        config.maxSteps = 400
+        var touch = try PongConfig.preset("touch")
+        touch.maxSteps = 300
+        for (name, c) in [("classic", config), ("touch", touch)] {
+            let actions = c.verticalMovement ? 5 : 3
+            for control in [PongBatchRunner.Control.random, .linear(testPolicy(actions: actions, seed: 3))] {
+                var reference: [UInt64]?
+                for workers in [1, 2, 3] {
+                    let r = PongBatchRunner(config: c, environments: 37, seed: 11,
+                                            runner: ParallelRunner(workers: workers), control: control)
+                    r.run(ticks: 500)
+                    r.run(ticks: 250)
+                    let o = outcome(r)
+                    if let reference {
+                        #expect(o == reference, "preset \(name), \(workers) workers differ from 1 worker")
+                    } else {
+                        reference = o
+                        #expect((0 ..< 37).contains { r.totals($0).episodes > 0 }, "preset \(name): no episode finished")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The runner's games are the batch's games: game g of the runner equals
+    /// game g of one `PongBatch` fed the same actions.
+    @Test func runnerGamesMatchAPlainBatch() throws {
+        let config = try PongConfig.preset("fast")
+        let r = PongBatchRunner(config: config, environments: 10, seed: 4, runner: ParallelRunner(workers: 2))
+        r.run(ticks: 300)
+        let batch = PongBatch(config: config, count: 10, seed: 4)
+        var rngs = (0 ..< 10).map { Xoshiro256(seed: Seeds.stream(Seeds.stream(4, 0xAC7), UInt64($0))) }
+        var agent = [Int32](repeating: 0, count: 10), opponent = agent
+        var rewards = [Float](repeating: 0, count: 10)
+        var term = [UInt8](repeating: 0, count: 10), trunc = term
+        for _ in 0 ..< 300 {
+            for i in 0 ..< 10 {
+                let x = rngs[i].next()
+                agent[i] = Int32(((x >> 32) &* 3) >> 32)
+                opponent[i] = Int32(((x & 0xFFFF_FFFF) &* 3) >> 32)
+            }
+            rewards.withUnsafeMutableBufferPointer { rw in term.withUnsafeMutableBufferPointer { te in
+                trunc.withUnsafeMutableBufferPointer { tr in
+                    batch.step(agent: agent, opponent: opponent, into: PongBatchOutput(
+                        observations: nil, rewards: rw.baseAddress!, terminated: te.baseAddress!, truncated: tr.baseAddress!))
+                } } }
+        }
+        for g in 0 ..< 10 { #expect(r.state(g) == batch.state(g), "game \(g)") }
+    }
+
+    /// Stepping allocates nothing: malloc calls counted over 200 ticks of
+    /// 64 games, with and without the policy (one worker: no Dispatch).
+    @Test func steppingAllocatesNothing() throws {
+        #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
+        // The counter sees a Swift allocation (self-check).
+        malloc_counter_start_thread()
+        let probe = [Int](repeating: 1, count: 100)
+        let seen = malloc_counter_stop_thread()
+        #expect(seen >= 1 && probe.count == 100)
+        for preset in ["classic", "ale"] {
+            let config = try PongConfig.preset(preset)
+            for control in [PongBatchRunner.Control.random, .linear(testPolicy(actions: 3, seed: 1))] {
+                let r = PongBatchRunner(config: config, environments: 64, seed: 2, runner: ParallelRunner(workers: 1),
+                                        control: control)
+                r.run(ticks: 20)
+                malloc_counter_start_thread()
+                r.run(ticks: 200)
+                let count = malloc_counter_stop_thread()
+                #expect(count == 0, "preset \(preset): \(count) allocations in 12 800 steps")
+            }
+        }
+    }
+}
