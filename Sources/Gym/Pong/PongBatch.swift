@@ -208,9 +208,9 @@ public final class PongBatch {
         let bx0 = bottomX[i], by0 = bottomY[i], tx0 = topX[i], ty0 = topY[i]
         let (bx1, by1, tx1, ty1) = physics.paddleTargets(bx0, by0, tx0, ty0, bottom: bottom, top: top)
         let x = ballX[i], y = ballY[i], vx = ballVX[i], vy = ballVY[i]
-        guard physics.frameIsClear(x, y, vx, vy, bx0, by0, bx1, by1, tx0, ty0, tx1, ty1) else { return false }
         let y1 = y + vy
-        guard !(y1 > physics.height), !(y1 < 0) else { return false }
+        guard PongPhysics.all(physics.frameIsClear(x, y, vx, vy, bx0, by0, bx1, by1, tx0, ty0, tx1, ty1),
+                              !(y1 > physics.height), !(y1 < 0), true) else { return false }
         ballX[i] = x + vx; ballY[i] = y1
         bottomX[i] = bx1; bottomY[i] = by1; topX[i] = tx1; topY[i] = ty1
         lastActionBottom[i] = UInt8(truncatingIfNeeded: bottom)

@@ -287,23 +287,33 @@ public struct PongPhysics: Sendable {
     func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
                       _ bx0: Float, _ by0: Float, _ bx1: Float, _ by1: Float,
                       _ tx0: Float, _ ty0: Float, _ tx1: Float, _ ty1: Float) -> Bool {
-        x + vx >= r && x + vx <= width - r
-            && !sweptBoxesMeet(x, y, vx, vy, bx0, by0, bx1, by1)
-            && !sweptBoxesMeet(x, y, vx, vy, tx0, ty0, tx1, ty1)
+        // Every test evaluated, combined without branches: the outcome is
+        // data-dependent, and mispredicted branches cost more than the tests.
+        let x1 = x + vx
+        return Self.all(x1 >= r, x1 <= width - r,
+                        !sweptBoxesMeet(x, y, vx, vy, bx0, by0, bx1, by1),
+                        !sweptBoxesMeet(x, y, vx, vy, tx0, ty0, tx1, ty1))
+    }
+
+    /// `a && b && c && d` with every operand evaluated (no short circuit,
+    /// so the compiler can combine them without branches).
+    @inlinable @inline(__always)
+    static func all(_ a: Bool, _ b: Bool, _ c: Bool, _ d: Bool) -> Bool {
+        ((a ? 1 : 0) & (b ? 1 : 0) & (c ? 1 : 0) & (d ? 1 : 0) as UInt8) != 0
     }
 
     /// Whether the ball's box swept over a whole frame (from (x, y) by
     /// (vx, vy)) comes within a small margin of a paddle's box swept from
     /// (px0, py0) to (px1, py1). Conservative: `false` means no contact.
-    @inlinable
+    @inlinable @inline(__always)
     func sweptBoxesMeet(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
                         _ px0: Float, _ py0: Float, _ px1: Float, _ py1: Float) -> Bool {
         let margin: Float = 0.01
         let reachX = r + halfW + margin, reachY = r + halfH + margin
         let ballMinX = min(x, x + vx), ballMaxX = max(x, x + vx)
         let ballMinY = min(y, y + vy), ballMaxY = max(y, y + vy)
-        return ballMinX < max(px0, px1) + reachX && ballMaxX > min(px0, px1) - reachX
-            && ballMinY < max(py0, py1) + reachY && ballMaxY > min(py0, py1) - reachY
+        return Self.all(ballMinX < max(px0, px1) + reachX, ballMaxX > min(px0, px1) - reachX,
+                        ballMinY < max(py0, py1) + reachY, ballMaxY > min(py0, py1) - reachY)
     }
 
     /// -1 for left, +1 for right, 0 otherwise (egocentric).
