@@ -23,6 +23,7 @@ struct ConfigCommand: ParsableCommand {
     func run() throws {
         switch game.game {
         case .pong: try show(PongConfig.self)
+        case .breakout: try show(BreakoutConfig.self)
         }
     }
 
