@@ -56,6 +56,16 @@ extension Throughput {
                        ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
     }
 
+    /// Steps a ``BreakoutBatchRunner`` the same way as ``pongBatch``.
+    public static func breakoutBatch(config: BreakoutConfig, environments: Int, runner: ParallelRunner,
+                                     control: BatchControl, seconds: Double, seed: UInt64,
+                                     ticksPerRound: Int = 256) -> Measurement {
+        let batch = BreakoutBatchRunner(config: config, environments: environments, seed: seed,
+                                        runner: runner, control: control)
+        return measure(workers: runner.workers, environments: environments, seconds: seconds,
+                       ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
+    }
+
     /// Runs `round(ticks)` once to warm up, then repeatedly until `seconds`
     /// have passed; counts `ticks × environments` steps per round.
     public static func measure(workers: Int, environments: Int, seconds: Double, ticksPerRound: Int,

@@ -21,11 +21,7 @@ import Gym
 /// The opponent (top) side plays uniform random actions.
 public final class PongBatchRunner: @unchecked Sendable {
     /// Who plays the agent side.
-    public enum Control: Sendable {
-        case random
-        /// A policy with 12 inputs and the game's action count as outputs.
-        case linear(LinearPolicy)
-    }
+    public typealias Control = BatchControl
 
     public let config: PongConfig
     public let environments: Int
@@ -33,13 +29,12 @@ public final class PongBatchRunner: @unchecked Sendable {
     public let seed: UInt64
     /// Ticks run so far (each tick is one agent step of every game).
     public private(set) var ticks = 0
-    let slices: [PongBatchSlice]
+    let batches: SlicedBatches<PongBatchSlice>
 
     /// - Parameters:
     ///   - environments: games in all, at least `runner.workers`.
     ///   - runner: the workers; the games are split into that many contiguous slices.
     public init(config: PongConfig, environments: Int, seed: UInt64, runner: ParallelRunner, control: Control = .random) {
-        precondition(environments >= runner.workers, "need at least one game per worker")
         self.config = config
         self.environments = environments
         self.runner = runner
@@ -48,44 +43,35 @@ public final class PongBatchRunner: @unchecked Sendable {
             // Each worker calls sgemm on its own; BLAS threads would compete (PLATFORM.md).
             BLAS.useSingleThread()
         }
-        let w = runner.workers
-        slices = (0 ..< w).map { k in
-            let first = k * environments / w, end = (k + 1) * environments / w
-            return PongBatchSlice(config: config, first: first, count: end - first, seed: seed, control: control)
+        batches = SlicedBatches(environments: environments, runner: runner) { first, count in
+            PongBatchSlice(config: config, first: first, count: count, seed: seed, control: control)
         }
     }
 
     /// Steps every game `ticks` times: one dispatch, each worker stepping its
     /// own slice for all the ticks.
     public func run(ticks: Int) {
-        let slices = self.slices
-        runner.forEachWorker { w in slices[w].run(ticks: ticks) }
+        batches.run(ticks: ticks)
         self.ticks += ticks
     }
 
     /// Game `g`'s current state.
     public func state(_ g: Int) -> PongState {
-        let (s, i) = locate(g)
-        return slices[s].batch.state(i)
+        let (slice, i) = batches.locate(g)
+        return slice.batch.state(i)
     }
 
     /// Per game: the agent side's summed reward and the episodes finished so far.
     public func totals(_ g: Int) -> (reward: Double, episodes: Int) {
-        let (s, i) = locate(g)
-        return (Double(slices[s].rewardSum[i]), Int(slices[s].episodesDone[i]))
-    }
-
-    func locate(_ g: Int) -> (slice: Int, index: Int) {
-        precondition(g >= 0 && g < environments, "game index out of range")
-        let k = slices.lastIndex { $0.first <= g } ?? 0
-        return (k, g - slices[k].first)
+        let (slice, i) = batches.locate(g)
+        return (Double(slice.rewardSum[i]), Int(slice.episodesDone[i]))
     }
 }
 
 /// One worker's slice: its games and every buffer its ticks touch, allocated
 /// once.
 /// Sendable because exactly one worker (its index) steps it during a dispatch.
-final class PongBatchSlice: @unchecked Sendable {
+final class PongBatchSlice: BatchSlice, @unchecked Sendable {
     let batch: PongBatch
     let first: Int, count: Int
     let actionCount: UInt64

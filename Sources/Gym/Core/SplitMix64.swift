@@ -47,3 +47,16 @@ public enum Seeds {
         SplitMix64.mix(seed ^ SplitMix64.mix(stream &+ 0x632B_E59B_D9B4_E019))
     }
 }
+
+extension Seeds {
+    /// The seed of episode `episode` (0, 1, 2, … counted per game) of game
+    /// `game` (its global index) in a batch seeded with `batchSeed`:
+    /// `episode(runSeed: stream(batchSeed, game), index: episode)`. A pure
+    /// function, so a batch split into slices across workers replays exactly
+    /// the games of one big batch.
+    @inlinable
+    public static func batchEpisode(batchSeed: UInt64, game: Int, episode: UInt64) -> UInt64 {
+        Seeds.episode(runSeed: Seeds.stream(batchSeed, UInt64(truncatingIfNeeded: game)),
+                      index: Int(truncatingIfNeeded: episode))
+    }
+}

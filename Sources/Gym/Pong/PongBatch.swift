@@ -107,11 +107,10 @@ public final class PongBatch {
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
-    /// with `batchSeed`: `Seeds.episode(runSeed: Seeds.stream(batchSeed, game), index: episode)`.
+    /// with `batchSeed` (``Seeds/batchEpisode(batchSeed:game:episode:)``).
     @inlinable
     public static func episodeSeed(batchSeed: UInt64, game: Int, episode: UInt64) -> UInt64 {
-        Seeds.episode(runSeed: Seeds.stream(batchSeed, UInt64(truncatingIfNeeded: game)),
-                      index: Int(truncatingIfNeeded: episode))
+        Seeds.batchEpisode(batchSeed: batchSeed, game: game, episode: episode)
     }
 
     // MARK: - One game's state (snapshots)

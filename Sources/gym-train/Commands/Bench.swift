@@ -55,14 +55,18 @@ struct Bench: ParsableCommand {
         let games = game.map { [$0] } ?? GameKind.allCases
         var cases: [(GameKind, String)] = []
         for g in games {
+            let names: [String]
             switch g {
-            case .pong:
-                if let preset {
-                    _ = try PongConfig.preset(preset)
-                    cases.append((g, preset))
-                } else {
-                    cases += PongConfig.presetNames.map { (g, $0) }
+            case .pong: names = PongConfig.presetNames
+            case .breakout: names = BreakoutConfig.presetNames
+            }
+            if let preset {
+                guard names.contains(preset) else {
+                    throw ValidationError("--preset \(preset) is not a \(g.rawValue) preset; allowed: \(names.joined(separator: ", "))")
                 }
+                cases.append((g, preset))
+            } else {
+                cases += names.map { (g, $0) }
             }
         }
         let all = workers ?? min(envs, ParallelRunner.defaultWorkers)
@@ -78,8 +82,8 @@ struct Bench: ParsableCommand {
         var results: [JSONValue] = []
         for (g, presetName) in cases {
             switch g {
-            case .pong:
-                results.append(try benchPong(presetName, workers: all))
+            case .pong: results.append(try benchPong(presetName, workers: all))
+            case .breakout: results.append(try benchBreakout(presetName, workers: all))
             }
         }
         let report = JSONValue.object([
@@ -110,48 +114,82 @@ struct Bench: ParsableCommand {
 
     func benchPong(_ presetName: String, workers all: Int) throws -> JSONValue {
         let config = try PongConfig.preset(presetName)
-        print("pong \(presetName) (frameSkip \(config.frameSkip)):")
+        let envs = self.envs, seconds = self.seconds, seed = self.seed
+        return benchCase(game: "pong", preset: presetName, frameSkip: config.frameSkip, workers: all,
+                         policy: Bench.linearPolicy(inputs: PongBatch.observationCount,
+                                                    actions: config.verticalMovement ? 5 : 3, seed: seed),
+                         batched: { runner, control in
+                             Throughput.pongBatch(config: config, environments: envs, runner: runner, control: control,
+                                                  seconds: seconds, seed: seed)
+                         }, allocations: { runner, control in
+                             let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
+                             return Bench.allocationsPerStep(environments: envs) { batch.run(ticks: $0) }
+                         }, single: { workers in
+                             Throughput.pongSingleAPI(config: config, environments: envs, workers: workers,
+                                                      seconds: seconds, seed: seed)
+                         })
+    }
+
+    func benchBreakout(_ presetName: String, workers all: Int) throws -> JSONValue {
+        let config = try BreakoutConfig.preset(presetName)
+        let envs = self.envs, seconds = self.seconds, seed = self.seed
+        return benchCase(game: "breakout", preset: presetName, frameSkip: config.frameSkip, workers: all,
+                         policy: Bench.linearPolicy(inputs: BreakoutPhysics.observationCount(for: config),
+                                                    actions: BreakoutAction.allCases.count, seed: seed),
+                         batched: { runner, control in
+                             Throughput.breakoutBatch(config: config, environments: envs, runner: runner, control: control,
+                                                      seconds: seconds, seed: seed)
+                         }, allocations: { runner, control in
+                             let batch = BreakoutBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
+                             return Bench.allocationsPerStep(environments: envs) { batch.run(ticks: $0) }
+                         }, single: nil)
+    }
+
+    /// One game and preset: batched with random actions and with the linear
+    /// policy in the loop (1 worker, all workers, allocations), and the
+    /// single-game API when given.
+    func benchCase(game: String, preset: String, frameSkip: Int, workers all: Int, policy: LinearPolicy,
+                   batched: (ParallelRunner, BatchControl) -> Throughput.Measurement,
+                   allocations: (ParallelRunner, BatchControl) -> Double?,
+                   single: ((Int) -> Throughput.Measurement)?) -> JSONValue {
+        print("\(game) \(preset) (frameSkip \(frameSkip)):")
         let one = ParallelRunner(workers: 1), many = ParallelRunner(workers: all)
-        let linear = Bench.linearControl(actions: config.verticalMovement ? 5 : 3, seed: seed)
-        var rows: [(String, JSONValue)] = [("game", .string("pong")), ("preset", .string(presetName)),
-                                           ("frameSkip", .number(config.frameSkip))]
-        for (label, key, control) in [("batched", "batched", PongBatchRunner.Control.random),
-                                      ("batched + linear policy", "batchedLinearPolicy", linear)] {
-            let m1 = Throughput.pongBatch(config: config, environments: envs, runner: one, control: control,
-                                          seconds: seconds, seed: seed)
-            let mN = all > 1 ? Throughput.pongBatch(config: config, environments: envs, runner: many, control: control,
-                                                    seconds: seconds, seed: seed) : m1
-            let alloc1 = allocationsPerStep(config: config, runner: one, control: control)
-            let allocN = all > 1 ? allocationsPerStep(config: config, runner: many, control: control) : alloc1
-            rows.append((key, figure(label, m1, mN, alloc1, allocN, config.frameSkip)))
+        var rows: [(String, JSONValue)] = [("game", .string(game)), ("preset", .string(preset)),
+                                           ("frameSkip", .number(frameSkip))]
+        for (label, key, control) in [("batched", "batched", BatchControl.random),
+                                      ("batched + linear policy", "batchedLinearPolicy", .linear(policy))] {
+            let m1 = batched(one, control)
+            let mN = all > 1 ? batched(many, control) : m1
+            let alloc1 = allocations(one, control)
+            let allocN = all > 1 ? allocations(many, control) : alloc1
+            rows.append((key, figure(label, m1, mN, alloc1, allocN, frameSkip)))
         }
-        let s1 = Throughput.pongSingleAPI(config: config, environments: envs, workers: 1, seconds: seconds, seed: seed)
-        let sN = all > 1 ? Throughput.pongSingleAPI(config: config, environments: envs, workers: all, seconds: seconds, seed: seed) : s1
-        rows.append(("singleAPI", figure("single API", s1, sN, nil, nil, config.frameSkip)))
+        if let single {
+            let s1 = single(1)
+            let sN = all > 1 ? single(all) : s1
+            rows.append(("singleAPI", figure("single API", s1, sN, nil, nil, frameSkip)))
+        }
         return .object(rows)
     }
 
-    /// A fixed random linear policy (its values do not matter for speed; the
-    /// games it plays do not either).
-    static func linearControl(actions: Int, seed: UInt64) -> PongBatchRunner.Control {
+    /// A fixed random linear policy (its values do not matter for speed).
+    static func linearPolicy(inputs: Int, actions: Int, seed: UInt64) -> LinearPolicy {
         var rng = Xoshiro256(seed: Seeds.stream(seed, 0xBE4C))
-        let n = PongBatch.observationCount
-        let w = (0 ..< actions * n).map { _ in rng.nextSigned() }
+        let w = (0 ..< actions * inputs).map { _ in rng.nextSigned() }
         let b = (0 ..< actions).map { _ in rng.nextSigned() * 0.1 }
-        return .linear(LinearPolicy(inputs: n, outputs: actions, weights: w, bias: b, normalizer: nil))
+        return LinearPolicy(inputs: inputs, outputs: actions, weights: w, bias: b, normalizer: nil)
     }
 
-    /// malloc calls per step over 64 ticks after a warm-up, or nil when the
-    /// counter is not active.
-    func allocationsPerStep(config: PongConfig, runner: ParallelRunner, control: PongBatchRunner.Control) -> Double? {
+    /// malloc calls (all threads) per step over 256 ticks after a 64-tick
+    /// warm-up, or nil when the counter is not this process's malloc.
+    static func allocationsPerStep(environments: Int, run: (Int) -> Void) -> Double? {
         guard malloc_counter_active() != 0 else { return nil }
-        let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
-        batch.run(ticks: 64)
+        run(64)
         let ticks = 256
         malloc_counter_start()
-        batch.run(ticks: ticks)
+        run(ticks)
         let count = malloc_counter_stop()
-        return Double(count) / Double(ticks * envs)
+        return Double(count) / Double(ticks * environments)
     }
 
     func figure(_ label: String, _ one: Throughput.Measurement, _ many: Throughput.Measurement,

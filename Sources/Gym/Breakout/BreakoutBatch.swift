@@ -1,0 +1,201 @@
+/// N Breakout games stepped together, in buffers owned by the batch.
+///
+/// The same game as ``BreakoutGame``, bit for bit: each game is a
+/// ``BreakoutCore`` (fixed size, no references) in one contiguous buffer and
+/// its brick grid in one contiguous `count × cellCount` byte buffer, and a
+/// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
+/// path ``BreakoutGame`` uses — on them in place. Buffers are allocated once
+/// in `init` and freed in `deinit`; stepping allocates nothing.
+///
+/// ## Auto-reset (same-step)
+/// With ``AutoReset/sameStep`` (the default) a game that ends in a step is
+/// reset within that same step: the step's reward, flags, end reason and
+/// events describe the step that ended the episode; `observations` then
+/// holds the new episode's first observation and `finalObservations` (slot
+/// `i`, written only when game `i` ended) the finished episode's last one
+/// (Gymnasium's `SAME_STEP` autoreset mode). With ``AutoReset/off`` a
+/// finished game stays finished until ``reset(_:seed:)``.
+///
+/// ## Seeds
+/// Game `i` of a batch with `seed` and `firstIndex` plays its episode `e`
+/// (counted per game from 0) with
+/// ``Seeds/batchEpisode(batchSeed:game:episode:)`` of `(seed, firstIndex + i, e)`,
+/// so slices of a batch replay exactly the games of the whole batch.
+/// ``reset(_:seed:)`` gives a game an explicit seed.
+public final class BreakoutBatch {
+    public enum AutoReset: Sendable {
+        case sameStep
+        case off
+    }
+
+    public let physics: BreakoutPhysics
+    public let count: Int
+    public let seed: UInt64
+    public let firstIndex: Int
+    public let autoReset: AutoReset
+    /// Brick cells per game.
+    public let cellCount: Int
+    /// Floats per game's observation.
+    public let observationCount: Int
+
+    /// `count` cores, `count × cellCount` brick cells, `count` episode counters.
+    let cores: UnsafeMutablePointer<BreakoutCore>
+    let bricks: UnsafeMutablePointer<UInt8>
+    let episodes: UnsafeMutablePointer<UInt64>
+
+    public var config: BreakoutConfig { physics.config }
+    public var actionCount: Int { BreakoutAction.allCases.count }
+
+    /// A batch of `count` games, each starting its episode 0.
+    public init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                autoReset: AutoReset = .sameStep) {
+        precondition(count >= 1, "a batch needs at least one game")
+        physics = BreakoutPhysics(config: config)
+        self.count = count
+        self.seed = seed
+        self.firstIndex = firstIndex
+        self.autoReset = autoReset
+        cellCount = physics.cellCount
+        observationCount = physics.observationCount
+        let blank = physics.initialState(seed: 0).core
+        cores = .allocate(capacity: count)
+        cores.initialize(repeating: blank, count: count)
+        bricks = .allocate(capacity: max(1, count * cellCount))
+        bricks.initialize(repeating: 0, count: max(1, count * cellCount))
+        episodes = .allocate(capacity: count)
+        episodes.initialize(repeating: 0, count: count)
+        for i in 0 ..< count { start(i, seed: Seeds.batchEpisode(batchSeed: seed, game: firstIndex + i, episode: 0)) }
+    }
+
+    deinit {
+        cores.deallocate(); bricks.deallocate(); episodes.deallocate()
+    }
+
+    @inline(__always)
+    func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { bricks + i * cellCount }
+
+    func start(_ i: Int, seed: UInt64) {
+        physics.reset(&cores[i], bricks: grid(i), seed: seed)
+    }
+
+    // MARK: - One game (snapshots)
+
+    /// Game `i`'s full state as a value.
+    public func state(_ i: Int) -> BreakoutState {
+        precondition(i >= 0 && i < count, "game index out of range")
+        return BreakoutState(core: cores[i], bricks: Array(UnsafeBufferPointer(start: grid(i), count: cellCount)))
+    }
+
+    /// Game `i` as a saved game (state and config).
+    public func snapshot(_ i: Int) -> BreakoutGame.SavedGame {
+        BreakoutGame.SavedGame(config: config, state: state(i))
+    }
+
+    /// Restores game `i` from a saved game of this batch's config.
+    /// - Throws: ``SnapshotError/corrupt(_:)`` when the config differs, the
+    ///   grid has the wrong size or the ball count is out of range.
+    public func restore(_ snapshot: BreakoutGame.SavedGame, into i: Int) throws(SnapshotError) {
+        precondition(i >= 0 && i < count, "game index out of range")
+        guard snapshot.config == config else {
+            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) is not the batch's (hash \(String(config.configHash, radix: 16)))")
+        }
+        guard snapshot.state.bricks.count == cellCount else {
+            throw .corrupt("brick grid has \(snapshot.state.bricks.count) cells, the config needs \(cellCount)")
+        }
+        let balls = snapshot.state.core.ballCount
+        guard balls >= 0, Int(balls) <= config.maxBalls else {
+            throw .corrupt("ballCount \(balls) is outside 0 ... maxBalls (\(config.maxBalls))")
+        }
+        cores[i] = snapshot.state.core
+        let g = grid(i)
+        for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
+    }
+
+    /// Starts a new episode of game `i` with an explicit seed.
+    public func reset(_ i: Int, seed: UInt64) {
+        precondition(i >= 0 && i < count, "game index out of range")
+        episodes[i] &+= 1
+        start(i, seed: seed)
+    }
+
+    /// Episodes started so far by game `i` (1 after `init`).
+    public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
+
+    /// Writes every game's observation (`count × observationCount` floats).
+    public func observe(into out: UnsafeMutablePointer<Float>) {
+        for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), into: out + i * observationCount) }
+    }
+
+    // MARK: - Stepping
+
+    /// One agent step of every game (see the type's doc for auto-reset).
+    /// Out-of-range actions act as noop.
+    /// - Parameters:
+    ///   - actions: `count` actions.
+    ///   - out: where results go; every non-nil buffer holds `count`
+    ///     entries (observations `count × observationCount`).
+    /// - Complexity: O(count × (balls + cells)), no allocation.
+    public func step(actions: UnsafePointer<Int32>, into out: BreakoutBatchOutput) {
+        let physics = self.physics
+        let n = observationCount
+        let sameStep = autoReset == .sameStep
+        var events = BreakoutEvents()
+        for i in 0 ..< count {
+            let g = grid(i)
+            let r = physics.step(&cores[i], bricks: g, action: Int(actions[i]), events: &events)
+            if r.isDone && sameStep {
+                if let f = out.finalObservations { physics.observe(cores[i], bricks: g, into: f + i * n) }
+                nextEpisode(i)
+            }
+            out.rewards[i] = r.reward
+            out.terminated[i] = r.terminated ? 1 : 0
+            out.truncated[i] = r.truncated ? 1 : 0
+            if let e = out.ends { e[i] = r.end.rawValue }
+            if let e = out.events { e[i] = events }
+            if let o = out.observations { physics.observe(cores[i], bricks: g, into: o + i * n) }
+        }
+    }
+
+    /// Same-step auto-reset of game `i` (out of line: rare).
+    @inline(never)
+    func nextEpisode(_ i: Int) {
+        episodes[i] &+= 1
+        start(i, seed: Seeds.batchEpisode(batchSeed: seed, game: firstIndex + i, episode: episodes[i]))
+    }
+}
+
+/// Caller-owned buffers a ``BreakoutBatch`` step writes into; one entry per
+/// game, observations `count × observationCount` floats (game `i` at
+/// `i × observationCount`).
+@frozen
+public struct BreakoutBatchOutput {
+    /// Observations (after auto-reset: the new episode's).
+    public var observations: UnsafeMutablePointer<Float>?
+    /// Points scored this step.
+    public var rewards: UnsafeMutablePointer<Float>
+    /// 1 when the game ended by its rules this step, else 0.
+    public var terminated: UnsafeMutablePointer<UInt8>
+    /// 1 when a limit (steps, watchdog) ended the game this step, else 0.
+    public var truncated: UnsafeMutablePointer<UInt8>
+    /// ``EpisodeEnd`` raw values (0 while running).
+    public var ends: UnsafeMutablePointer<UInt8>?
+    /// What happened in each game this step.
+    public var events: UnsafeMutablePointer<BreakoutEvents>?
+    /// Same-step auto-reset: the last observation of a game that ended this
+    /// step (slot written only then).
+    public var finalObservations: UnsafeMutablePointer<Float>?
+
+    @inlinable
+    public init(observations: UnsafeMutablePointer<Float>?, rewards: UnsafeMutablePointer<Float>,
+                terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
+                ends: UnsafeMutablePointer<UInt8>? = nil, events: UnsafeMutablePointer<BreakoutEvents>? = nil,
+                finalObservations: UnsafeMutablePointer<Float>? = nil) {
+        self.observations = observations
+        self.rewards = rewards
+        self.terminated = terminated
+        self.truncated = truncated
+        self.ends = ends
+        self.events = events
+        self.finalObservations = finalObservations
+    }
+}
