@@ -56,13 +56,13 @@ public final class PongBatch {
 
     // MARK: - Columns (one entry per game)
 
-    let ballX, ballY, ballVX, ballVY, speed: UnsafeMutableBufferPointer<Float>
-    let bottomX, bottomY, topX, topY: UnsafeMutableBufferPointer<Float>
-    let scoreBottom, scoreTop, steps: UnsafeMutableBufferPointer<Int32>
-    let lastActionBottom, lastActionTop, end: UnsafeMutableBufferPointer<UInt8>
-    let serveRNG, stickyRNG: UnsafeMutableBufferPointer<Xoshiro256>
+    let ballX, ballY, ballVX, ballVY, speed: UnsafeMutablePointer<Float>
+    let bottomX, bottomY, topX, topY: UnsafeMutablePointer<Float>
+    let scoreBottom, scoreTop, steps: UnsafeMutablePointer<Int32>
+    let lastActionBottom, lastActionTop, end: UnsafeMutablePointer<UInt8>
+    let serveRNG, stickyRNG: UnsafeMutablePointer<Xoshiro256>
     /// Episodes started so far by each game (the first is episode 0).
-    let episodes: UnsafeMutableBufferPointer<UInt64>
+    let episodes: UnsafeMutablePointer<UInt64>
 
     /// Length of one game's observation.
     public static let observationCount = PongPhysics.observationCount
@@ -83,9 +83,9 @@ public final class PongBatch {
         self.firstIndex = firstIndex
         self.agentSide = agentSide
         self.autoReset = autoReset
-        func column<T>(_ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
-            b.initialize(repeating: value)
+        func column<T>(_ value: T) -> UnsafeMutablePointer<T> {
+            let b = UnsafeMutablePointer<T>.allocate(capacity: count)
+            b.initialize(repeating: value, count: count)
             return b
         }
         ballX = column(0); ballY = column(0); ballVX = column(0); ballVY = column(0); speed = column(0)
@@ -227,18 +227,36 @@ public final class PongBatch {
     ///     entries (observations `count × 12`).
     /// - Complexity: O(count), no allocation.
     public func step(agent: UnsafePointer<Int32>, opponent: UnsafePointer<Int32>, into out: PongBatchOutput) {
-        let physics = self.physics
         let agentIsBottom = agentSide == .bottom
-        let side = agentSide, other = agentSide.opponent
-        let n = Self.observationCount
-        let sameStep = autoReset == .sameStep
         let sign: Float = agentIsBottom ? 1 : -1
-        var events = PongEvents()
         // Frames with no contact and no point take a short path over the
-        // columns they change (see `quietStep`); every other step runs the
-        // full `PongPhysics.step` on the loaded state.
+        // columns they change (`quietLanes`, eight games at a time, and
+        // `quietStep`); every other step runs the full `PongPhysics.step`.
         let quiet = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
-        for i in 0 ..< count {
+        var i = 0
+        if quiet {
+            let lanes = Lanes.scalarCount
+            while i + lanes <= count {
+                let a = UnsafeRawPointer(agent + i).loadUnaligned(as: LaneInts.self)
+                let o = UnsafeRawPointer(opponent + i).loadUnaligned(as: LaneInts.self)
+                let bottom = agentIsBottom ? a : o, top = agentIsBottom ? o : a
+                // Outputs of a quiet step for every lane; the others' are overwritten below.
+                UnsafeMutableRawPointer(out.rewards + i).storeBytes(of: Lanes(repeating: 0 * sign), as: Lanes.self)
+                UnsafeMutableRawPointer(out.terminated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
+                UnsafeMutableRawPointer(out.truncated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
+                if let e = out.ends { UnsafeMutableRawPointer(e + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self) }
+                if let e = out.events { for j in 0 ..< lanes { e[i + j] = PongEvents() } }
+                var busy = quietLanes(i, bottom: bottom, top: top)
+                while busy != 0 {
+                    let j = busy.trailingZeroBitCount
+                    busy &= busy - 1
+                    fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), sign: sign, out)
+                }
+                for j in 0 ..< lanes { writeObservations(i + j, out) }
+                i += lanes
+            }
+        }
+        while i < count {
             let a = Int(agent[i]), o = Int(opponent[i])
             let bottom = agentIsBottom ? a : o, top = agentIsBottom ? o : a
             if quiet, quietStep(i, bottom: bottom, top: top) {
@@ -247,26 +265,42 @@ public final class PongBatch {
                 out.truncated[i] = 0
                 if let e = out.ends { e[i] = EpisodeEnd.none.rawValue }
                 if let e = out.events { e[i] = PongEvents() }
-                if let o = out.observations { physics.observe(load(i), side: side, into: o + i * n) }
-                if let o = out.opponentObservations { physics.observe(load(i), side: other, into: o + i * n) }
-                continue
+            } else {
+                fullStep(i, bottom: bottom, top: top, sign: sign, out)
             }
-            var s = load(i)
-            let r = physics.step(&s, top: top, bottom: bottom, events: &events)
-            if r.isDone && sameStep {
-                if let f = out.finalObservations { physics.observe(s, side: side, into: f + i * n) }
-                if let f = out.finalOpponentObservations { physics.observe(s, side: other, into: f + i * n) }
-                s = nextEpisode(i)
-            }
-            store(s, i)
-            out.rewards[i] = r.reward * sign
-            out.terminated[i] = r.terminated ? 1 : 0
-            out.truncated[i] = r.truncated ? 1 : 0
-            if let e = out.ends { e[i] = r.end.rawValue }
-            if let e = out.events { e[i] = events }
-            if let o = out.observations { physics.observe(s, side: side, into: o + i * n) }
-            if let o = out.opponentObservations { physics.observe(s, side: other, into: o + i * n) }
+            writeObservations(i, out)
+            i += 1
         }
+    }
+
+    /// Game `i`'s step through ``PongPhysics/step(_:top:bottom:events:)`` on
+    /// the loaded state, with same-step auto-reset; writes every output but
+    /// the observations.
+    @inline(__always)
+    func fullStep(_ i: Int, bottom: Int, top: Int, sign: Float, _ out: PongBatchOutput) {
+        let n = Self.observationCount
+        var events = PongEvents()
+        var s = load(i)
+        let r = physics.step(&s, top: top, bottom: bottom, events: &events)
+        if r.isDone && autoReset == .sameStep {
+            if let f = out.finalObservations { physics.observe(s, side: agentSide, into: f + i * n) }
+            if let f = out.finalOpponentObservations { physics.observe(s, side: agentSide.opponent, into: f + i * n) }
+            s = nextEpisode(i)
+        }
+        store(s, i)
+        out.rewards[i] = r.reward * sign
+        out.terminated[i] = r.terminated ? 1 : 0
+        out.truncated[i] = r.truncated ? 1 : 0
+        if let e = out.ends { e[i] = r.end.rawValue }
+        if let e = out.events { e[i] = events }
+    }
+
+    /// Writes game `i`'s requested observations from its current state.
+    @inline(__always)
+    func writeObservations(_ i: Int, _ out: PongBatchOutput) {
+        let n = Self.observationCount
+        if let o = out.observations { physics.observe(load(i), side: agentSide, into: o + i * n) }
+        if let o = out.opponentObservations { physics.observe(load(i), side: agentSide.opponent, into: o + i * n) }
     }
 }
 

@@ -1,0 +1,104 @@
+/// The quiet-frame path of ``PongBatch`` over eight games at once.
+///
+/// The same test and the same arithmetic as ``PongBatch/quietStep(_:bottom:top:)``
+/// (and so as ``PongPhysics``'s fast path: `paddleTargets`, `frameIsClear`,
+/// `sweptBoxesMeet`), written lane-wise: IEEE single-precision adds,
+/// subtracts, multiplies and comparisons give the same bits in a SIMD lane as
+/// in a scalar register, and `smin`/`smax` below are the standard library's
+/// `min`/`max` (`y < x ? y : x`, `y >= x ? y : x`) lane by lane, so every
+/// lane's result is bit-identical to the scalar path. Lane selects compile to
+/// blends, with no data-dependent branch to mispredict. The batch tests
+/// compare against ``PongGame`` step by step.
+extension PongBatch {
+    typealias Lanes = SIMD8<Float>
+    typealias LaneInts = SIMD8<Int32>
+    typealias LaneBytes = SIMD8<UInt8>
+    typealias LaneMask = SIMDMask<SIMD8<Int32>>
+
+    /// Steps the games `i ..< i + 8` whose step is quiet (see
+    /// ``quietStep(_:bottom:top:)``) and leaves the others unchanged.
+    /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
+    ///   quiet and still needs its full step.
+    @inline(__always)
+    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts) -> UInt8 {
+        let p = physics
+        func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
+        func store(_ c: UnsafeMutablePointer<Float>, _ v: Lanes) { UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: Lanes.self) }
+        let x = load(ballX), y = load(ballY), vx = load(ballVX), vy = load(ballVY)
+        let bx0 = load(bottomX), by0 = load(bottomY), tx0 = load(topX), ty0 = load(topY)
+
+        // PongPhysics.paddleTargets, lane-wise.
+        let hb = Self.horizontal(bottom), ht = Self.horizontal(top)
+        let vb = Self.vertical(bottom), vt = Self.vertical(top)
+        let bx1 = Self.smin(Self.smax(bx0 + hb * p.hSpeed, p.minPaddleX), p.maxPaddleX)
+        let tx1 = Self.smin(Self.smax(tx0 - ht * p.hSpeed, p.minPaddleX), p.maxPaddleX)
+        let by1 = Self.smin(Self.smax(by0 + vb * p.vSpeed, p.homeY), p.homeY + p.maxDepth)
+        let ty1 = Self.smax(Self.smin(ty0 - vt * p.vSpeed, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
+
+        // PongPhysics.frameIsClear, lane-wise, and no point.
+        let x1 = x + vx, y1 = y + vy
+        let margin: Float = 0.01
+        let reachX = p.r + p.halfW + margin, reachY = p.r + p.halfH + margin
+        let ballMinX = Self.smin(x, x + vx), ballMaxX = Self.smax(x, x + vx)
+        let ballMinY = Self.smin(y, y + vy), ballMaxY = Self.smax(y, y + vy)
+        func meet(_ px0: Lanes, _ py0: Lanes, _ px1: Lanes, _ py1: Lanes) -> LaneMask {
+            (ballMinX .< Self.smax(px0, px1) + reachX) .& (ballMaxX .> Self.smin(px0, px1) - reachX)
+                .& (ballMinY .< Self.smax(py0, py1) + reachY) .& (ballMaxY .> Self.smin(py0, py1) - reachY)
+        }
+        let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r)
+            .& .!meet(bx0, by0, bx1, by1) .& .!meet(tx0, ty0, tx1, ty1)
+        let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
+
+        // Running, and the step limit not reached.
+        let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
+        let next = stepsNow &+ 1
+        let maxSteps = p.config.maxSteps
+        let underLimit: LaneMask = maxSteps > 0 ? next .< Int32(truncatingIfNeeded: maxSteps) : LaneMask(repeating: true)
+        let ends = UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)
+        let running = LaneInts(truncatingIfNeeded: ends) .== 0
+
+        let quiet = clear .& noPoint .& underLimit .& running
+        store(ballX, x.replacing(with: x1, where: quiet))
+        store(ballY, y.replacing(with: y1, where: quiet))
+        store(bottomX, bx0.replacing(with: bx1, where: quiet))
+        store(bottomY, by0.replacing(with: by1, where: quiet))
+        store(topX, tx0.replacing(with: tx1, where: quiet))
+        store(topY, ty0.replacing(with: ty1, where: quiet))
+        UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
+        let quietBytes = SIMD8<Int8>(truncatingIfNeeded: LaneInts(repeating: 0).replacing(with: -1, where: quiet)) .!= 0
+        let lastB = UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self)
+        let lastT = UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self)
+        UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(
+            of: lastB.replacing(with: LaneBytes(truncatingIfNeeded: bottom), where: quietBytes), as: LaneBytes.self)
+        UnsafeMutableRawPointer(lastActionTop + i).storeBytes(
+            of: lastT.replacing(with: LaneBytes(truncatingIfNeeded: top), where: quietBytes), as: LaneBytes.self)
+
+        var busy: UInt8 = 0
+        for j in 0 ..< Lanes.scalarCount where !quiet[j] { busy |= 1 << UInt8(j) }
+        return busy
+    }
+
+    /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.
+    @inline(__always)
+    static func horizontal(_ a: LaneInts) -> Lanes {
+        Lanes(repeating: 0).replacing(with: 1, where: a .== 2).replacing(with: -1, where: a .== 1)
+    }
+
+    /// `PongPhysics.vertical` lane-wise: 3 → +1, 4 → −1, else 0.
+    @inline(__always)
+    static func vertical(_ a: LaneInts) -> Lanes {
+        Lanes(repeating: 0).replacing(with: 1, where: a .== 3).replacing(with: -1, where: a .== 4)
+    }
+
+    /// The standard library's `min(x, y)` (`y < x ? y : x`) in every lane.
+    @inline(__always)
+    static func smin(_ x: Lanes, _ y: Lanes) -> Lanes { x.replacing(with: y, where: y .< x) }
+    @inline(__always)
+    static func smin(_ x: Lanes, _ y: Float) -> Lanes { smin(x, Lanes(repeating: y)) }
+
+    /// The standard library's `max(x, y)` (`y >= x ? y : x`) in every lane.
+    @inline(__always)
+    static func smax(_ x: Lanes, _ y: Lanes) -> Lanes { x.replacing(with: y, where: y .>= x) }
+    @inline(__always)
+    static func smax(_ x: Lanes, _ y: Float) -> Lanes { smax(x, Lanes(repeating: y)) }
+}
