@@ -27,9 +27,17 @@ extension PongBatch {
         let x = load(ballX), y = load(ballY), vx = load(ballVX), vy = load(ballVY)
         let bx0 = load(bottomX), by0 = load(bottomY), tx0 = load(topX), ty0 = load(topY)
 
-        // PongPhysics.paddleTargets, lane-wise.
-        let hb = Self.horizontal(bottom), ht = Self.horizontal(top)
-        let vb = Self.vertical(bottom), vt = Self.vertical(top)
+        // A finished game (only without auto-reset) takes the full path;
+        // then so do its seven neighbours, nothing is changed here.
+        if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
+
+        // PongPhysics.paddleTargets, lane-wise. Actions are compared as
+        // floats: only the Int32 values 1 … 4 convert to the floats 1 … 4, so
+        // the comparisons are exact (and float compares vectorise, integer
+        // ones on SIMD8 did not).
+        let bf = Lanes(bottom), tf = Lanes(top)
+        let hb = Self.horizontal(bf), ht = Self.horizontal(tf)
+        let vb = Self.vertical(bf), vt = Self.vertical(tf)
         let bx1 = Self.smin(Self.smax(bx0 + hb * p.hSpeed, p.minPaddleX), p.maxPaddleX)
         let tx1 = Self.smin(Self.smax(tx0 - ht * p.hSpeed, p.minPaddleX), p.maxPaddleX)
         let by1 = Self.smin(Self.smax(by0 + vb * p.vSpeed, p.homeY), p.homeY + p.maxDepth)
@@ -49,15 +57,14 @@ extension PongBatch {
             .& .!meet(bx0, by0, bx1, by1) .& .!meet(tx0, ty0, tx1, ty1)
         let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
 
-        // Running, and the step limit not reached.
+        // The step limit not reached: compared as floats, exact because a
+        // limited episode never counts past maxSteps ≤ 10 000 000 < 2^24.
         let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
         let next = stepsNow &+ 1
         let maxSteps = p.config.maxSteps
-        let underLimit: LaneMask = maxSteps > 0 ? next .< Int32(truncatingIfNeeded: maxSteps) : LaneMask(repeating: true)
-        let ends = UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)
-        let running = LaneInts(truncatingIfNeeded: ends) .== 0
+        let underLimit: LaneMask = maxSteps > 0 ? Lanes(next) .< Float(maxSteps) : LaneMask(repeating: true)
 
-        let quiet = clear .& noPoint .& underLimit .& running
+        let quiet = clear .& noPoint .& underLimit
         store(ballX, x.replacing(with: x1, where: quiet))
         store(ballY, y.replacing(with: y1, where: quiet))
         store(bottomX, bx0.replacing(with: bx1, where: quiet))
@@ -65,13 +72,12 @@ extension PongBatch {
         store(topX, tx0.replacing(with: tx1, where: quiet))
         store(topY, ty0.replacing(with: ty1, where: quiet))
         UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
-        let quietBytes = SIMD8<Int8>(truncatingIfNeeded: LaneInts(repeating: 0).replacing(with: -1, where: quiet)) .!= 0
-        let lastB = UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self)
-        let lastT = UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self)
-        UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(
-            of: lastB.replacing(with: LaneBytes(truncatingIfNeeded: bottom), where: quietBytes), as: LaneBytes.self)
-        UnsafeMutableRawPointer(lastActionTop + i).storeBytes(
-            of: lastT.replacing(with: LaneBytes(truncatingIfNeeded: top), where: quietBytes), as: LaneBytes.self)
+        // Every lane's last actions: the full step of a busy lane sets the
+        // same values (one frame, no sticky actions) or resets the game.
+        for j in 0 ..< Lanes.scalarCount {
+            lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
+            lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
+        }
 
         var busy: UInt8 = 0
         for j in 0 ..< Lanes.scalarCount where !quiet[j] { busy |= 1 << UInt8(j) }
@@ -80,13 +86,13 @@ extension PongBatch {
 
     /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.
     @inline(__always)
-    static func horizontal(_ a: LaneInts) -> Lanes {
+    static func horizontal(_ a: Lanes) -> Lanes {
         Lanes(repeating: 0).replacing(with: 1, where: a .== 2).replacing(with: -1, where: a .== 1)
     }
 
     /// `PongPhysics.vertical` lane-wise: 3 → +1, 4 → −1, else 0.
     @inline(__always)
-    static func vertical(_ a: LaneInts) -> Lanes {
+    static func vertical(_ a: Lanes) -> Lanes {
         Lanes(repeating: 0).replacing(with: 1, where: a .== 3).replacing(with: -1, where: a .== 4)
     }
 
