@@ -49,6 +49,7 @@ extension PongBatch {
         let reachX = p.r + p.halfW + margin, reachY = p.r + p.halfH + margin
         let ballMinX = Self.smin(x, x + vx), ballMaxX = Self.smax(x, x + vx)
         let ballMinY = Self.smin(y, y + vy), ballMaxY = Self.smax(y, y + vy)
+        @inline(__always)
         func meet(_ px0: Lanes, _ py0: Lanes, _ px1: Lanes, _ py1: Lanes) -> LaneMask {
             (ballMinX .< Self.smax(px0, px1) + reachX) .& (ballMaxX .> Self.smin(px0, px1) - reachX)
                 .& (ballMinY .< Self.smax(py0, py1) + reachY) .& (ballMaxY .> Self.smin(py0, py1) - reachY)

@@ -166,8 +166,22 @@ public final class PongBatch {
                   bottomX: bottomX[i], bottomY: bottomY[i], topX: topX[i], topY: topY[i],
                   scoreBottom: scoreBottom[i], scoreTop: scoreTop[i], steps: steps[i],
                   lastActionBottom: lastActionBottom[i], lastActionTop: lastActionTop[i],
-                  end: EpisodeEnd(rawValue: end[i]) ?? .none,
+                  end: Self.episodeEnd(end[i]),
                   serveRNG: serveRNG[i], stickyRNG: stickyRNG[i])
+    }
+
+    /// The end reason stored as `raw` (inline, so a load whose end is not
+    /// used, as by the observation, costs nothing).
+    @inline(__always)
+    static func episodeEnd(_ raw: UInt8) -> EpisodeEnd {
+        switch raw {
+        case EpisodeEnd.gameOver.rawValue: .gameOver
+        case EpisodeEnd.livesExhausted.rawValue: .livesExhausted
+        case EpisodeEnd.levelsCleared.rawValue: .levelsCleared
+        case EpisodeEnd.stepLimit.rawValue: .stepLimit
+        case EpisodeEnd.watchdog.rawValue: .watchdog
+        default: .none
+        }
     }
 
     @inline(__always)
