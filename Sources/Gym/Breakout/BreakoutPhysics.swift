@@ -640,7 +640,7 @@ public struct BreakoutPhysics: Sendable {
     @inlinable public var observationCount: Int { 8 + 5 * Int(maxBalls) + cells }
 
     /// Writes the observation (see ``BreakoutGame``'s table) into `o`.
-    @inlinable
+    @inlinable @inline(__always)
     public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed

@@ -26,7 +26,7 @@ public enum EpisodeEnd: UInt8, Codable, Sendable, CaseIterable, CustomStringConv
 
     /// Whether this end is a truncation (an outside limit) rather than a
     /// termination by the game's rules.
-    public var isTruncation: Bool { self == .stepLimit || self == .watchdog }
+    @inlinable public var isTruncation: Bool { self == .stepLimit || self == .watchdog }
 }
 
 /// What one agent step returned.
