@@ -28,6 +28,6 @@ let package = Package(
         ]),
         .testTarget(name: "GymTests", dependencies: ["Gym", "MallocCounter"]),
         .testTarget(name: "AgentsTests", dependencies: ["Agents", "Gym", "MallocCounter"]),
-        .testTarget(name: "GymTrainTests", dependencies: ["gym-train"]),
+        .testTarget(name: "GymTrainTests", dependencies: ["gym-train", "Gym"]),
     ]
 )

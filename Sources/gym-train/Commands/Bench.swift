@@ -10,9 +10,9 @@ struct Bench: ParsableCommand {
         abstract: "Measure environment throughput (steps/s, × real time, allocations per step) and write Results/bench/<time>.json.",
         discussion: """
         Method: --envs games stepped together; one step = one agent step (frameSkip frames of \
-        physics) plus the agent side's 12-float observation written; both sides' actions uniform \
-        random from one xoshiro256** generator per game; finished episodes reset in the same step. \
-        Batched: structure-of-arrays batch (PongBatch); each worker owns a contiguous slice of the \
+        physics) plus the agent's observation written; actions uniform random from one \
+        xoshiro256** generator per game; finished episodes reset in the same step. Batched: \
+        PongBatch (structure of arrays) / BreakoutBatch; each worker owns a contiguous slice of the \
         games and runs 256 ticks per dispatch. Policy in the loop: the agent side's action is the \
         argmax of a linear policy W·x + b over the whole slice, one cblas_sgemm per tick. Single \
         API: one PongGame value per game (the reference). Each figure: one warm-up round, then \
@@ -108,7 +108,7 @@ struct Bench: ParsableCommand {
         print("wrote \(path)")
     }
 
-    static let methodLine = "one step = one agent step (frameSkip frames) + 12-float observation written; random actions; same-step auto-reset; each worker owns a slice and runs 256 ticks per dispatch; wall clock after one warm-up round"
+    static let methodLine = "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per worker per tick); same-step auto-reset; each worker owns a slice of the games and runs 256 ticks per dispatch; wall clock after one warm-up round; per CPU-s = steps / process CPU time"
 
     // MARK: - Pong
 

@@ -1,0 +1,33 @@
+import Foundation
+import Gym
+import Testing
+
+@Suite struct BenchCommandTests {
+    /// `bench` prints every figure and writes its JSON report (short
+    /// measurements: this checks the plumbing, never the speed).
+    @Test func benchWritesItsReport() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("bench.json")
+        let r = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--envs", "16", "--seconds", "0.02",
+                             "--workers", "2", "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        for text in ["batched: 1 worker", "batched + linear policy", "single API", "allocations/step", "scaling"] {
+            #expect(r.stdout.contains(text), "missing \"\(text)\" in: \(r.stdout)")
+        }
+        let data = try Data(contentsOf: out)
+        let json = try JSONValue.parse(String(decoding: data, as: UTF8.self))
+        let text = json.serialized()
+        for key in ["\"machine\"", "\"cpu\"", "\"buildConfiguration\"", "\"batchedLinearPolicy\"", "\"singleAPI\"",
+                    "\"stepsPerSecond\"", "\"allocationsPerStepOneWorker\"", "\"timesRealTime\"", "\"method\""] {
+            #expect(text.contains(key), "report lacks \(key)")
+        }
+        #expect(CLI.files(in: dir) == ["bench.json"], "stray files: \(CLI.files(in: dir))")
+    }
+
+    @Test func unknownPresetIsOneClearError() throws {
+        let r = try CLI.run(["bench", "--game", "breakout", "--preset", "classical", "--seconds", "0.01"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("classical") && r.stderr.contains("atari"), "\(r.stderr)")
+    }
+}
