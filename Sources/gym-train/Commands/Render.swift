@@ -116,6 +116,8 @@ struct Render: ParsableCommand {
         let config = ep.config
         let seed = ep.seed
         let limit = maxSteps ?? (replay == nil ? 3000 : 0)
+        try ep.bottom.check(pong: config)
+        try ep.top.check(pong: config)
         var bottomAgent = ep.bottom.makePongAgent(config: config)
         var topAgent = ep.top.makePongAgent(config: config)
         var pongGame = PongGame(config: config, seed: seed)
