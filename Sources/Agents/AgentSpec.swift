@@ -6,15 +6,22 @@ import Gym
 ///     tracker
 ///     tracker:reaction=3,noise=0.2,speed=0.8,predict=false
 ///     constant:action=0
+///     linear:Results/run/best.json
+///     linear:path=Results/run/best.json,selection=softmax
 ///     <kind>[:params],name=Display Name
 ///
 /// Parameters are `key=value` pairs separated by commas; `name` sets the
-/// display name (default: the spec text itself).
+/// display name (default: the spec text itself). A `linear` agent's first
+/// parameter may be the bare checkpoint path (`linear:PATH`, the path must
+/// not contain a comma); the checkpoint is read and checked when the spec is
+/// parsed, and its game and shape when it is fielded (``check(pong:)``).
 public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         case random
         case tracker(PongTracker.Skill)
         case constant(action: Int)
+        /// A saved ``LinearPolicy`` (checkpoint file).
+        case linear(path: String, checkpoint: Checkpoint, selection: LinearAgent.Selection)
     }
 
     public var kind: Kind
@@ -26,7 +33,7 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
     public var description: String { displayName }
 
     /// The agent kinds, for error messages and help.
-    public static let kinds = ["random", "tracker", "constant"]
+    public static let kinds = ["random", "tracker", "constant", "linear"]
 
     /// Parses a spec.
     /// - Throws: ``AgentSpecError`` naming the problem and what is allowed.
@@ -44,7 +51,11 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
         }
         var params: [(String, String)] = []
         if !paramText.isEmpty {
-            for part in paramText.split(separator: ",", omittingEmptySubsequences: false) {
+            for (k, part) in paramText.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+                if k == 0, kindName == "linear", !part.contains("=") {
+                    params.append(("path", String(part).trimmingSpaces))
+                    continue
+                }
                 guard let eq = part.firstIndex(of: "=") else {
                     throw .malformedParameter(spec: text, part: String(part))
                 }
@@ -87,6 +98,23 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
                 }
             }
             kind = .tracker(skill)
+        case "linear":
+            try rejectParameters(params, kind: "linear", allowed: ["path", "selection"])
+            guard let path = params.first(where: { $0.0 == "path" })?.1, !path.isEmpty else {
+                throw .badValue(kind: "linear", key: "path", value: "",
+                                allowed: "a checkpoint file, as linear:PATH or linear:path=PATH")
+            }
+            var selection = LinearAgent.Selection.greedy
+            if let s = params.first(where: { $0.0 == "selection" })?.1 {
+                guard let parsed = LinearAgent.Selection(rawValue: s) else {
+                    throw .badValue(kind: "linear", key: "selection", value: s,
+                                    allowed: LinearAgent.Selection.allCases.map(\.rawValue).joined(separator: " or "))
+                }
+                selection = parsed
+            }
+            let checkpoint: Checkpoint
+            do { checkpoint = try Checkpoint.load(path: path) } catch { throw .checkpoint(error) }
+            kind = .linear(path: path, checkpoint: checkpoint, selection: selection)
         default:
             throw .unknownKind(String(kindName), allowed: kinds)
         }
@@ -115,12 +143,23 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
         return v
     }
 
+    /// Checks that this agent can play Pong with `config`: a saved policy
+    /// must be a Pong policy of this build's observation layout with as many
+    /// actions as `config` allows. Call before ``makePongAgent(config:)``.
+    public func check(pong config: PongConfig) throws(AgentSpecError) {
+        if case let .linear(path, checkpoint, _) = kind {
+            do { try checkpoint.check(for: .pong(config), path: path) } catch { throw .checkpoint(error) }
+        }
+    }
+
     /// A fresh Pong agent of this spec (each worker builds its own).
+    /// A `linear` spec must have passed ``check(pong:)``.
     public func makePongAgent(config: PongConfig) -> any Agent {
         switch kind {
         case .random: RandomAgent(actionCount: config.verticalMovement ? 5 : 3)
         case let .tracker(skill): PongTracker(config: config, skill: skill)
         case let .constant(action): ConstantAgent(action: action)
+        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
         }
     }
 }
@@ -134,6 +173,8 @@ public enum AgentSpecError: Error, Equatable, Sendable, CustomStringConvertible 
     case duplicateParameter(kind: String, key: String)
     case badValue(kind: String, key: String, value: String, allowed: String)
     case unusable(spec: String, reason: String)
+    /// A `linear` agent's checkpoint is unreadable, corrupt or made for another game.
+    case checkpoint(CheckpointError)
 
     public var description: String {
         switch self {
@@ -151,6 +192,8 @@ public enum AgentSpecError: Error, Equatable, Sendable, CustomStringConvertible 
             "agent \(kind): \(key)=\(value) is invalid; allowed: \(allowed)"
         case let .unusable(spec, reason):
             "agent \"\(spec)\": \(reason)"
+        case let .checkpoint(error):
+            "agent linear: \(error)"
         }
     }
 }

@@ -93,6 +93,47 @@ public struct PongPhysics: Sendable {
         s.ballVY = dy * serveSpeed
     }
 
+    // MARK: - One agent step
+
+    /// One agent step: `frameSkip` frames with the same actions (each frame
+    /// may keep the previous frame's action with `stickyActionProbability`,
+    /// drawn from the state's sticky generator), stopping at game over; then
+    /// the step counter and the step limit. Stepping a finished game does
+    /// nothing. Out-of-range actions act as stay.
+    /// - Returns: the bottom side's reward and the end flags; `events` holds
+    ///   what happened.
+    @inlinable
+    public func step(_ state: inout PongState, top: Int, bottom: Int, events: inout PongEvents) -> StepResult {
+        events = PongEvents()
+        if state.end != .none {
+            return StepResult(reward: 0, terminated: !state.end.isTruncation,
+                              truncated: state.end.isTruncation, end: state.end)
+        }
+        let sticky = config.stickyActionProbability
+        let maxScore = Int32(config.maxScore)
+        for _ in 0 ..< config.frameSkip {
+            var b = bottom, t = top
+            if sticky > 0 {
+                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
+                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
+            }
+            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
+            state.lastActionTop = UInt8(truncatingIfNeeded: t)
+            if tick(&state, bottom: b, top: t, events: &events) != nil,
+               state.scoreBottom >= maxScore || state.scoreTop >= maxScore {
+                state.end = .gameOver
+                break
+            }
+        }
+        state.steps &+= 1
+        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
+            state.end = .stepLimit
+        }
+        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
+                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
+                          end: state.end)
+    }
+
     // MARK: - One frame
 
     /// Advances one frame with the (egocentric) actions of both sides.
@@ -109,12 +150,49 @@ public struct PongPhysics: Sendable {
         let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
         let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
         let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
+        // 2. Ball. Fast path: when the ball's swept box over the whole frame
+        // stays clear of the walls and of both paddles' swept boxes, no
+        // contact can happen and the contact loop would only integrate.
+        let x = s.ballX, vx = s.ballVX
+        if fastPath, x + vx >= r, x + vx <= width - r,
+           !sweptBoxesMeet(x, s.ballY, vx, s.ballVY, bx0, by0, bx1, by1),
+           !sweptBoxesMeet(x, s.ballY, vx, s.ballVY, tx0, ty0, tx1, ty1) {
+            s.ballX = x + vx
+            s.ballY += s.ballVY
+            s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
+        } else {
+            resolveContacts(&s, bottomTarget: Vec2(bx1, by1), topTarget: Vec2(tx1, ty1), events: &events)
+        }
+
+        // 3. Points and serve.
+        if s.ballY > height {
+            s.scoreBottom += 1
+            events.pointsBottom += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: -1)
+            return .bottom
+        }
+        if s.ballY < 0 {
+            s.scoreTop += 1
+            events.pointsTop += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: 1)
+            return .top
+        }
+        return nil
+    }
+
+    /// The ball's motion over one frame with swept contacts resolved in time
+    /// order (the slow path of ``tick``): walls, paddle fronts (returns),
+    /// sides and backs; paddles move linearly from their positions in `s` to
+    /// their targets unless the ball blocks them.
+    @usableFromInline @inline(never)
+    func resolveContacts(_ s: inout PongState, bottomTarget: Vec2, topTarget: Vec2, events: inout PongEvents) {
         // Paddle positions at the current time of the frame and their
         // velocities for the rest of it (a paddle blocked by the ball stops).
-        var bx = bx0, by = by0, tx = tx0, ty = ty0
-        var bvx = bx1 - bx0, bvy = by1 - by0, tvx = tx1 - tx0, tvy = ty1 - ty0
-
-        // 2. Ball: swept contacts in time order.
+        var bx = s.bottomX, by = s.bottomY, tx = s.topX, ty = s.topY
+        var bvx = bottomTarget.x - bx, bvy = bottomTarget.y - by
+        var tvx = topTarget.x - tx, tvy = topTarget.y - ty
         var x = s.ballX, y = s.ballY, vx = s.ballVX, vy = s.ballVY
         var t: Float = 0
         let grownHalf = Vec2(halfW + r, halfH + r)
@@ -122,16 +200,7 @@ public struct PongPhysics: Sendable {
         // A paddle that stopped (blocked by the ball, or the frame ran out
         // of contacts) ends where it stopped; otherwise exactly at its target.
         var frozen = false, bottomStopped = false, topStopped = false
-        // Fast path: when the ball's swept box over the whole frame stays
-        // clear of the walls and of both paddles' swept boxes, no contact can
-        // happen and the general loop would just integrate: do only that.
-        let clear = fastPath && x + vx >= r && x + vx <= width - r
-            && !sweptBoxesMeet(x, y, vx, vy, bx0, by0, bx1, by1)
-            && !sweptBoxesMeet(x, y, vx, vy, tx0, ty0, tx1, ty1)
-        if clear {
-            x += vx
-            y += vy
-        } else { while true {
+        while true {
             let rem = 1 - t
             guard contacts < PongPhysics.maxContacts else {
                 // Out of contacts (a ball rattling in a narrow gap): everything
@@ -195,29 +264,12 @@ public struct PongPhysics: Sendable {
                 vy = 2 * pvy - vy
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
-        } }
+        }
         s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
-        s.bottomX = frozen || bottomStopped ? bx : bx1
-        s.bottomY = frozen ? by : by1
-        s.topX = frozen || topStopped ? tx : tx1
-        s.topY = frozen ? ty : ty1
-
-        // 3. Points and serve.
-        if y > height {
-            s.scoreBottom += 1
-            events.pointsBottom += 1
-            events.pointSpeed = s.speed
-            serve(&s, dx: s.serveRNG.sign(), dy: -1)
-            return .bottom
-        }
-        if y < 0 {
-            s.scoreTop += 1
-            events.pointsTop += 1
-            events.pointSpeed = s.speed
-            serve(&s, dx: s.serveRNG.sign(), dy: 1)
-            return .top
-        }
-        return nil
+        s.bottomX = frozen || bottomStopped ? bx : bottomTarget.x
+        s.bottomY = frozen ? by : bottomTarget.y
+        s.topX = frozen || topStopped ? tx : topTarget.x
+        s.topY = frozen ? ty : topTarget.y
     }
 
     /// Whether the ball's box swept over a whole frame (from (x, y) by
@@ -252,7 +304,7 @@ public struct PongPhysics: Sendable {
     public static let observationCount = 12
 
     /// Writes `side`'s egocentric observation (see ``PongGame``'s table).
-    @inlinable
+    @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let m = side.mirror
         let cx = width / 2, cy = height / 2

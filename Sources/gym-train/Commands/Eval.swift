@@ -18,7 +18,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var game: GameOptions
     @OptionGroup var runOptions: RunOptions
 
-    @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2).")
+    @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2, linear:PATH).")
     var agent: String = "tracker"
 
     @Option(help: "The opponent (Pong).")
@@ -28,6 +28,8 @@ struct Eval: ParsableCommand {
         let config = try game.pongConfig()
         let agentSpec = try AgentSpec.parse(agent)
         let opponentSpec = try AgentSpec.parse(opponent)
+        try agentSpec.check(pong: config)
+        try opponentSpec.check(pong: config)
         let folder = try ResultsFolder.create(explicit: runOptions.out, command: "eval", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "eval", seed: game.seed, config: config, extra: [
             ("agent", .string(agentSpec.text)), ("opponent", .string(opponentSpec.text)),

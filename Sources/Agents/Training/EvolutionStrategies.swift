@@ -1,0 +1,230 @@
+import CBLAS
+import Gym
+
+/// Settings of ``EvolutionStrategies`` (ranges are checked by ``TrainConfig``).
+public struct ESSettings: Equatable, Sendable {
+    /// Members per iteration (even: `population / 2` antithetic pairs).
+    public var population: Int
+    /// Training episodes each member plays per iteration (the same seeds for
+    /// every member: common random numbers).
+    public var episodesPerMember: Int
+    /// Perturbation scale (parameter units).
+    public var sigma: Float
+    public var learningRate: Float
+    /// L2 weight decay added to the gradient estimate (`g −= decay·θ`).
+    public var weightDecay: Float
+
+    public init(population: Int, episodesPerMember: Int, sigma: Float, learningRate: Float, weightDecay: Float) {
+        precondition(population >= 2 && population % 2 == 0, "population must be even and at least 2")
+        precondition(episodesPerMember >= 1, "episodesPerMember must be at least 1")
+        self.population = population
+        self.episodesPerMember = episodesPerMember
+        self.sigma = sigma
+        self.learningRate = learningRate
+        self.weightDecay = weightDecay
+    }
+
+    public var pairs: Int { population / 2 }
+}
+
+/// What one training iteration did.
+public struct IterationReport: Equatable, Sendable {
+    /// The iteration just completed (1-based).
+    public var iteration: Int
+    /// Environment steps of this iteration, and in total so far.
+    public var steps: Int
+    public var totalSteps: Int
+    /// Mean, min and max episode return over the population's members (each
+    /// member's mean over its episodes) or, for REINFORCE, over the episodes.
+    public var meanReturn: Double, minReturn: Double, maxReturn: Double
+}
+
+/// Evolution strategies for a ``LinearPolicy`` (Salimans et al., "Evolution
+/// Strategies as a Scalable Alternative to Reinforcement Learning", 2017):
+///
+/// 1. Draw `pairs` Gaussian directions `εᵢ` (rows of a `pairs × P` matrix
+///    `E`; row `i` from a generator seeded by the iteration's seed and `i`).
+/// 2. Members `2i` and `2i+1` play with `θ + σεᵢ` and `θ − σεᵢ`
+///    (antithetic sampling), each the same `episodesPerMember` episodes
+///    (common random numbers), in parallel on the ``ParallelRunner``.
+/// 3. Fitness = a member's mean episode return, shaped by centred ranks
+///    (``centredRanks(_:)``, ties share their mean rank).
+/// 4. Gradient estimate `g = Eᵀw / (2·pairs·σ)` with `wᵢ = u₂ᵢ − u₂ᵢ₊₁`:
+///    one `cblas_sgemv`.
+/// 5. Adam ascends `g − decay·θ`; the observation normaliser (if any)
+///    merges the iteration's statistics in member order.
+///
+/// Every random draw of iteration `k` is seeded by `Seeds` from the run seed
+/// and `k`, and every result lands in the slot of its member, so a run is
+/// bit-identical for any worker count, and resuming from a checkpoint at
+/// iteration `k` continues exactly as the uninterrupted run would.
+public struct EvolutionStrategies<Task: TrainingTask> {
+    public let task: Task
+    public let settings: ESSettings
+    public let seed: UInt64
+    public private(set) var policy: LinearPolicy
+    public private(set) var state: TrainerState
+
+    /// A fresh run from a zero policy.
+    public init(task: Task, settings: ESSettings, seed: UInt64, normalize: Bool, trainConfigHash: UInt64) {
+        self.task = task
+        self.settings = settings
+        self.seed = seed
+        let t = task.target
+        policy = LinearPolicy(inputs: t.inputs, outputs: t.outputs, normalize: normalize)
+        state = TrainerState(trainer: "es", trainConfigHash: trainConfigHash,
+                             optimizer: Adam(parameters: policy.parameterCount, learningRate: settings.learningRate,
+                                             weightDecay: settings.weightDecay))
+    }
+
+    /// Continues a run from a checkpoint's policy and state.
+    public init(task: Task, settings: ESSettings, seed: UInt64, policy: LinearPolicy, state: TrainerState) {
+        precondition(state.optimizer.parameterCount == policy.parameterCount, "optimizer size does not match the policy")
+        self.task = task
+        self.settings = settings
+        self.seed = seed
+        self.policy = policy
+        self.state = state
+    }
+
+    /// Records the wall time and evaluation bests kept in the state.
+    public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
+        state.wallSeconds = wallSeconds
+        state.bestScore = bestScore
+        state.bestIteration = bestIteration
+    }
+
+    /// One iteration (see the type's description).
+    public mutating func iterate(runner: ParallelRunner) -> IterationReport {
+        let iteration = state.iteration
+        let iterationSeed = Seeds.stream(seed, UInt64(iteration))
+        let pairs = settings.pairs, p = policy.parameterCount
+        let sigma = settings.sigma
+
+        // 1. Directions, row by row from their own generators.
+        var noise = [Float](repeating: 0, count: pairs * p)
+        noise.withUnsafeMutableBufferPointer { e in
+            for i in 0 ..< pairs {
+                var rng = Xoshiro256(seed: Seeds.stream(iterationSeed, UInt64(i)))
+                rng.fillGaussian(UnsafeMutableBufferPointer(rebasing: e[i * p ..< (i + 1) * p]))
+            }
+        }
+        let directions = noise
+        let centre = policy.parameters
+        let centrePolicy = policy
+        let episodeSeedBase = Seeds.stream(iterationSeed, 0xE915_0DE5)
+        let episodes = settings.episodesPerMember
+        let task = self.task
+        let collect = policy.normalizer != nil
+
+        // 2. Members in parallel; each writes only its own slot.
+        let members = runner.map(count: 2 * pairs, makeWorker: { _ in
+            RolloutWorker(env: task.makeEnvironment(centre: centrePolicy), agent: LinearAgent(policy: centrePolicy),
+                   observation: [Float](repeating: 0, count: centrePolicy.inputs))
+        }, job: { worker, j in
+            let sign: Float = j % 2 == 0 ? 1 : -1
+            let row = j / 2
+            centre.withUnsafeBufferPointer { c in
+                directions.withUnsafeBufferPointer { e in
+                    worker.agent.policy.setParameters(centre: c, plus: sign * sigma,
+                                                      times: UnsafeBufferPointer(rebasing: e[row * p ..< (row + 1) * p]))
+                }
+            }
+            var statistics: ObservationStatistics? = collect ? ObservationStatistics(features: centrePolicy.inputs) : nil
+            var total = 0.0, steps = 0
+            for k in 0 ..< episodes {
+                let episodeSeed = Seeds.episode(runSeed: episodeSeedBase, index: k)
+                task.reset(&worker.env, seed: episodeSeed, index: k)
+                worker.agent.reset(seed: Seeds.stream(episodeSeed, 10))
+                let r = worker.observation.withUnsafeMutableBufferPointer { obs in
+                    Rollout.play(&worker.env, agent: &worker.agent, maxSteps: task.episodeSteps,
+                                 observation: obs, statistics: &statistics)
+                }
+                total += r.totalReturn
+                steps += r.steps
+            }
+            return MemberResult(fitness: total / Double(episodes), steps: steps, statistics: statistics)
+        })
+
+        // 3–4. Rank-shaped fitness and the gradient estimate (one sgemv).
+        let fitness = members.map(\.fitness)
+        var gradient = EvolutionStrategies.gradientEstimate(directions: directions, pairs: pairs, parameters: p,
+                                                             fitness: fitness, sigma: sigma)
+        // 5. Adam, then the normaliser.
+        var theta = centre
+        theta.withUnsafeMutableBufferPointer { t in
+            gradient.withUnsafeMutableBufferPointer { g in state.optimizer.ascend(t, gradient: UnsafeBufferPointer(g)) }
+        }
+        theta.withUnsafeBufferPointer { policy.setParameters($0) }
+        if var normalizer = policy.normalizer {
+            var merged = ObservationStatistics(features: policy.inputs)
+            for m in members { if let s = m.statistics { merged.add(s) } }
+            normalizer.merge(merged)
+            policy.setNormalizer(normalizer)
+        }
+        let steps = members.reduce(0) { $0 + $1.steps }
+        state.iteration += 1
+        state.envSteps += steps
+        return IterationReport(iteration: state.iteration, steps: steps, totalSteps: state.envSteps,
+                               meanReturn: Statistics.mean(fitness), minReturn: fitness.min() ?? 0,
+                               maxReturn: fitness.max() ?? 0)
+    }
+
+    /// The ES gradient estimate from antithetic members' fitness:
+    /// `g = Eᵀw / (2·pairs·σ)`, `wᵢ = u(f₂ᵢ) − u(f₂ᵢ₊₁)` with `u` the centred
+    /// ranks. One `cblas_sgemv` over the `pairs × parameters` direction matrix.
+    /// - Parameters:
+    ///   - directions: `pairs × parameters` floats, row-major (row `i` = `εᵢ`).
+    ///   - fitness: `2·pairs` values; member `2i` used `+σεᵢ`, `2i+1` used `−σεᵢ`.
+    public static func gradientEstimate(directions: [Float], pairs: Int, parameters: Int,
+                                        fitness: [Double], sigma: Float) -> [Float] {
+        precondition(directions.count == pairs * parameters && fitness.count == 2 * pairs, "shapes do not match")
+        let u = centredRanks(fitness)
+        let w = (0 ..< pairs).map { i in Float(u[2 * i] - u[2 * i + 1]) }
+        var g = [Float](repeating: 0, count: parameters)
+        directions.withUnsafeBufferPointer { e in
+            w.withUnsafeBufferPointer { wp in
+                g.withUnsafeMutableBufferPointer { gp in
+                    guard let eb = e.baseAddress, let wb = wp.baseAddress, let gb = gp.baseAddress else { return }
+                    cblas_sgemv(CblasRowMajor, CblasTrans, Int32(pairs), Int32(parameters),
+                                1 / (2 * Float(pairs) * sigma), eb, Int32(parameters), wb, 1, 0, gb, 1)
+                }
+            }
+        }
+        return g
+    }
+
+    /// Centred ranks in [−0.5, 0.5]: the lowest value maps to −0.5, the
+    /// highest to 0.5, evenly spaced; equal values share the mean of their
+    /// ranks (so ties carry no signal). Independent of the values' scale.
+    public static func centredRanks(_ values: [Double]) -> [Double] {
+        let n = values.count
+        guard n > 1 else { return [Double](repeating: 0, count: n) }
+        let order = values.indices.sorted { values[$0] < values[$1] || (values[$0] == values[$1] && $0 < $1) }
+        var ranks = [Double](repeating: 0, count: n)
+        var start = 0
+        while start < n {
+            var end = start
+            while end + 1 < n, values[order[end + 1]] == values[order[start]] { end += 1 }
+            let rank = Double(start + end) / 2
+            for k in start ... end { ranks[order[k]] = rank / Double(n - 1) - 0.5 }
+            start = end + 1
+        }
+        return ranks
+    }
+}
+
+/// One worker's environment, agent and observation scratch (reused across
+/// the jobs the worker runs).
+struct RolloutWorker<Env: Environment> {
+    var env: Env
+    var agent: LinearAgent
+    var observation: [Float]
+}
+
+/// What one ES member's episodes gave.
+struct MemberResult: Sendable {
+    var fitness: Double
+    var steps: Int
+    var statistics: ObservationStatistics?
+}

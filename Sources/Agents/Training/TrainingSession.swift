@@ -1,0 +1,160 @@
+import Gym
+
+/// A trainer of a ``LinearPolicy``, as the training loop drives it.
+public protocol PolicyTrainer {
+    var policy: LinearPolicy { get }
+    var state: TrainerState { get }
+    /// Runs one iteration.
+    mutating func iterate(runner: ParallelRunner) -> IterationReport
+    /// Records wall time and the evaluation best in the state (so a
+    /// checkpoint carries them).
+    mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int)
+}
+
+extension EvolutionStrategies: PolicyTrainer {}
+
+/// A training run as configured by a ``TrainConfig``: the game, the task,
+/// the trainer (fresh or resumed from a checkpoint) and the periodic
+/// evaluation. The caller owns the loop (so it can stop between iterations
+/// when interrupted), the clock and the files.
+public struct TrainingSession {
+    public let config: TrainConfig
+    /// The effective game config (as JSON) and its hash.
+    public let gameConfigJSON: JSONValue
+    public let gameConfigHash: UInt64
+    public let target: PolicyTarget
+    /// What the evaluation score means, e.g. "point share vs tracker".
+    public let scoreName: String
+    var trainer: any PolicyTrainer
+    let evaluator: @Sendable (LinearPolicy, ParallelRunner) -> PolicyScore
+    let scoreOf: @Sendable (PolicyScore) -> Double
+
+    /// Builds the run from `config`, or continues `resume`'s.
+    /// - Throws: ``TrainingSetupError`` for a bad game config or opponent, or
+    ///   a checkpoint that does not fit this config.
+    public init(config: TrainConfig, resume: (checkpoint: Checkpoint, path: String)? = nil) throws(TrainingSetupError) {
+        self.config = config
+        switch config.game {
+        case "pong":
+            let game: PongConfig
+            do { game = try PongConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
+            let opponent: PongTask.Opponent
+            let evalOpponent: AgentSpec
+            do {
+                if config.opponent == "self" {
+                    opponent = .selfPlay
+                } else {
+                    let spec = try AgentSpec.parse(config.opponent)
+                    try spec.check(pong: game)
+                    opponent = .agent(spec)
+                }
+                evalOpponent = try AgentSpec.parse(config.evalOpponent)
+                try evalOpponent.check(pong: game)
+            } catch { throw .agent(error) }
+            let task = PongTask(config: game, opponent: opponent, episodeSteps: config.episodeSteps)
+            let evalTask = PongTask(config: game, opponent: .agent(evalOpponent), episodeSteps: config.evalSteps)
+            gameConfigJSON = game.json
+            gameConfigHash = game.configHash
+            target = task.target
+            scoreName = "point share vs \(evalOpponent.displayName)"
+            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
+            evaluator = { policy, runner in
+                PolicyEvaluation.run(task: evalTask, policy: policy, episodes: episodes, steps: steps,
+                                     seed: seed, runner: runner)
+            }
+            scoreOf = { $0.share }
+            trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
+        default:
+            throw .unsupportedGame(config.game)
+        }
+    }
+
+    static func makeTrainer<Task: TrainingTask>(task: Task, config: TrainConfig,
+                                                resume: (checkpoint: Checkpoint, path: String)?)
+        throws(TrainingSetupError) -> any PolicyTrainer
+    {
+        let hash = config.trainingHash
+        var restored: (LinearPolicy, TrainerState)?
+        if let (checkpoint, path) = resume {
+            do { try checkpoint.check(for: task.target, path: path) } catch { throw .checkpoint(error) }
+            guard let state = checkpoint.training else { throw .checkpoint(.notResumable(path: path)) }
+            guard state.trainConfigHash == hash, state.trainer == config.trainer else {
+                throw .checkpoint(.configMismatch(path: path, found: state.trainConfigHash, expected: hash))
+            }
+            restored = (checkpoint.policy, state)
+        }
+        switch config.trainer {
+        case "reinforce":
+            let settings = ReinforceSettings(batchEpisodes: config.batchEpisodes, discount: config.discount,
+                                             learningRate: config.learningRate, weightDecay: config.weightDecay,
+                                             baselineLearningRate: config.baselineLearningRate)
+            if let (policy, state) = restored {
+                return Reinforce(task: task, settings: settings, seed: config.seed, policy: policy, state: state)
+            }
+            return Reinforce(task: task, settings: settings, seed: config.seed,
+                             normalize: config.normalizeObservations, trainConfigHash: hash)
+        default:
+            let settings = ESSettings(population: config.population, episodesPerMember: config.episodesPerMember,
+                                      sigma: config.sigma, learningRate: config.learningRate,
+                                      weightDecay: config.weightDecay)
+            if let (policy, state) = restored {
+                return EvolutionStrategies(task: task, settings: settings, seed: config.seed, policy: policy, state: state)
+            }
+            return EvolutionStrategies(task: task, settings: settings, seed: config.seed,
+                                       normalize: config.normalizeObservations, trainConfigHash: hash)
+        }
+    }
+
+    public var policy: LinearPolicy { trainer.policy }
+    public var state: TrainerState { trainer.state }
+
+    /// Whether the configured budget (iterations or env steps) is spent.
+    public var isFinished: Bool {
+        state.iteration >= config.iterations || (config.maxEnvSteps > 0 && state.envSteps >= config.maxEnvSteps)
+    }
+
+    /// Whether the periodic evaluation is due after the iteration just done.
+    public var evaluationDue: Bool { state.iteration % config.evalInterval == 0 || isFinished }
+
+    /// Whether the periodic checkpoint is due after the iteration just done.
+    public var checkpointDue: Bool { state.iteration % config.checkpointInterval == 0 || isFinished }
+
+    public mutating func iterate(runner: ParallelRunner) -> IterationReport {
+        trainer.iterate(runner: runner)
+    }
+
+    /// Evaluates the current greedy policy; returns the score (higher is
+    /// better) and the raw result.
+    public func evaluate(runner: ParallelRunner) -> (score: Double, result: PolicyScore) {
+        let r = evaluator(trainer.policy, runner)
+        return (scoreOf(r), r)
+    }
+
+    /// Records wall time and the best evaluation so far in the trainer state.
+    public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
+        trainer.note(wallSeconds: wallSeconds, bestScore: bestScore, bestIteration: bestIteration)
+    }
+
+    /// The current policy with the trainer state (what `checkpoint.json` holds).
+    public func checkpoint(includingState: Bool = true) -> Checkpoint {
+        Checkpoint(target: target, gameConfigHash: gameConfigHash, gameConfig: gameConfigJSON,
+                   policy: trainer.policy, training: includingState ? trainer.state : nil)
+    }
+}
+
+/// Why a training run cannot start.
+public enum TrainingSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+    case config(ConfigError)
+    case agent(AgentSpecError)
+    case checkpoint(CheckpointError)
+    case unsupportedGame(String)
+
+    public var description: String {
+        switch self {
+        case let .config(e): "\(e)"
+        case let .agent(e): "\(e)"
+        case let .checkpoint(e): "\(e)"
+        case let .unsupportedGame(g): "training does not support game \"\(g)\"; games: \(TrainConfig.games.joined(separator: ", "))"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a flag that long work polls between units
+/// (a training iteration), so it can stop cleanly: finish the unit, write
+/// its files, and exit with a message. A second signal exits at once
+/// (every file is written whole, so nothing is left half-written).
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: Int32?
+    private var sources: [DispatchSourceSignal] = []
+
+    /// Installs the handlers (until ``uninstall()``).
+    /// - Parameter onFirst: called (from a Dispatch queue) when the first
+    ///   signal arrives, e.g. to print "stopping after this iteration".
+    init(onFirst: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        for sig in [SIGINT, SIGTERM] {
+            Foundation.signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global(qos: .userInitiated))
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                self.lock.lock()
+                let first = self.received == nil
+                if first { self.received = sig }
+                self.lock.unlock()
+                if first {
+                    onFirst(sig)
+                } else {
+                    FileHandleOutput.standardError("gym-train: second signal, exiting now")
+                    _exit(128 + sig)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The first signal received, if any.
+    var signal: Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    /// Restores the default handlers.
+    func uninstall() {
+        for s in sources { s.cancel() }
+        sources = []
+        Foundation.signal(SIGINT, SIG_DFL)
+        Foundation.signal(SIGTERM, SIG_DFL)
+    }
+
+    static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : (sig == SIGTERM ? "SIGTERM" : "signal \(sig)") }
+}
