@@ -78,9 +78,12 @@ struct Balance: ParsableCommand {
             }
             for file in try common.files() {
                 let set = try common.load(file)
+                let path = common.baselinePath(file)
+                guard URL(fileURLWithPath: path).standardizedFileURL != URL(fileURLWithPath: file).standardizedFileURL else {
+                    throw CLIError("the baseline \(path) would overwrite the scenario file \(file); choose another --baselines folder")
+                }
                 let results = common.play(set, config: set.config, label: "record \(file)")
                 let baseline = BalanceBaseline(set: set, scenarioFile: file, config: set.config, results: results)
-                let path = common.baselinePath(file)
                 try AtomicFile.write(Data((baseline.json.serialized() + "\n").utf8), to: URL(fileURLWithPath: path))
                 print("balance record \(file) (\(set.rulesSource), config hash \(String(set.config.configHash, radix: 16)), seed \(set.seed))")
                 print("")

@@ -77,7 +77,7 @@ struct Bench: ParsableCommand {
         if malloc_counter_active() == 0 {
             FileHandleOutput.standardError("warning: the allocation counter is not this process's malloc; allocation figures are not measured")
         }
-        print("bench: \(envs) games, \(machine.summary)")
+        print("bench \(games.map(\.rawValue).joined(separator: ", ")) (\(envs) games; \(machine.summary))")
         print("method: \(Bench.methodLine)")
         var results: [JSONValue] = []
         for (g, presetName) in cases {
@@ -142,7 +142,10 @@ struct Bench: ParsableCommand {
                          }, allocations: { runner, control in
                              let batch = BreakoutBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
                              return Bench.allocationsPerStep(environments: envs) { batch.run(ticks: $0) }
-                         }, single: nil)
+                         }, single: { workers in
+                             Throughput.breakoutSingleAPI(config: config, environments: envs, workers: workers,
+                                                          seconds: seconds, seed: seed)
+                         })
     }
 
     /// One game and preset: batched with random actions and with the linear
