@@ -20,8 +20,7 @@ extension PongBatch {
     /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
     ///   quiet and still needs its full step.
     @inline(__always)
-    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts) -> UInt8 {
-        let p = physics
+    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> UInt8 {
         func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
         func store(_ c: UnsafeMutablePointer<Float>, _ v: Lanes) { UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: Lanes.self) }
         let x = load(ballX), y = load(ballY), vx = load(ballVX), vy = load(ballVY)
@@ -49,13 +48,9 @@ extension PongBatch {
         let reachX = p.r + p.halfW + margin, reachY = p.r + p.halfH + margin
         let ballMinX = Self.smin(x, x + vx), ballMaxX = Self.smax(x, x + vx)
         let ballMinY = Self.smin(y, y + vy), ballMaxY = Self.smax(y, y + vy)
-        @inline(__always)
-        func meet(_ px0: Lanes, _ py0: Lanes, _ px1: Lanes, _ py1: Lanes) -> LaneMask {
-            (ballMinX .< Self.smax(px0, px1) + reachX) .& (ballMaxX .> Self.smin(px0, px1) - reachX)
-                .& (ballMinY .< Self.smax(py0, py1) + reachY) .& (ballMaxY .> Self.smin(py0, py1) - reachY)
-        }
-        let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r)
-            .& .!meet(bx0, by0, bx1, by1) .& .!meet(tx0, ty0, tx1, ty1)
+        let meetBottom = Self.meet(ballMinX, ballMaxX, ballMinY, ballMaxY, bx0, by0, bx1, by1, reachX, reachY)
+        let meetTop = Self.meet(ballMinX, ballMaxX, ballMinY, ballMaxY, tx0, ty0, tx1, ty1, reachX, reachY)
+        let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& .!meetBottom .& .!meetTop
         let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
 
         // The step limit not reached: compared as floats, exact because a
@@ -83,6 +78,15 @@ extension PongBatch {
         var busy: UInt8 = 0
         for j in 0 ..< Lanes.scalarCount where !quiet[j] { busy |= 1 << UInt8(j) }
         return busy
+    }
+
+    /// `PongPhysics.sweptBoxesMeet` lane-wise, from the ball's swept box.
+    @inline(__always)
+    static func meet(_ ballMinX: Lanes, _ ballMaxX: Lanes, _ ballMinY: Lanes, _ ballMaxY: Lanes,
+                     _ px0: Lanes, _ py0: Lanes, _ px1: Lanes, _ py1: Lanes,
+                     _ reachX: Float, _ reachY: Float) -> LaneMask {
+        (ballMinX .< smax(px0, px1) + reachX) .& (ballMaxX .> smin(px0, px1) - reachX)
+            .& (ballMinY .< smax(py0, py1) + reachY) .& (ballMaxY .> smin(py0, py1) - reachY)
     }
 
     /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.

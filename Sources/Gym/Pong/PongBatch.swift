@@ -241,6 +241,9 @@ public final class PongBatch {
     ///     entries (observations `count × 12`).
     /// - Complexity: O(count), no allocation.
     public func step(agent: UnsafePointer<Int32>, opponent: UnsafePointer<Int32>, into out: PongBatchOutput) {
+        // A local copy of the rules: its derived constants (and the
+        // observation's reciprocals) stay in registers across the loop.
+        let physics = self.physics
         let agentIsBottom = agentSide == .bottom
         let sign: Float = agentIsBottom ? 1 : -1
         // Frames with no contact and no point take a short path over the
@@ -260,13 +263,13 @@ public final class PongBatch {
                 UnsafeMutableRawPointer(out.truncated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
                 if let e = out.ends { UnsafeMutableRawPointer(e + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self) }
                 if let e = out.events { for j in 0 ..< lanes { e[i + j] = PongEvents() } }
-                var busy = quietLanes(i, bottom: bottom, top: top)
+                var busy = quietLanes(i, bottom: bottom, top: top, physics)
                 while busy != 0 {
                     let j = busy.trailingZeroBitCount
                     busy &= busy - 1
                     fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), sign: sign, out)
                 }
-                for j in 0 ..< lanes { writeObservations(i + j, out) }
+                for j in 0 ..< lanes { writeObservations(i + j, out, physics) }
                 i += lanes
             }
         }
@@ -282,7 +285,7 @@ public final class PongBatch {
             } else {
                 fullStep(i, bottom: bottom, top: top, sign: sign, out)
             }
-            writeObservations(i, out)
+            writeObservations(i, out, physics)
             i += 1
         }
     }
@@ -311,7 +314,7 @@ public final class PongBatch {
 
     /// Writes game `i`'s requested observations from its current state.
     @inline(__always)
-    func writeObservations(_ i: Int, _ out: PongBatchOutput) {
+    func writeObservations(_ i: Int, _ out: PongBatchOutput, _ physics: PongPhysics) {
         let n = Self.observationCount
         if let o = out.observations { physics.observe(load(i), side: agentSide, into: o + i * n) }
         if let o = out.opponentObservations { physics.observe(load(i), side: agentSide.opponent, into: o + i * n) }
