@@ -48,8 +48,12 @@ extension PongBatch {
         let reachX = p.r + p.halfW + margin, reachY = p.r + p.halfH + margin
         let ballMinX = Self.smin(x, x + vx), ballMaxX = Self.smax(x, x + vx)
         let ballMinY = Self.smin(y, y + vy), ballMaxY = Self.smax(y, y + vy)
-        let meetBottom = Self.meet(ballMinX, ballMaxX, ballMinY, ballMaxY, bx0, by0, bx1, by1, reachX, reachY)
-        let meetTop = Self.meet(ballMinX, ballMaxX, ballMinY, ballMaxY, tx0, ty0, tx1, ty1, reachX, reachY)
+        // `PongPhysics.sweptBoxesMeet` for each paddle (written out: a
+        // helper taking eight vectors was not inlined and passed them in memory).
+        let meetBottom = (ballMinX .< Self.smax(bx0, bx1) + reachX) .& (ballMaxX .> Self.smin(bx0, bx1) - reachX)
+            .& (ballMinY .< Self.smax(by0, by1) + reachY) .& (ballMaxY .> Self.smin(by0, by1) - reachY)
+        let meetTop = (ballMinX .< Self.smax(tx0, tx1) + reachX) .& (ballMaxX .> Self.smin(tx0, tx1) - reachX)
+            .& (ballMinY .< Self.smax(ty0, ty1) + reachY) .& (ballMaxY .> Self.smin(ty0, ty1) - reachY)
         let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& .!meetBottom .& .!meetTop
         let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
 
@@ -78,15 +82,6 @@ extension PongBatch {
         var busy: UInt8 = 0
         for j in 0 ..< Lanes.scalarCount where !quiet[j] { busy |= 1 << UInt8(j) }
         return busy
-    }
-
-    /// `PongPhysics.sweptBoxesMeet` lane-wise, from the ball's swept box.
-    @inline(__always)
-    static func meet(_ ballMinX: Lanes, _ ballMaxX: Lanes, _ ballMinY: Lanes, _ ballMaxY: Lanes,
-                     _ px0: Lanes, _ py0: Lanes, _ px1: Lanes, _ py1: Lanes,
-                     _ reachX: Float, _ reachY: Float) -> LaneMask {
-        (ballMinX .< smax(px0, px1) + reachX) .& (ballMaxX .> smin(px0, px1) - reachX)
-            .& (ballMinY .< smax(py0, py1) + reachY) .& (ballMaxY .> smin(py0, py1) - reachY)
     }
 
     /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.
