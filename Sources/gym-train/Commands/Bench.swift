@@ -201,7 +201,7 @@ struct Bench: ParsableCommand {
         let rt1 = one.stepsPerSecond * Double(frameSkip) / 60, rtN = many.stepsPerSecond * Double(frameSkip) / 60
         var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time, \(formatRate(one.stepsPerCPUSecond)) per CPU-s)"
         if many.workers > 1 {
-            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))×"
+            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, \(formatRate(many.stepsPerCPUSecond)) per CPU-s, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))×"
         }
         if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1))" }
         if let allocN, many.workers > 1 { line += " (\(many.workers) workers: \(Bench.formatAllocations(allocN)))" }
