@@ -133,6 +133,6 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         // The zero policy only stays put; a trainer that learns returns the ball.
         #expect(after.score > 0.8, "point share vs random after training: \(after.score) (before \(before))")
         #expect(after.score > before + 0.2)
-        #expect(after.result.gained > after.result.lost)
+        #expect(after.results[0].gained > after.results[0].lost)
     }
 }

@@ -205,9 +205,9 @@ struct TrainingLoop {
                                           minReturn: report.minReturn, maxReturn: report.maxReturn)
             var newBest = false
             if session.evaluationDue {
-                let (score, result) = session.evaluate(runner: runner)
+                let (score, results) = session.evaluate(runner: runner)
                 row.evalScore = score
-                row.evalReturn = result.meanReturn
+                row.evalReturn = Statistics.mean(results.map(\.meanReturn))
                 lastScore = score
                 if best.score.map({ score > $0 }) ?? true {
                     best = (score, report.iteration)
