@@ -52,16 +52,21 @@ public enum Throughput {
     }
 }
 
-/// One worker's slice of games for the throughput measurement.
+/// One worker's slice of games for the throughput measurement: the
+/// reference single-game rules (`PongPhysics.step`, as `PongGame` uses
+/// them) over an array of game states sharing one rules value.
 struct PongWorker {
-    var games: [PongGame]
+    let physics: PongPhysics
+    var states: [PongState]
     var observations: [Float]
     var rng: Xoshiro256
     var nextSeed: UInt64
     var checksum: Float = 0
 
     init(config: PongConfig, count: Int, seed: UInt64) {
-        games = (0 ..< count).map { PongGame(config: config, seed: Seeds.episode(runSeed: seed, index: $0)) }
+        let physics = PongPhysics(config: config)
+        self.physics = physics
+        states = (0 ..< count).map { physics.initialState(seed: Seeds.episode(runSeed: seed, index: $0)) }
         observations = [Float](repeating: 0, count: count * PongGame.observationCount)
         rng = Xoshiro256(seed: seed)
         nextSeed = UInt64(count)
@@ -69,23 +74,31 @@ struct PongWorker {
 
     mutating func run(ticks: Int) {
         let n = PongGame.observationCount
-        let actions = UInt64(games.first?.actionCount ?? 3)
+        let actions = UInt32(physics.config.verticalMovement ? 5 : 3)
+        let physics = self.physics
+        var rng = self.rng, nextSeed = self.nextSeed
         observations.withUnsafeMutableBufferPointer { obs in
-            games.withUnsafeMutableBufferPointer { games in
+            states.withUnsafeMutableBufferPointer { states in
+                guard let state = states.baseAddress, let o = obs.baseAddress else { return }
                 for _ in 0 ..< ticks {
-                    for i in games.indices {
+                    for i in 0 ..< states.count {
                         let r = rng.next()
-                        let a = Int((r & 0xFFFF_FFFF) % actions), b = Int((r >> 32) % actions)
-                        if games[i].step(top: a, bottom: b).isDone {
-                            games[i].reset(seed: nextSeed)
+                        // Two draws in 0 ..< actions from one word (multiply-high, no division).
+                        let a = Int(UInt32(truncatingIfNeeded: r).multipliedFullWidth(by: actions).high)
+                        let b = Int(UInt32(truncatingIfNeeded: r >> 32).multipliedFullWidth(by: actions).high)
+                        var events = PongEvents()
+                        if physics.step(&state[i], top: a, bottom: b, events: &events).isDone {
+                            state[i] = physics.initialState(seed: nextSeed)
                             nextSeed &+= 1
                         }
-                        games[i].observe(.bottom, into: UnsafeMutableBufferPointer(rebasing: obs[i * n ..< i * n + n]))
+                        physics.observe(state[i], side: .bottom, into: o + i * n)
                     }
                 }
             }
             checksum += obs.first ?? 0
         }
+        self.rng = rng
+        self.nextSeed = nextSeed
     }
 }
 

@@ -84,6 +84,12 @@ public struct PongConfig: GameConfig, Hashable, Codable {
             throw .invalid(source: source, key: "paddleWidth",
                            message: "= \(fmt(paddleWidth)) leaves no room beside the paddle: paddleWidth + 4 × ballSize + 4 must not exceed fieldWidth (\(fmt(fieldWidth)))")
         }
+        // English may at most double the horizontal speed: |dx| <= 2 at the
+        // paddle's edge, so the ball cannot cross the field many times a frame.
+        if (paddleWidth + ballSize) / 2 / englishDivisor > 2 {
+            throw .invalid(source: source, key: "englishDivisor",
+                           message: "= \(fmt(englishDivisor)) is too small for paddleWidth \(fmt(paddleWidth)): (paddleWidth + ballSize) / 2 / englishDivisor must not exceed 2")
+        }
         if paddleInset + paddleHeight / 2 + 2 * ballSize > fieldHeight / 4 {
             throw .invalid(source: source, key: "paddleInset",
                            message: "= \(fmt(paddleInset)) puts the paddle too far into the field: paddleInset + paddleHeight/2 + 2 × ballSize must not exceed fieldHeight/4 (\(fmt(fieldHeight / 4)))")

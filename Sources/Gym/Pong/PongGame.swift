@@ -80,36 +80,9 @@ public struct PongGame: Sendable {
     /// One agent step with both sides' actions (out-of-range actions act as stay).
     /// - Returns: the end flags (reward is the bottom side's) and, through
     ///   `events`, what happened.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func step(top: Int, bottom: Int, events: inout PongEvents) -> StepResult {
-        events = PongEvents()
-        if state.end != .none {
-            return StepResult(reward: 0, terminated: !state.end.isTruncation,
-                              truncated: state.end.isTruncation, end: state.end)
-        }
-        let config = physics.config
-        let sticky = config.stickyActionProbability
-        for _ in 0 ..< config.frameSkip {
-            var b = bottom, t = top
-            if sticky > 0 {
-                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
-                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
-            }
-            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
-            state.lastActionTop = UInt8(truncatingIfNeeded: t)
-            if physics.tick(&state, bottom: b, top: t, events: &events) != nil,
-               state.scoreBottom >= config.maxScore || state.scoreTop >= config.maxScore {
-                state.end = .gameOver
-                break
-            }
-        }
-        state.steps &+= 1
-        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
-            state.end = .stepLimit
-        }
-        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
-                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
-                          end: state.end)
+        physics.step(&state, top: top, bottom: bottom, events: &events)
     }
 
     /// Same as ``step(top:bottom:events:)``, discarding events.
@@ -120,7 +93,7 @@ public struct PongGame: Sendable {
     }
 
     /// Writes `side`'s egocentric observation (12 floats) into `buffer`.
-    @inlinable
+    @inlinable @inline(__always)
     public func observe(_ side: PongSide, into buffer: UnsafeMutableBufferPointer<Float>) {
         precondition(buffer.count >= PongPhysics.observationCount, "observation buffer too small")
         guard let base = buffer.baseAddress else { return }

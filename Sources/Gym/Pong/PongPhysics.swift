@@ -19,8 +19,12 @@
 ///      `vy = speed` away from the paddle, plus the paddle's own vertical
 ///      velocity if it was moving toward the centre (so a paddle cannot
 ///      catch the ball twice);
-///    - a paddle's side or back face: the ball's velocity relative to the
-///      paddle is reflected on that axis.
+///    - a paddle's side: the paddle stops for the rest of the frame (it
+///      cannot push the ball sideways) and the ball bounces off it;
+///    - a paddle's back (a ball already past it): the ball's vertical
+///      velocity relative to the paddle is reflected.
+///    If a frame runs out of contacts, everything stops where it is for the
+///    rest of that frame.
 /// 3. A ball whose centre has left through the top edge is a point for the
 ///    bottom side, and vice versa; the ball is re-served from the centre with
 ///    a random horizontal direction and the vertical direction reversed,
@@ -39,9 +43,9 @@ public struct PongPhysics: Sendable {
     @usableFromInline let inverseEnglish: Float
     /// Tiny gap left between the ball and a paddle after contact (units).
     @usableFromInline static let skin: Float = 1.0 / 1024
-    /// Contacts resolved per frame at most; more are impossible at configured
-    /// speeds (the gap rules above keep the ball from being trapped).
-    public static let maxContacts = 8
+    /// Contacts resolved per frame at most (only a ball rattling between a
+    /// paddle's side and a wall at top speed comes near it).
+    public static let maxContacts = 16
 
     public init(config: PongConfig) {
         self.config = config
@@ -89,27 +93,122 @@ public struct PongPhysics: Sendable {
         s.ballVY = dy * serveSpeed
     }
 
+    // MARK: - One agent step
+
+    /// One agent step: `frameSkip` frames with the same actions (each frame
+    /// may keep the previous frame's action with `stickyActionProbability`,
+    /// drawn from the state's sticky generator), stopping at game over; then
+    /// the step counter and the step limit. Stepping a finished game does
+    /// nothing. Out-of-range actions act as stay.
+    /// - Returns: the bottom side's reward and the end flags; `events` holds
+    ///   what happened.
+    @inlinable
+    public func step(_ state: inout PongState, top: Int, bottom: Int, events: inout PongEvents) -> StepResult {
+        events = PongEvents()
+        if state.end != .none {
+            return StepResult(reward: 0, terminated: !state.end.isTruncation,
+                              truncated: state.end.isTruncation, end: state.end)
+        }
+        let sticky = config.stickyActionProbability
+        let maxScore = Int32(config.maxScore)
+        for _ in 0 ..< config.frameSkip {
+            var b = bottom, t = top
+            if sticky > 0 {
+                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
+                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
+            }
+            state.lastActionBottom = UInt8(truncatingIfNeeded: b)
+            state.lastActionTop = UInt8(truncatingIfNeeded: t)
+            if tick(&state, bottom: b, top: t, events: &events) != nil,
+               state.scoreBottom >= maxScore || state.scoreTop >= maxScore {
+                state.end = .gameOver
+                break
+            }
+        }
+        state.steps &+= 1
+        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
+            state.end = .stepLimit
+        }
+        return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
+                          terminated: state.end == .gameOver, truncated: state.end == .stepLimit,
+                          end: state.end)
+    }
+
     // MARK: - One frame
 
     /// Advances one frame with the (egocentric) actions of both sides.
+    /// - Parameter fastPath: skip the contact loop when no contact is
+    ///   possible (the same result, bit for bit; `false` only in tests that
+    ///   prove it).
     /// - Returns: the side that scored in this frame, if any.
     @inlinable
-    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
+    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents,
+                     fastPath: Bool = true) -> PongSide? {
         // 1. Paddles: egocentric actions to field-space targets.
         let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
         let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
         let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
         let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
         let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
-        let bvx = bx1 - bx0, bvy = by1 - by0, tvx = tx1 - tx0, tvy = ty1 - ty0
+        // 2. Ball. Fast path: when the ball's swept box over the whole frame
+        // stays clear of the walls and of both paddles' swept boxes, no
+        // contact can happen and the contact loop would only integrate.
+        let x = s.ballX, vx = s.ballVX
+        if fastPath, x + vx >= r, x + vx <= width - r,
+           !sweptBoxesMeet(x, s.ballY, vx, s.ballVY, bx0, by0, bx1, by1),
+           !sweptBoxesMeet(x, s.ballY, vx, s.ballVY, tx0, ty0, tx1, ty1) {
+            s.ballX = x + vx
+            s.ballY += s.ballVY
+            s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
+        } else {
+            resolveContacts(&s, bottomTarget: Vec2(bx1, by1), topTarget: Vec2(tx1, ty1), events: &events)
+        }
 
-        // 2. Ball: swept contacts in time order.
+        // 3. Points and serve.
+        if s.ballY > height {
+            s.scoreBottom += 1
+            events.pointsBottom += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: -1)
+            return .bottom
+        }
+        if s.ballY < 0 {
+            s.scoreTop += 1
+            events.pointsTop += 1
+            events.pointSpeed = s.speed
+            serve(&s, dx: s.serveRNG.sign(), dy: 1)
+            return .top
+        }
+        return nil
+    }
+
+    /// The ball's motion over one frame with swept contacts resolved in time
+    /// order (the slow path of ``tick``): walls, paddle fronts (returns),
+    /// sides and backs; paddles move linearly from their positions in `s` to
+    /// their targets unless the ball blocks them.
+    @usableFromInline @inline(never)
+    func resolveContacts(_ s: inout PongState, bottomTarget: Vec2, topTarget: Vec2, events: inout PongEvents) {
+        // Paddle positions at the current time of the frame and their
+        // velocities for the rest of it (a paddle blocked by the ball stops).
+        var bx = s.bottomX, by = s.bottomY, tx = s.topX, ty = s.topY
+        var bvx = bottomTarget.x - bx, bvy = bottomTarget.y - by
+        var tvx = topTarget.x - tx, tvy = topTarget.y - ty
         var x = s.ballX, y = s.ballY, vx = s.ballVX, vy = s.ballVY
         var t: Float = 0
         let grownHalf = Vec2(halfW + r, halfH + r)
         var contacts = 0
-        while contacts < PongPhysics.maxContacts {
+        // A paddle that stopped (blocked by the ball, or the frame ran out
+        // of contacts) ends where it stopped; otherwise exactly at its target.
+        var frozen = false, bottomStopped = false, topStopped = false
+        while true {
             let rem = 1 - t
+            guard contacts < PongPhysics.maxContacts else {
+                // Out of contacts (a ball rattling in a narrow gap): everything
+                // stops where it is for the rest of the frame, touching nothing.
+                bvx = 0; bvy = 0; tvx = 0; tvy = 0
+                frozen = true
+                break
+            }
             var hitT: Float = 2
             var hitKind = 0        // 1 wall, 2 bottom paddle, 3 top paddle
             var hitFace = Sweep.Face.left
@@ -118,27 +217,22 @@ public struct PongPhysics: Sendable {
             if let w = Sweep.pointVsPlane(x, by: dx, plane: dx > 0 ? width - r : r), w < hitT {
                 hitT = w; hitKind = 1
             }
-            // Bottom paddle, in its own frame.
-            let bBox = Box(center: Vec2(bx0 + bvx * t, by0 + bvy * t), half: grownHalf)
-            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - bvx) * rem, (vy - bvy) * rem), box: bBox),
-               h.t < hitT {
+            // Each paddle, in its own frame.
+            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - bvx) * rem, (vy - bvy) * rem),
+                                        box: Box(center: Vec2(bx, by), half: grownHalf)), h.t < hitT {
                 hitT = h.t; hitKind = 2; hitFace = h.face
             }
-            let tBox = Box(center: Vec2(tx0 + tvx * t, ty0 + tvy * t), half: grownHalf)
-            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - tvx) * rem, (vy - tvy) * rem), box: tBox),
-               h.t < hitT {
+            if let h = Sweep.pointVsBox(from: Vec2(x, y), by: Vec2((vx - tvx) * rem, (vy - tvy) * rem),
+                                        box: Box(center: Vec2(tx, ty), half: grownHalf)), h.t < hitT {
                 hitT = h.t; hitKind = 3; hitFace = h.face
             }
-            if hitKind == 0 {
-                x += vx * rem
-                y += vy * rem
-                break
-            }
-            contacts += 1
-            let dt = hitT * rem
-            x += vx * dt
-            y += vy * dt
+            let dt = hitKind == 0 ? rem : hitT * rem
+            x += vx * dt; y += vy * dt
+            bx += bvx * dt; by += bvy * dt; tx += tvx * dt; ty += tvy * dt
             t += dt
+            if hitKind == 0 { break }
+            contacts += 1
+            events.contacts += 1
             if hitKind == 1 {
                 x = vx > 0 ? width - r : r
                 vx = -vx
@@ -146,44 +240,50 @@ public struct PongPhysics: Sendable {
                 continue
             }
             let isBottom = hitKind == 2
-            let px = isBottom ? bx0 + bvx * t : tx0 + tvx * t
-            let py = isBottom ? by0 + bvy * t : ty0 + tvy * t
-            let pvx = isBottom ? bvx : tvx, pvy = isBottom ? bvy : tvy
+            let px = isBottom ? bx : tx, py = isBottom ? by : ty
             let front: Sweep.Face = isBottom ? .top : .bottom
             if hitFace == front {
+                // A return: the classic rule.
                 let away: Float = isBottom ? 1 : -1
+                let pvy = isBottom ? bvy : tvy
                 s.speed = min(s.speed + increment, maxSpeed)
                 vx = (x - px) * inverseEnglish * s.speed
                 vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
                 y = py + away * (grownHalf.y + PongPhysics.skin)
                 if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
             } else if hitFace == .left || hitFace == .right {
-                vx = 2 * pvx - vx
-                x = px + (hitFace == .right ? 1 : -1) * (grownHalf.x + PongPhysics.skin)
+                // A side: the paddle cannot push the ball sideways, it stops;
+                // the ball bounces off it as off a wall.
+                let outward: Float = hitFace == .right ? 1 : -1
+                if isBottom { bvx = 0; bottomStopped = true } else { tvx = 0; topStopped = true }
+                if vx * outward < 0 { vx = -vx }
+                x = px + outward * (grownHalf.x + PongPhysics.skin)
             } else {
+                // The back: the ball's velocity relative to the paddle reflects.
+                let pvy = isBottom ? bvy : tvy
                 vy = 2 * pvy - vy
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
         }
         s.ballX = x; s.ballY = y; s.ballVX = vx; s.ballVY = vy
-        s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
+        s.bottomX = frozen || bottomStopped ? bx : bottomTarget.x
+        s.bottomY = frozen ? by : bottomTarget.y
+        s.topX = frozen || topStopped ? tx : topTarget.x
+        s.topY = frozen ? ty : topTarget.y
+    }
 
-        // 3. Points and serve.
-        if y > height {
-            s.scoreBottom += 1
-            events.pointsBottom += 1
-            events.pointSpeed = s.speed
-            serve(&s, dx: s.serveRNG.sign(), dy: -1)
-            return .bottom
-        }
-        if y < 0 {
-            s.scoreTop += 1
-            events.pointsTop += 1
-            events.pointSpeed = s.speed
-            serve(&s, dx: s.serveRNG.sign(), dy: 1)
-            return .top
-        }
-        return nil
+    /// Whether the ball's box swept over a whole frame (from (x, y) by
+    /// (vx, vy)) comes within a small margin of a paddle's box swept from
+    /// (px0, py0) to (px1, py1). Conservative: `false` means no contact.
+    @inlinable
+    func sweptBoxesMeet(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
+                        _ px0: Float, _ py0: Float, _ px1: Float, _ py1: Float) -> Bool {
+        let margin: Float = 0.01
+        let reachX = r + halfW + margin, reachY = r + halfH + margin
+        let ballMinX = min(x, x + vx), ballMaxX = max(x, x + vx)
+        let ballMinY = min(y, y + vy), ballMaxY = max(y, y + vy)
+        return ballMinX < max(px0, px1) + reachX && ballMaxX > min(px0, px1) - reachX
+            && ballMinY < max(py0, py1) + reachY && ballMaxY > min(py0, py1) - reachY
     }
 
     /// -1 for left, +1 for right, 0 otherwise (egocentric).
@@ -204,7 +304,7 @@ public struct PongPhysics: Sendable {
     public static let observationCount = 12
 
     /// Writes `side`'s egocentric observation (see ``PongGame``'s table).
-    @inlinable
+    @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let m = side.mirror
         let cx = width / 2, cy = height / 2

@@ -78,6 +78,8 @@ public struct PongEvents: Equatable, Sendable {
     public var pointsBottom: Int32 = 0, pointsTop: Int32 = 0
     /// Side-wall bounces.
     public var wallBounces: Int32 = 0
+    /// Every contact resolved (walls, paddle faces, sides and backs).
+    public var contacts: Int32 = 0
     /// Ball speed (units/frame, the speed level) when the last point in this
     /// step was scored; 0 if none.
     public var pointSpeed: Float = 0

@@ -28,6 +28,7 @@ struct ConfigCommand: ParsableCommand {
         if train { return try show(TrainConfig.self) }
         switch game.game {
         case .pong: try show(PongConfig.self)
+        case .breakout: try show(BreakoutConfig.self)
         }
     }
 

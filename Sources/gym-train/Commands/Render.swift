@@ -11,6 +11,11 @@ struct Render: ParsableCommand {
         The episode is the one `eval` plays with the same --seed and --episode index \
         (seed = episode seed of (seed, index); the agent plays bottom on even indices), \
         so any evaluated game can be watched again, identically.
+
+        --replay re-plays a recorded game from a tournament's matches.jsonl (the line \
+        --index N, counted from 0) or from one JSON line given inline: the record's \
+        config, seed and agent specs give the identical game, and the replayed score \
+        and length are checked against the record (exit 1 if they differ).
         """
     )
 
@@ -37,8 +42,14 @@ struct Render: ParsableCommand {
     @Option(help: "Terminal playback speed in frames per second (60 = real time).")
     var fps: Double = 60
 
-    @Option(help: "Stop after this many steps (0 = the whole episode).")
-    var maxSteps: Int = 3000
+    @Option(help: "Stop after this many steps (0 = the whole episode; default 3000, or 0 with --replay).")
+    var maxSteps: Int?
+
+    @Option(help: "Replay a recorded game: a matches.jsonl file (with --index) or one JSON record line.")
+    var replay: String?
+
+    @Option(help: "With --replay FILE: the record's line number, from 0.")
+    var index: Int = 0
 
     @Option(help: "Keep every Nth step in the GIF/PGM output.")
     var every: Int = 2
@@ -51,25 +62,68 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         guard episode >= 0 else { throw ValidationError("--episode \(episode) is out of range; allowed: 0 or more") }
-        guard (0 ... 1_000_000).contains(maxSteps) else { throw ValidationError("--max-steps \(maxSteps) is out of range; allowed: 0 ... 1000000") }
+        if let maxSteps, !(0 ... 1_000_000).contains(maxSteps) {
+            throw ValidationError("--max-steps \(maxSteps) is out of range; allowed: 0 ... 1000000")
+        }
+        guard index >= 0 else { throw ValidationError("--index \(index) is out of range; allowed: 0 or more") }
+        if replay != nil, game.configFile != nil || game.preset != nil {
+            throw ValidationError("--replay takes the config from the record; drop --config/--preset")
+        }
         guard (1 ... 1000).contains(every) else { throw ValidationError("--every \(every) is out of range; allowed: 1 ... 1000") }
         guard scale >= 0.1, scale <= 4 else { throw ValidationError("--scale \(scale) is out of range; allowed: 0.1 ... 4") }
         guard fps > 0, fps <= 10_000 else { throw ValidationError("--fps \(fps) is out of range; allowed: (0, 10000]") }
     }
 
-    func run() throws {
-        let config = try game.pongConfig()
+    /// What to play: the config, the seed, the agents on each side and,
+    /// for a replay, the record to check against.
+    struct Episode {
+        var config: PongConfig
+        var seed: UInt64
+        var bottom: AgentSpec, top: AgentSpec
+        var label: String
+        var record: PongMatchRecord?
+    }
+
+    func episodeToPlay() throws -> Episode {
+        if let replay {
+            let record = try loadRecord(replay)
+            return Episode(config: record.config, seed: record.result.seed,
+                           bottom: try AgentSpec.parse(record.bottom), top: try AgentSpec.parse(record.top),
+                           label: "match \(record.match)", record: record)
+        }
         let agentSpec = try AgentSpec.parse(agent)
         let opponentSpec = try AgentSpec.parse(opponent)
-        try agentSpec.check(pong: config)
-        try opponentSpec.check(pong: config)
-        let seed = Seeds.episode(runSeed: game.seed, index: episode)
-        let agentSide: PongSide = episode % 2 == 0 ? .bottom : .top
-        var a = agentSpec.makePongAgent(config: config)
-        var b = opponentSpec.makePongAgent(config: config)
+        let even = episode % 2 == 0
+        return Episode(config: try game.pongConfig(), seed: Seeds.episode(runSeed: game.seed, index: episode),
+                       bottom: even ? agentSpec : opponentSpec, top: even ? opponentSpec : agentSpec,
+                       label: "episode \(episode)", record: nil)
+    }
+
+    /// The record on line `index` of a JSONL file, or an inline JSON line.
+    func loadRecord(_ argument: String) throws -> PongMatchRecord {
+        if argument.hasPrefix("{") { return try PongMatchRecord.decode(argument, source: "--replay") }
+        let text = try readText(argument, what: "match file")
+        var k = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if k == index { return try PongMatchRecord.decode(String(line), source: "\(argument):\(index)") }
+            k += 1
+        }
+        throw CLIError("--index \(index) is out of range for \(argument); allowed: 0 ... \(max(0, k - 1)) (\(k) records)")
+    }
+
+    func run() throws {
+        let ep = try episodeToPlay()
+        let config = ep.config
+        let seed = ep.seed
+        let limit = maxSteps ?? (replay == nil ? 3000 : 0)
+        try ep.bottom.check(pong: config)
+        try ep.top.check(pong: config)
+        var bottomAgent = ep.bottom.makePongAgent(config: config)
+        var topAgent = ep.top.makePongAgent(config: config)
         var pongGame = PongGame(config: config, seed: seed)
-        a.reset(seed: Seeds.stream(seed, agentSide == .bottom ? 10 : 11))
-        b.reset(seed: Seeds.stream(seed, agentSide == .bottom ? 11 : 10))
+        // As PongMatch.play seeds them, so the game is the one recorded or evaluated.
+        bottomAgent.reset(seed: Seeds.stream(seed, 10))
+        topAgent.reset(seed: Seeds.stream(seed, 11))
 
         let wantsFile = gif != nil || pgm != nil || !terminal
         let folder = wantsFile && (gif == nil || pgm == nil) && out != nil || (wantsFile && gif == nil && pgm == nil)
@@ -84,7 +138,7 @@ struct Render: ParsableCommand {
         }
         let screen = terminal ? TerminalScreen() : nil
         let n = PongGame.observationCount
-        var obsA = [Float](repeating: 0, count: n), obsB = [Float](repeating: 0, count: n)
+        var obsBottom = [Float](repeating: 0, count: n), obsTop = [Float](repeating: 0, count: n)
         var step = 0, written = 0
         while true {
             if step % every == 0 {
@@ -97,16 +151,15 @@ struct Render: ParsableCommand {
             }
             if let screen {
                 let s = pongGame.state
-                let score = agentSide == .bottom ? "\(s.scoreBottom)-\(s.scoreTop)" : "\(s.scoreTop)-\(s.scoreBottom)"
-                screen.draw(pongGame, status: "step \(step)  \(agentSpec.displayName) \(score) \(opponentSpec.displayName)")
+                screen.draw(pongGame, status: "step \(step)  \(ep.bottom.displayName) (bottom) \(s.scoreBottom)-\(s.scoreTop) \(ep.top.displayName) (top)")
                 Thread.sleep(forTimeInterval: Double(config.frameSkip) / fps)
             }
-            if pongGame.isOver || (maxSteps > 0 && step >= maxSteps) { break }
-            obsA.withUnsafeMutableBufferPointer { pongGame.observe(agentSide, into: $0) }
-            obsB.withUnsafeMutableBufferPointer { pongGame.observe(agentSide.opponent, into: $0) }
-            let actA = obsA.withUnsafeBufferPointer { a.act($0) }
-            let actB = obsB.withUnsafeBufferPointer { b.act($0) }
-            _ = agentSide == .bottom ? pongGame.step(top: actB, bottom: actA) : pongGame.step(top: actA, bottom: actB)
+            if pongGame.isOver || (limit > 0 && step >= limit) { break }
+            obsBottom.withUnsafeMutableBufferPointer { pongGame.observe(.bottom, into: $0) }
+            obsTop.withUnsafeMutableBufferPointer { pongGame.observe(.top, into: $0) }
+            let b = obsBottom.withUnsafeBufferPointer { bottomAgent.act($0) }
+            let t = obsTop.withUnsafeBufferPointer { topAgent.act($0) }
+            _ = pongGame.step(top: t, bottom: b)
             step += 1
         }
         screen?.finish()
@@ -116,13 +169,26 @@ struct Render: ParsableCommand {
         }
         if let pgm { print("wrote \(written) PGM frames to \(pgm)") }
         if let folder {
-            try folder.writeRunInfo(command: "render", seed: game.seed, config: config, extra: [
-                ("agent", .string(agentSpec.text)), ("opponent", .string(opponentSpec.text)),
-                ("episode", .number(episode)), ("episodeSeed", .number(seed)),
-            ])
+            var extra: [(String, JSONValue)] = [
+                ("bottom", .string(ep.bottom.text)), ("top", .string(ep.top.text)), ("episodeSeed", .number(seed)),
+            ]
+            if let record = ep.record { extra.append(("replayOf", record.json)) } else { extra.append(("episode", .number(episode))) }
+            try folder.writeRunInfo(command: "render", seed: game.seed, config: config, extra: extra)
         }
         let s = pongGame.state
-        print("episode \(episode) (seed \(seed)): \(agentSpec.displayName) [\(agentSide)] \(s.scoreBottom)-\(s.scoreTop) after \(step) steps, end: \(s.end)")
+        print("\(ep.label) (seed \(seed)): \(ep.bottom.displayName) [bottom] \(s.scoreBottom)-\(s.scoreTop) \(ep.top.displayName) [top] after \(step) steps, end: \(s.end)")
+        if let record = ep.record {
+            let r = record.result
+            guard pongGame.isOver else {
+                print("replay stopped at --max-steps \(limit) before the end; not compared with the record")
+                return
+            }
+            if Int(s.scoreBottom) == r.scoreBottom, Int(s.scoreTop) == r.scoreTop, step == r.steps, s.end == r.end {
+                print("replay identical to the record: \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end))")
+            } else {
+                throw CLIError("replay differs from the record: recorded \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end)), replayed \(s.scoreBottom)-\(s.scoreTop) after \(step) steps (\(s.end))")
+            }
+        }
     }
 }
 

@@ -1,0 +1,86 @@
+import Gym
+
+/// A rating with its bootstrap confidence interval (Elo scale).
+public struct RatedAgent: Equatable, Sendable {
+    public var index: Int
+    public var elo: Double
+    public var low: Double
+    public var high: Double
+}
+
+/// Percentile-bootstrap confidence intervals for Bradley–Terry ratings.
+///
+/// Each resample redraws, *within every pairing*, as many units (pairs of
+/// side-swapped games on one seed, or one duplicate seed) as were played,
+/// with replacement, and refits the ratings. Resampling whole units keeps a
+/// pair's two games together, as they were played. Resample `r` draws from
+/// its own generator `Xoshiro256(seed: Seeds.stream(seed, r))`, so the
+/// intervals are a pure function of the results and the seed. The interval
+/// is the (1−level)/2 and (1+level)/2 quantiles (linear interpolation) of
+/// the resampled ratings (Efron & Tibshirani 1993, ch. 13).
+public struct RatingBootstrap: Sendable {
+    public var resamples: Int
+    public var level: Double
+    public var seed: UInt64
+    public var model: BradleyTerry
+
+    public init(resamples: Int = 1000, level: Double = 0.95, seed: UInt64, model: BradleyTerry = BradleyTerry()) {
+        precondition(resamples >= 1 && level > 0 && level < 1, "bad bootstrap parameters")
+        self.resamples = resamples
+        self.level = level
+        self.seed = seed
+        self.model = model
+    }
+
+    /// Point ratings and intervals, one per agent, in agent order.
+    public func rate(_ outcomes: PairwiseOutcomes) -> [RatedAgent] {
+        let point = model.fit(outcomes)
+        let n = outcomes.agentCount
+        var samples = [[Double]](repeating: [], count: n)
+        for i in 0 ..< n { samples[i].reserveCapacity(resamples) }
+        var score = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+        var games = score
+        for r in 0 ..< resamples {
+            var rng = Xoshiro256(seed: Seeds.stream(seed, UInt64(r)))
+            for i in 0 ..< n { for j in 0 ..< n { score[i][j] = 0; games[i][j] = 0 } }
+            for p in outcomes.pairings {
+                let k = p.unitScores.count
+                guard k > 0 else { continue }
+                var s = 0.0
+                for _ in 0 ..< k { s += p.unitScores[rng.below(k)] }
+                let total = Double(k * outcomes.gamesPerUnit)
+                score[p.a][p.b] += s
+                score[p.b][p.a] += total - s
+                games[p.a][p.b] += total
+                games[p.b][p.a] += total
+            }
+            let elo = model.fit(score: score, games: games)
+            for i in 0 ..< n { samples[i].append(elo[i]) }
+        }
+        let lowQ = (1 - level) / 2, highQ = (1 + level) / 2
+        return (0 ..< n).map { i in
+            let sorted = samples[i].sorted()
+            return RatedAgent(index: i, elo: point[i],
+                              low: RatingBootstrap.quantile(sorted, lowQ),
+                              high: RatingBootstrap.quantile(sorted, highQ))
+        }
+    }
+
+    /// The `q` quantile of sorted values (linear interpolation between order statistics).
+    public static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+        guard let first = sorted.first else { return 0 }
+        guard sorted.count > 1 else { return first }
+        let position = q * Double(sorted.count - 1)
+        let lo = Int(position.rounded(.down))
+        let hi = min(lo + 1, sorted.count - 1)
+        let t = position - Double(lo)
+        return sorted[lo] + (sorted[hi] - sorted[lo]) * t
+    }
+}
+
+extension Array where Element == RatedAgent {
+    /// Highest rating first; ties by agent index.
+    public var ranked: [RatedAgent] {
+        sorted { $0.elo != $1.elo ? $0.elo > $1.elo : $0.index < $1.index }
+    }
+}

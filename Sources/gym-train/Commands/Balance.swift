@@ -1,0 +1,178 @@
+import Agents
+import ArgumentParser
+import Foundation
+import Gym
+
+/// `gym-train balance`: record and check game-balance baselines.
+struct Balance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record or check game-balance baselines (does the game still play the same?).",
+        discussion: """
+        A scenario file (Configs/balance/*.json) names the rules (a preset or a config), a seed, \
+        and scenarios of two reference agents playing a fixed number of side-swapped game pairs. \
+        `record` plays them and writes the baseline (Results/baselines/<file name>); `check` \
+        plays them again — under the file's rules, or under --config/--preset to try a rules \
+        change — and compares every metric with a two-sided z test at the file's alpha \
+        (default 0.001 per metric): Welch z on means over game pairs. \
+        Unchanged rules reproduce the baseline bit for bit. Exit status of check: 0 when no \
+        metric moved beyond its tolerance, 1 otherwise.
+        """,
+        subcommands: [Record.self, Check.self]
+    )
+
+    /// Options both subcommands take.
+    struct Common: ParsableArguments {
+        @Option(name: .customLong("scenarios"), help: "A scenario file (repeatable; default: every Configs/balance/*.json).")
+        var scenarioFiles: [String] = []
+
+        @Option(help: "Folder of baseline files (one per scenario file, same file name).")
+        var baselines: String = "Results/baselines"
+
+        @Option(help: "Parallel workers (default: the machine's cores).")
+        var workers: Int?
+
+        func validate() throws {
+            if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
+        }
+
+        var workerCount: Int { workers ?? ParallelRunner.defaultWorkers }
+
+        /// The scenario files to use, in a stable order.
+        func files() throws -> [String] {
+            if !scenarioFiles.isEmpty { return scenarioFiles }
+            let folder = "Configs/balance"
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                throw CLIError("no --scenarios given and \(folder) cannot be read; run from the package root or pass --scenarios FILE")
+            }
+            let files = names.filter { $0.hasSuffix(".json") }.sorted().map { "\(folder)/\($0)" }
+            guard !files.isEmpty else { throw CLIError("no scenario files (*.json) in \(folder)") }
+            return files
+        }
+
+        func load(_ file: String) throws -> BalanceScenarioSet {
+            try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
+        }
+
+        func baselinePath(_ file: String) -> String {
+            URL(fileURLWithPath: baselines).appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path
+        }
+
+        func play(_ set: BalanceScenarioSet, config: PongConfig, label: String) -> [BalanceScenarioResult] {
+            let progress = Progress(total: set.scenarios.reduce(0) { $0 + $1.games }, label: label)
+            defer { progress.finish() }
+            return PongBalance.run(set, config: config, runner: ParallelRunner(workers: workerCount),
+                                   progress: { progress.tick() })
+        }
+    }
+
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play the scenario sets with fixed seeds and write their baselines.")
+
+        @OptionGroup var common: Common
+
+        func run() throws {
+            let baselineFolder = URL(fileURLWithPath: common.baselines)
+            do { try FileManager.default.createDirectory(at: baselineFolder, withIntermediateDirectories: true) } catch {
+                throw CLIError("cannot create baseline folder \(common.baselines): \(error.localizedDescription)")
+            }
+            for file in try common.files() {
+                let set = try common.load(file)
+                let path = common.baselinePath(file)
+                guard URL(fileURLWithPath: path).standardizedFileURL != URL(fileURLWithPath: file).standardizedFileURL else {
+                    throw CLIError("the baseline \(path) would overwrite the scenario file \(file); choose another --baselines folder")
+                }
+                let results = common.play(set, config: set.config, label: "record \(file)")
+                let baseline = BalanceBaseline(set: set, scenarioFile: file, config: set.config, results: results)
+                try AtomicFile.write(Data((baseline.json.serialized() + "\n").utf8), to: URL(fileURLWithPath: path))
+                print("balance record \(file) (\(set.rulesSource), config hash \(String(set.config.configHash, radix: 16)), seed \(set.seed))")
+                print("")
+                print("| scenario | metric | value | n | sd |\n|---|---|---:|---:|---:|")
+                for r in results {
+                    for m in r.metrics {
+                        print("| \(r.name) | \(m.name) | \(num(m.value)) | \(Int(m.n)) | \(num(m.sd)) |")
+                    }
+                }
+                print("")
+                print("wrote \(path)")
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play the scenario sets again and compare every metric with its baseline (exit 1 if any moved).")
+
+        @OptionGroup var common: Common
+
+        @Option(name: .customLong("config"), help: "Check these rules instead of the scenario file's (a config file; try a rules change).")
+        var configFile: String?
+
+        @Option(help: "Check this preset's rules instead of the scenario file's.")
+        var preset: String?
+
+        func validate() throws {
+            if configFile != nil, preset != nil {
+                throw ValidationError("give either --config or --preset, not both")
+            }
+        }
+
+        func run() throws {
+            var failed: [String] = []
+            for file in try common.files() {
+                let set = try common.load(file)
+                let path = common.baselinePath(file)
+                guard let text = try? readText(path, what: "baseline") else {
+                    throw CLIError("no baseline at \(path); record one with `gym-train balance record --scenarios \(file)`")
+                }
+                let baseline = try BalanceBaseline.decode(text, source: path)
+                try baseline.checkMatches(set, source: path)
+                var config = set.config
+                var rules = set.rulesSource
+                if let configFile {
+                    config = try PongConfig.decode(try readText(configFile, what: "config file"), source: configFile)
+                    rules = "config \(configFile)"
+                } else if let preset {
+                    config = try PongConfig.preset(preset)
+                    rules = "preset \(preset)"
+                }
+                let current = common.play(set, config: config, label: "check \(file)")
+                let check = BalanceCheck(alpha: set.alpha)
+                let rows = check.compare(baseline: baseline.results, current: current)
+                let hashNote = config.configHash == baseline.configHash ? "same as the baseline's" : "baseline's was \(String(baseline.configHash, radix: 16))"
+                print("balance check \(file) against \(path)")
+                print("rules: \(rules), config hash \(String(config.configHash, radix: 16)) (\(hashNote)); seed \(set.seed)")
+                print("tolerance: two-sided z test per metric at alpha \(set.alpha) (|z| ≤ \(String(format: "%.2f", check.critical)))")
+                print("")
+                print("| scenario | metric | baseline | current | difference | z | verdict |\n|---|---|---:|---:|---:|---:|---|")
+                for r in rows {
+                    let z = r.verdict == .identical ? "0" : (r.z.isFinite ? String(format: "%+.2f", r.z) : (r.z > 0 ? "+inf" : "-inf"))
+                    print("| \(r.scenario) | \(r.metric) | \(num(r.baseline)) | \(num(r.current)) | \(signed(r.difference)) | \(z) | \(r.verdict.rawValue) |")
+                }
+                let changed = rows.filter { $0.verdict == .changed }.count
+                let identical = rows.filter { $0.verdict == .identical }.count
+                print("")
+                if changed == 0 {
+                    print("PASS \(file): \(rows.count) metrics, \(identical) identical to the baseline, none moved beyond tolerance")
+                } else {
+                    print("FAIL \(file): \(changed) of \(rows.count) metrics moved beyond tolerance")
+                    failed.append(file)
+                }
+                print("")
+            }
+            if !failed.isEmpty {
+                FileHandleOutput.standardError("balance check failed: \(failed.joined(separator: ", "))")
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+/// A metric value with 4 significant decimals.
+private func num(_ x: Double) -> String {
+    x == x.rounded() && abs(x) < 1e12 ? String(Int(x)) : String(format: "%.4f", x)
+}
+
+private func signed(_ x: Double) -> String {
+    x == 0 ? "0" : (x == x.rounded() && abs(x) < 1e12 ? String(format: "%+d", Int(x)) : String(format: "%+.4f", x))
+}

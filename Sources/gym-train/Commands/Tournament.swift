@@ -1,0 +1,222 @@
+import Agents
+import ArgumentParser
+import Foundation
+import Gym
+
+/// `gym-train tournament`: rank agents by playing them against each other.
+struct Tournament: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rank agents in a round-robin or gauntlet, or run an SPRT of a candidate against a baseline.",
+        discussion: """
+        Pong: every pairing plays --pairs pairs of games; pair k is played on the same seed in \
+        every pairing (seed = episode seed of (--seed, k)) and its two games swap sides, so \
+        neither serve, side nor seed favours an agent. Ratings: Bradley-Terry fitted by MM \
+        (Hunter 2004) on an Elo scale (mean 0), with percentile-bootstrap intervals that \
+        resample whole pairs within each pairing (seeded: the same numbers every run). \
+        Writes ratings.csv, matrix.csv, summary.json, matches.jsonl (one replayable line per \
+        game: `gym-train render --replay FILE --index N`) and ratings.svg.
+
+        SPRT (--mode sprt --candidate A --baseline B): H0 elo = --elo0, H1 elo = --elo1 \
+        (candidate minus baseline) on pentanomial pair outcomes; plays pairs until the \
+        log-likelihood ratio crosses log(beta/(1-alpha)) or log((1-beta)/alpha). \
+        Exit status: 0 H1 accepted (at least as good), 1 H0 accepted (worse), \
+        2 inconclusive at --max-pairs.
+        """
+    )
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case roundRobin = "round-robin", gauntlet, sprt
+    }
+
+    @OptionGroup var game: GameOptions
+
+    @Option(help: "How agents meet: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var mode: Mode = .roundRobin
+
+    @Option(name: .customLong("agent"), help: "An agent (repeat: --agent random --agent tracker ...). The field in a gauntlet.")
+    var agents: [String] = []
+
+    @Option(help: "The candidate (gauntlet, sprt).")
+    var candidate: String?
+
+    @Option(help: "The baseline the candidate must match (sprt).")
+    var baseline: String?
+
+    @Option(help: "Game pairs (two side-swapped games on one seed) per pairing.")
+    var pairs: Int = 50
+
+    @Option(help: "Bootstrap resamples for the rating intervals.")
+    var bootstrap: Int = 1000
+
+    @Option(help: "Confidence level of the rating intervals.")
+    var level: Double = 0.95
+
+    @Option(help: "SPRT: Elo advantage of the candidate under H0 (worse).")
+    var elo0: Double = -20
+
+    @Option(help: "SPRT: Elo advantage of the candidate under H1 (at least as good).")
+    var elo1: Double = 0
+
+    @Option(help: "SPRT: chance of accepting H1 when H0 holds.")
+    var alpha: Double = 0.05
+
+    @Option(help: "SPRT: chance of accepting H0 when H1 holds.")
+    var beta: Double = 0.05
+
+    @Option(help: "SPRT: pairs played at most before the test is declared inconclusive.")
+    var maxPairs: Int = 20_000
+
+    @Option(help: "Parallel workers (default: the machine's cores).")
+    var workers: Int?
+
+    @Option(help: "Results folder (default: Results/tournament-<game>-<time>-s<seed>).")
+    var out: String?
+
+    func validate() throws {
+        guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
+        guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
+        guard level > 0, level < 1 else { throw ValidationError("--level \(level) is out of range; allowed: between 0 and 1 (exclusive)") }
+        guard (1 ... 10_000_000).contains(maxPairs) else { throw ValidationError("--max-pairs \(maxPairs) is out of range; allowed: 1 ... 10000000") }
+        guard alpha > 0, alpha < 0.5 else { throw ValidationError("--alpha \(alpha) is out of range; allowed: between 0 and 0.5 (exclusive)") }
+        guard beta > 0, beta < 0.5 else { throw ValidationError("--beta \(beta) is out of range; allowed: between 0 and 0.5 (exclusive)") }
+        guard elo0.isFinite, elo1.isFinite, elo0 < elo1, abs(elo0) <= 1000, abs(elo1) <= 1000 else {
+            throw ValidationError("--elo0 \(elo0) and --elo1 \(elo1) are invalid; allowed: -1000 ≤ elo0 < elo1 ≤ 1000")
+        }
+        if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
+        switch mode {
+        case .roundRobin:
+            guard agents.count >= 2 else { throw ValidationError("round-robin needs at least two --agent options (got \(agents.count))") }
+            guard candidate == nil, baseline == nil else { throw ValidationError("--candidate and --baseline are for --mode gauntlet or sprt; a round-robin takes only --agent") }
+        case .gauntlet:
+            guard candidate != nil else { throw ValidationError("--mode gauntlet needs --candidate SPEC") }
+            guard !agents.isEmpty else { throw ValidationError("--mode gauntlet needs at least one --agent (the field)") }
+            guard baseline == nil else { throw ValidationError("--baseline is for --mode sprt; a gauntlet takes --candidate and --agent") }
+        case .sprt:
+            guard candidate != nil, baseline != nil else { throw ValidationError("--mode sprt needs --candidate SPEC and --baseline SPEC") }
+            guard agents.isEmpty else { throw ValidationError("--mode sprt takes --candidate and --baseline, not --agent") }
+        }
+    }
+
+    var workerCount: Int { workers ?? ParallelRunner.defaultWorkers }
+
+    func run() throws {
+        let config = try game.pongConfig()
+        switch mode {
+        case .roundRobin, .gauntlet: try rank(config: config)
+        case .sprt: try sprt(config: config)
+        }
+    }
+
+    /// Parses the specs and rejects two agents shown under one name.
+    func parseAgents(_ texts: [String]) throws -> [AgentSpec] {
+        let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t) }
+        var seen: Set<String> = []
+        for s in specs where !seen.insert(s.displayName).inserted {
+            throw CLIError("two agents are named \"\(s.displayName)\"; give each a distinct display name with name=... (e.g. tracker:noise=2,name=T2)")
+        }
+        return specs
+    }
+
+    func rank(config: PongConfig) throws {
+        let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
+        let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
+        let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "pong", seed: game.seed)
+        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
+            ("mode", .string(format.description)), ("agents", .array(specs.map { .string($0.text) })),
+            ("pairs", .number(pairs)), ("bootstrap", .number(bootstrap)), ("level", .number(level)),
+            ("workers", .number(workerCount)),
+        ])
+        let progress = Progress(total: schedule.gameCount, label: "tournament")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let games = PongTournament.run(config: config, agents: specs, schedule: schedule,
+                                       runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
+        progress.status("bootstrap (\(bootstrap) resamples)")
+        let outcomes = PongTournament.outcomes(games, schedule: schedule)
+        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, 0xB007))
+            .rate(outcomes)
+        let seconds = (clock.now - start).seconds
+        progress.finish()
+        let names = specs.map(\.displayName)
+        let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: outcomes, ratings: ratings, level: level)
+
+        var jsonl = ""
+        for g in games { jsonl += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
+        try folder.write(jsonl, to: "matches.jsonl")
+        try folder.write(report.ratingsCSV, to: "ratings.csv")
+        try folder.write(report.matrixCSV, to: "matrix.csv")
+        let steps = games.reduce(0) { $0 + $1.result.steps }
+        let summary = JSONValue.object([
+            ("game", .string("pong")), ("mode", .string(format.description)), ("seed", .number(game.seed)),
+            ("pairsPerPairing", .number(pairs)), ("games", .number(games.count)),
+            ("truncated", .number(games.count { $0.result.end.isTruncation })),
+            ("bootstrap", .number(bootstrap)), ("steps", .number(steps)),
+        ] + { if case let .object(m) = report.json { m } else { [] } }())
+        try folder.write(summary.serialized() + "\n", to: "summary.json")
+        try folder.write(RatingChart.svg(title: "Pong \(format) — \(games.count) games, seed \(game.seed)",
+                                         names: names, ratings: ratings, level: level), to: "ratings.svg")
+
+        print("tournament pong (\(format)): \(specs.count) agents, \(schedule.pairings.count) pairings × \(pairs) pairs × 2 sides = \(games.count) games, seed \(game.seed)")
+        print("")
+        print(report.rankingMarkdown)
+        print(report.matrixMarkdown)
+        let truncated = games.count { $0.result.end.isTruncation }
+        print("Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((level * 100).rounded()))% percentile bootstrap over pairs (\(bootstrap) resamples).")
+        if truncated > 0 { print("\(truncated) games reached the step limit (maxSteps \(config.maxSteps)) and were scored as they stood (equal scores: draw).") }
+        print("\(formatRate(Double(steps) / max(seconds, 1e-9))) steps/s, \(String(format: "%.2f", seconds)) s on \(workerCount) workers")
+        print("results \(folder.path)")
+    }
+
+    func sprt(config: PongConfig) throws {
+        let specs = try parseAgents([candidate ?? "", baseline ?? ""])
+        let test = SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
+        let folder = try ResultsFolder.create(explicit: out, command: "sprt", game: "pong", seed: game.seed)
+        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
+            ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
+            ("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta)),
+            ("maxPairs", .number(maxPairs)), ("workers", .number(workerCount)),
+        ])
+        let progress = Progress(total: maxPairs, label: "sprt")
+        let outcome = PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
+                                   maxPairs: maxPairs, seed: game.seed, batch: max(8, 4 * workerCount),
+                                   runner: ParallelRunner(workers: workerCount), progress: { state in
+                                       progress.status(String(format: "%d pairs, LLR %.2f in [%.2f, %.2f]",
+                                                              state.pairs, state.llr, test.lowerBound, test.upperBound))
+                                   })
+        progress.finish()
+        let state = outcome.state
+        let decision = state.decision ?? .inconclusive
+        var jsonl = ""
+        for g in outcome.games { jsonl += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
+        try folder.write(jsonl, to: "matches.jsonl")
+        let e = state.estimate
+        let summary = JSONValue.object([
+            ("game", .string("pong")), ("mode", .string("sprt")), ("seed", .number(game.seed)),
+            ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
+            ("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta)),
+            ("lowerBound", .number(test.lowerBound)), ("upperBound", .number(test.upperBound)),
+            ("pairs", .number(state.pairs)), ("pentanomial", .array(state.counts.map { .number($0) })),
+            ("llr", .number(state.llr)), ("decision", .string(decision.rawValue)),
+            ("score", .number(e.score)), ("elo", .number(e.elo)), ("elo95", .array([.number(e.low), .number(e.high)])),
+        ])
+        try folder.write(summary.serialized() + "\n", to: "summary.json")
+        print("sprt pong: \(specs[0].displayName) (candidate) vs \(specs[1].displayName) (baseline), seed \(game.seed)")
+        print("  H0: elo = \(f(elo0))   H1: elo = \(f(elo1))   alpha \(alpha)  beta \(beta)   bounds [\(String(format: "%.3f", test.lowerBound)), \(String(format: "%.3f", test.upperBound))]")
+        print("  pairs \(state.pairs)  pentanomial [\(state.counts.map(String.init).joined(separator: ", "))]  LLR \(String(format: "%.3f", state.llr))")
+        print(String(format: "  score %.3f per game, elo %+.1f  95%% CI [%+.1f, %+.1f]", e.score, e.elo, e.low, e.high))
+        switch decision {
+        case .acceptH1: print("  result: H1 accepted — the candidate is at least as good as the baseline (exit 0)")
+        case .acceptH0: print("  result: H0 accepted — the candidate is worse than the baseline (exit 1)")
+        case .inconclusive: print("  result: inconclusive after --max-pairs \(maxPairs) pairs (exit 2)")
+        }
+        print("  results \(folder.path)")
+        switch decision {
+        case .acceptH1: return
+        case .acceptH0: throw ExitCode(1)
+        case .inconclusive: throw ExitCode(2)
+        }
+    }
+
+    func f(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Agents
+import Gym
+
+@Suite struct RatingTests {
+    /// Outcomes of agents with true Elo ratings `elo`, each pairing playing
+    /// `units` pairs of games drawn from the Bradley–Terry model with the
+    /// generator seeded `seed`.
+    static func synthetic(elo: [Double], units: Int, seed: UInt64) -> PairwiseOutcomes {
+        var rng = Xoshiro256(seed: seed)
+        var outcomes = PairwiseOutcomes(agentCount: elo.count, gamesPerUnit: 2)
+        for i in 0 ..< elo.count {
+            for j in i + 1 ..< elo.count {
+                let p = Float(SPRT.expectedScore(elo: elo[i] - elo[j]))
+                var scores: [Double] = [], w = 0, l = 0
+                for _ in 0 ..< units {
+                    var s = 0.0
+                    for _ in 0 ..< 2 {
+                        if rng.chance(p) { s += 1; w += 1 } else { l += 1 }
+                    }
+                    scores.append(s)
+                }
+                outcomes.add(a: i, b: j, unitScores: scores, wins: w, draws: 0, losses: l)
+            }
+        }
+        return outcomes
+    }
+
+    /// With scores exactly at the model's expectation, the MM fit recovers
+    /// the true rating gaps.
+    @Test func mmRecoversExactRatingsFromExpectedScores() {
+        let truth: [Double] = [-300, -50, 0, 120, 230]
+        let n = truth.count
+        var score = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+        var games = score
+        for i in 0 ..< n {
+            for j in 0 ..< n where i != j {
+                games[i][j] = 100
+                score[i][j] = 100 * SPRT.expectedScore(elo: truth[i] - truth[j])
+            }
+        }
+        let fitted = BradleyTerry(prior: 0).fit(score: score, games: games)
+        let mean = truth.reduce(0, +) / Double(n)
+        for i in 0 ..< n {
+            #expect(abs(fitted[i] - (truth[i] - mean)) < 1e-6, "agent \(i): \(fitted[i]) vs \(truth[i] - mean)")
+        }
+    }
+
+    @Test func ratingsOfASyntheticTournamentFollowTheKnownOrdering() {
+        let truth: [Double] = [0, 150, 300, 600]
+        for seed: UInt64 in [1, 2, 3] {
+            let outcomes = Self.synthetic(elo: truth, units: 200, seed: seed)
+            let rated = RatingBootstrap(resamples: 300, seed: seed).rate(outcomes)
+            #expect(rated.ranked.map(\.index) == [3, 2, 1, 0], "seed \(seed)")
+            for r in rated {
+                #expect(r.low <= r.elo && r.elo <= r.high, "seed \(seed) agent \(r.index)")
+                // The true gap to the mean lies within the interval (a 95% interval; 12 checks).
+                let trueCentred = truth[r.index] - truth.reduce(0, +) / 4
+                #expect(abs(r.elo - trueCentred) < 60, "seed \(seed) agent \(r.index): \(r.elo) vs \(trueCentred)")
+            }
+            // Large gaps (150 Elo with 1200 games per agent) separate the intervals.
+            let sorted = rated.ranked
+            for k in 0 ..< sorted.count - 1 {
+                #expect(sorted[k].low > sorted[k + 1].high, "seed \(seed): intervals of ranks \(k + 1) and \(k + 2) overlap")
+            }
+        }
+    }
+
+    @Test func bootstrapIntervalsShrinkWithMoreGames() {
+        let truth: [Double] = [0, 100, 200]
+        for seed: UInt64 in [4, 5] {
+            let small = RatingBootstrap(resamples: 400, seed: seed).rate(Self.synthetic(elo: truth, units: 25, seed: seed))
+            let large = RatingBootstrap(resamples: 400, seed: seed).rate(Self.synthetic(elo: truth, units: 400, seed: seed))
+            for i in 0 ..< 3 {
+                let ws = small[i].high - small[i].low, wl = large[i].high - large[i].low
+                // 16× the games: about a quarter of the width; demand at least a halving.
+                #expect(wl < ws / 2, "seed \(seed) agent \(i): width \(wl) with 400 pairs vs \(ws) with 25")
+            }
+        }
+    }
+
+    @Test func bootstrapIsAPureFunctionOfResultsAndSeed() {
+        let outcomes = Self.synthetic(elo: [0, 50, 100], units: 30, seed: 8)
+        let a = RatingBootstrap(resamples: 100, seed: 77).rate(outcomes)
+        let b = RatingBootstrap(resamples: 100, seed: 77).rate(outcomes)
+        let c = RatingBootstrap(resamples: 100, seed: 78).rate(outcomes)
+        #expect(a == b)
+        #expect(a.map(\.low) != c.map(\.low))
+    }
+
+    @Test func perfectRecordsStayFiniteThroughThePrior() {
+        var outcomes = PairwiseOutcomes(agentCount: 2, gamesPerUnit: 2)
+        outcomes.add(a: 0, b: 1, unitScores: [Double](repeating: 2, count: 50), wins: 100, draws: 0, losses: 0)
+        let elo = BradleyTerry().fit(outcomes)
+        // 100 wins + ½ from one virtual draw against ½: odds 201 : 1.
+        #expect(abs((elo[0] - elo[1]) - 400 * log10(201)) < 1e-6)
+    }
+
+    @Test func quantileInterpolatesBetweenOrderStatistics() {
+        #expect(RatingBootstrap.quantile([1, 2, 3, 4, 5], 0.5) == 3)
+        #expect(RatingBootstrap.quantile([0, 10], 0.25) == 2.5)
+        #expect(RatingBootstrap.quantile([7], 0.9) == 7)
+    }
+}

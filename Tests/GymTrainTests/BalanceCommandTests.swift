@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The committed baselines (Results/baselines/) against the shipped presets:
+/// an unintended balance change fails this suite. The scenario sets are
+/// sized to run in a few seconds in a debug build (100 games per scenario).
+@Suite struct BalanceCommandTests {
+    @Test func everyShippedPresetMatchesItsCommittedBaselineExactly() throws {
+        let r = try GymTrainProcess.run(["balance", "check", "--workers", "2"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        for preset in ["classic", "touch", "fast", "ale"] {
+            #expect(r.stdout.contains("PASS Configs/balance/pong-\(preset).json"), "\(preset)")
+        }
+        // Unchanged rules reproduce every number.
+        #expect(!r.stdout.contains("| ok |") && !r.stdout.contains("| CHANGED |"), "\(r.stdout)")
+    }
+
+    @Test func aPaddleTwentyPercentNarrowerIsFlagged() throws {
+        let dir = GymTrainProcess.temporaryFolder("narrow")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("narrow.json")
+        try Data("{ \"preset\": \"classic\", \"paddleWidth\": 51.2 }".utf8).write(to: config)
+        let r = try GymTrainProcess.run(["balance", "check", "--scenarios", "Configs/balance/pong-classic.json",
+                                         "--config", config.path, "--workers", "2"])
+        #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("| CHANGED |"))
+        #expect(r.stdout.contains("FAIL Configs/balance/pong-classic.json"))
+    }
+
+    @Test func recordThenCheckRoundTripsAndAMissingBaselineIsExplained() throws {
+        let dir = GymTrainProcess.temporaryFolder("record")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("tiny.json")
+        try Data("""
+        { "game": "pong", "preset": "fast", "seed": 9,
+          "scenarios": [ { "name": "gap", "a": "tracker:noise=2", "b": "random", "games": 10 } ] }
+        """.utf8).write(to: scenarios)
+        let baselines = dir.appendingPathComponent("baselines").path
+        let missing = try GymTrainProcess.run(["balance", "check", "--scenarios", scenarios.path, "--baselines", baselines])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no baseline at"), "\(missing.stderr)")
+        let clash = try GymTrainProcess.run(["balance", "record", "--scenarios", scenarios.path, "--baselines", dir.path])
+        #expect(clash.status != 0)
+        #expect(clash.stderr.contains("would overwrite the scenario file"), "\(clash.stderr)")
+        let record = try GymTrainProcess.run(["balance", "record", "--scenarios", scenarios.path, "--baselines", baselines])
+        #expect(record.status == 0, "\(record.stderr)")
+        let check = try GymTrainProcess.run(["balance", "check", "--scenarios", scenarios.path, "--baselines", baselines])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("7 identical"), "\(check.stdout)")
+    }
+}
