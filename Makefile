@@ -52,9 +52,9 @@ run: release
 # dense long evaluations against random and against the tracker; the
 # metrics.csv of each run shows the env steps and wall time of each milestone.
 bench-train: release
-	$(RELEASE) train --config Configs/train.json --eval-opponent random --out Results/bench-train-vs-random \
+	$(RELEASE) train --config Configs/train.json --iterations 300 --eval-opponent random --out Results/bench-train-vs-random \
 	  --eval-interval 5 --eval-episodes 8 --eval-steps 20000
-	$(RELEASE) train --config Configs/train.json --eval-opponent tracker --out Results/bench-train-vs-tracker \
+	$(RELEASE) train --config Configs/train.json --iterations 300 --eval-opponent tracker --out Results/bench-train-vs-tracker \
 	  --eval-interval 5 --eval-episodes 8 --eval-steps 20000
 
 test: setup

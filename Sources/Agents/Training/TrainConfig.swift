@@ -11,7 +11,7 @@ import Gym
 public struct TrainConfig: GameConfig {
     public static let gameName = "train"
 
-    /// Which game: "pong" (or "breakout" once it exists).
+    /// Which game: "pong" or "breakout".
     public var game: String = "pong"
     /// The game config document (`{}`: the game's first preset).
     public var gameConfig: JSONValue = .object([])
@@ -20,18 +20,18 @@ public struct TrainConfig: GameConfig {
     /// Pong: who the policy trains against: agent specs (`tracker`,
     /// `random`, `linear:PATH`, …) or `self`, several separated by `;`
     /// (episodes cycle through them).
-    public var opponent: String = "tracker"
+    public var opponent: String = "tracker;random"
     /// Pong: the opponents of the periodic evaluation (agent specs separated
     /// by `;`); the score is the lowest point share among them.
     public var evalOpponent: String = "tracker;random"
     /// Iterations to run (the run stops at this or at `maxEnvSteps`).
-    public var iterations: Int = 500
+    public var iterations: Int = 600
     /// Stop once this many training env steps are done (0 = no limit).
     public var maxEnvSteps: Int = 0
     /// ES: members per iteration (even; antithetic pairs).
     public var population: Int = 32
     /// ES: episodes each member plays per iteration (same seeds for all).
-    public var episodesPerMember: Int = 2
+    public var episodesPerMember: Int = 4
     /// Agent steps after which a training episode stops.
     public var episodeSteps: Int = 5000
     /// ES: perturbation scale.
@@ -61,7 +61,7 @@ public struct TrainConfig: GameConfig {
     public init() {}
 
     /// The games training supports.
-    public static let games = ["pong"]
+    public static let games = ["pong", "breakout"]
     public static let trainers = ["es", "reinforce"]
 
     public static let fields: [ConfigField<TrainConfig>] = [

@@ -74,6 +74,23 @@ public struct TrainingSession {
             }
             scoreOf = { scores in scores.map(\.share).min() ?? 0 }
             trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
+        case "breakout":
+            let game: BreakoutConfig
+            do { game = try BreakoutConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
+            let target = PolicyTarget.breakout(game)
+            let task = SinglePlayerTask(target: target, episodeSteps: config.episodeSteps) { BreakoutGame(config: game) }
+            let evalTask = SinglePlayerTask(target: target, episodeSteps: config.evalSteps) { BreakoutGame(config: game) }
+            gameConfigJSON = game.json
+            gameConfigHash = game.configHash
+            self.target = target
+            scoreName = "score per episode"
+            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
+            evaluator = { policy, runner in
+                [PolicyEvaluation.run(task: evalTask, policy: policy, episodes: episodes, steps: steps,
+                                      seed: seed, runner: runner)]
+            }
+            scoreOf = { $0.first?.meanReturn ?? 0 }
+            trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
         default:
             throw .unsupportedGame(config.game)
         }
