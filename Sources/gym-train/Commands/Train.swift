@@ -187,7 +187,8 @@ struct TrainingLoop {
         var lastReport: IterationReport?
 
         if !session.isFinished {
-            print("train \(config.game): \(config.trainer), opponent \(config.opponent), population \(config.population), "
+            print("train \(config.game): \(config.trainer)" + (config.game == "pong" ? ", opponent \(config.opponent)" : "")
+                + ", population \(config.population), "
                 + "seed \(config.seed), \(runner.workers) workers; "
                 + (resumed != nil ? "resuming at iteration \(startIteration)" : "from scratch"))
         }
