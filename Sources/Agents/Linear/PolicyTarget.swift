@@ -23,13 +23,6 @@ public struct PolicyTarget: Equatable, Sendable, CustomStringConvertible {
                      inputs: PongGame.observationCount, outputs: config.verticalMovement ? 5 : 3)
     }
 
-    /// Breakout's observation (its length depends on the ball slots and the
-    /// wall's size); 4 actions.
-    public static func breakout(_ config: BreakoutConfig) -> PolicyTarget {
-        PolicyTarget(game: BreakoutConfig.gameName, layoutVersion: BreakoutGame.observationLayoutVersion,
-                     inputs: BreakoutPhysics.observationCount(for: config), outputs: BreakoutAction.allCases.count)
-    }
-
     public var description: String {
         "\(game) (observation layout v\(layoutVersion), \(inputs) inputs × \(outputs) actions)"
     }
