@@ -57,7 +57,11 @@ struct Balance: ParsableCommand {
             URL(fileURLWithPath: baselines).appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path
         }
 
-        func play(_ set: BalanceScenarioSet, config: PongConfig, label: String) -> [BalanceScenarioResult] {
+        func play(_ set: BalanceScenarioSet, config: PongConfig, label: String) throws -> [BalanceScenarioResult] {
+            for scenario in set.scenarios {
+                try scenario.a.check(pong: config)
+                try scenario.b.check(pong: config)
+            }
             let progress = Progress(total: set.scenarios.reduce(0) { $0 + $1.games }, label: label)
             defer { progress.finish() }
             return PongBalance.run(set, config: config, runner: ParallelRunner(workers: workerCount),
@@ -82,7 +86,7 @@ struct Balance: ParsableCommand {
                 guard URL(fileURLWithPath: path).standardizedFileURL != URL(fileURLWithPath: file).standardizedFileURL else {
                     throw CLIError("the baseline \(path) would overwrite the scenario file \(file); choose another --baselines folder")
                 }
-                let results = common.play(set, config: set.config, label: "record \(file)")
+                let results = try common.play(set, config: set.config, label: "record \(file)")
                 let baseline = BalanceBaseline(set: set, scenarioFile: file, config: set.config, results: results)
                 try AtomicFile.write(Data((baseline.json.serialized() + "\n").utf8), to: URL(fileURLWithPath: path))
                 print("balance record \(file) (\(set.rulesSource), config hash \(String(set.config.configHash, radix: 16)), seed \(set.seed))")
@@ -136,7 +140,7 @@ struct Balance: ParsableCommand {
                     config = try PongConfig.preset(preset)
                     rules = "preset \(preset)"
                 }
-                let current = common.play(set, config: config, label: "check \(file)")
+                let current = try common.play(set, config: config, label: "check \(file)")
                 let check = BalanceCheck(alpha: set.alpha)
                 let rows = check.compare(baseline: baseline.results, current: current)
                 let hashNote = config.configHash == baseline.configHash ? "same as the baseline's" : "baseline's was \(String(baseline.configHash, radix: 16))"

@@ -107,9 +107,11 @@ struct Tournament: ParsableCommand {
         }
     }
 
-    /// Parses the specs and rejects two agents shown under one name.
-    func parseAgents(_ texts: [String]) throws -> [AgentSpec] {
+    /// Parses the specs, checks that each can play `config`, and rejects
+    /// two agents shown under one name.
+    func parseAgents(_ texts: [String], config: PongConfig) throws -> [AgentSpec] {
         let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t) }
+        for spec in specs { try spec.check(pong: config) }
         var seen: Set<String> = []
         for s in specs where !seen.insert(s.displayName).inserted {
             throw CLIError("two agents are named \"\(s.displayName)\"; give each a distinct display name with name=... (e.g. tracker:noise=2,name=T2)")
@@ -119,7 +121,7 @@ struct Tournament: ParsableCommand {
 
     func rank(config: PongConfig) throws {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
-        let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
+        let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents, config: config)
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: game.seed)
         let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
@@ -169,7 +171,7 @@ struct Tournament: ParsableCommand {
     }
 
     func sprt(config: PongConfig) throws {
-        let specs = try parseAgents([candidate ?? "", baseline ?? ""])
+        let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
         let folder = try ResultsFolder.create(explicit: out, command: "sprt", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
