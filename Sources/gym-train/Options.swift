@@ -5,6 +5,7 @@ import Gym
 /// The games the gym offers.
 enum GameKind: String, ExpressibleByArgument, CaseIterable, Sendable {
     case pong
+    case breakout
 }
 
 /// Options every subcommand takes: which game, which rules, which seed.
@@ -15,7 +16,7 @@ struct GameOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: "A game config file (JSON); keys not given take the preset's values.")
     var configFile: String?
 
-    @Option(help: "A named preset (pong: \(PongConfig.presetNames.joined(separator: ", "))).")
+    @Option(help: "A named preset (pong: \(PongConfig.presetNames.joined(separator: ", ")); breakout: \(BreakoutConfig.presetNames.joined(separator: ", "))).")
     var preset: String?
 
     @Option(help: "The run's master seed; every episode seed derives from it.")
@@ -30,6 +31,11 @@ struct GameOptions: ParsableArguments {
     /// The effective Pong config.
     func pongConfig() throws -> PongConfig {
         try loadConfig(PongConfig.self)
+    }
+
+    /// The effective Breakout config.
+    func breakoutConfig() throws -> BreakoutConfig {
+        try loadConfig(BreakoutConfig.self)
     }
 
     func loadConfig<C: GameConfig>(_ type: C.Type) throws -> C {

@@ -22,7 +22,7 @@ public struct TrainConfig: GameConfig {
     /// Pong: the opponent of the periodic evaluation (agent spec).
     public var evalOpponent: String = "tracker"
     /// Iterations to run (the run stops at this or at `maxEnvSteps`).
-    public var iterations: Int = 300
+    public var iterations: Int = 500
     /// Stop once this many training env steps are done (0 = no limit).
     public var maxEnvSteps: Int = 0
     /// ES: members per iteration (even; antithetic pairs).
@@ -30,7 +30,7 @@ public struct TrainConfig: GameConfig {
     /// ES: episodes each member plays per iteration (same seeds for all).
     public var episodesPerMember: Int = 2
     /// Agent steps after which a training episode stops.
-    public var episodeSteps: Int = 2000
+    public var episodeSteps: Int = 5000
     /// ES: perturbation scale.
     public var sigma: Float = 0.1
     public var learningRate: Float = 0.03
@@ -48,12 +48,12 @@ public struct TrainConfig: GameConfig {
     /// The run's master seed.
     public var seed: UInt64 = 1
     /// Evaluate the greedy policy every this many iterations (and at the end).
-    public var evalInterval: Int = 10
+    public var evalInterval: Int = 25
     public var evalEpisodes: Int = 8
     /// Agent steps per evaluation episode.
-    public var evalSteps: Int = 5000
+    public var evalSteps: Int = 20000
     /// Write `checkpoint.json` every this many iterations (and at the end).
-    public var checkpointInterval: Int = 10
+    public var checkpointInterval: Int = 25
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import Agents
 import ArgumentParser
 import Gym
 
@@ -20,9 +21,14 @@ struct ConfigCommand: ParsableCommand {
     @Flag(help: "Print the config reference (Markdown table of every key).")
     var reference = false
 
+    @Flag(help: "The training config (e.g. Configs/train.json) instead of a game config.")
+    var train = false
+
     func run() throws {
+        if train { return try show(TrainConfig.self) }
         switch game.game {
         case .pong: try show(PongConfig.self)
+        case .breakout: try show(BreakoutConfig.self)
         }
     }
 

@@ -9,7 +9,7 @@ struct Train: ParsableCommand {
         abstract: "Train a linear policy (evolution strategies or REINFORCE) from a training config.",
         discussion: """
         Reads a training config (default Configs/train.json; keys and ranges: \
-        `gym-train config --game train --reference`), applies the options given, and \
+        `gym-train config --train --reference`), applies the options given, and \
         writes Results/<run>/: config.json (effective training config), game.json \
         (effective game config), run.json, metrics.csv, checkpoint.json (policy and \
         trainer state, every checkpointInterval iterations), best.json (best evaluated \
@@ -40,12 +40,16 @@ struct Train: ParsableCommand {
     @Option(help: "Override: steps per training episode.") var episodeSteps: Int?
     @Option(help: "Override: the run's master seed.") var seed: UInt64?
     @Option(help: "Override: parallel workers (0 = the machine's cores; never changes results).") var workers: Int?
+    @Option(help: "Override: evaluate every this many iterations.") var evalInterval: Int?
+    @Option(help: "Override: episodes per evaluation.") var evalEpisodes: Int?
+    @Option(help: "Override: agent steps per evaluation episode.") var evalSteps: Int?
 
     /// Test hook: behave as if interrupted after this many iterations of this session.
     @Option(help: .hidden) var stopAfter: Int?
 
     /// Keys that may differ on resume (they never change the weights).
-    static let resumableOverrides: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalOpponent"]
+    static let resumableOverrides: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalOpponent",
+                                                  "evalInterval", "evalEpisodes", "evalSteps"]
 
     /// The options given, as config members (so they are range-checked by the config itself).
     var overrides: [(String, JSONValue)] {
@@ -61,6 +65,9 @@ struct Train: ParsableCommand {
         if let episodeSteps { o.append(("episodeSteps", .number(episodeSteps))) }
         if let seed { o.append(("seed", .number(seed))) }
         if let workers { o.append(("workers", .number(workers))) }
+        if let evalInterval { o.append(("evalInterval", .number(evalInterval))) }
+        if let evalEpisodes { o.append(("evalEpisodes", .number(evalEpisodes))) }
+        if let evalSteps { o.append(("evalSteps", .number(evalSteps))) }
         return o
     }
 
@@ -97,7 +104,7 @@ struct Train: ParsableCommand {
             let configPath = folder.url.appendingPathComponent("config.json").path
             let checkpointPath = folder.url.appendingPathComponent("checkpoint.json").path
             for (key, _) in overrides where !Self.resumableOverrides.contains(key) {
-                throw CLIError("--\(Self.optionName(key)) cannot be changed when resuming (it changes the weights); options allowed with --resume: --iterations, --max-env-steps, --workers, --eval-opponent")
+                throw CLIError("--\(Self.optionName(key)) cannot be changed when resuming (it changes the weights); options allowed with --resume: --iterations, --max-env-steps, --workers and the --eval-* options")
             }
             let saved = try readText(configPath, what: "training config of the run to resume")
             let config = try Self.decode(saved, overrides: overrides, source: configPath)

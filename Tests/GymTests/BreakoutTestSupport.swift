@@ -1,0 +1,103 @@
+@testable import Gym
+
+/// A Breakout game set up by hand for rule tests: place balls, draw walls,
+/// step, and total the events.
+struct BreakoutLab {
+    var game: BreakoutGame
+    var events = BreakoutEvents()
+    var rewards: Float = 0
+    var results: [StepResult] = []
+
+    init(_ config: BreakoutConfig, seed: UInt64 = 1) {
+        game = BreakoutGame(config: config, seed: seed)
+    }
+
+    var core: BreakoutCore {
+        get { game.state.core }
+        set { game.state.core = newValue }
+    }
+    var config: BreakoutConfig { game.config }
+
+    /// Puts a ball in slot `k` (cancelling a pending serve).
+    mutating func ball(_ k: Int = 0, x: Float, y: Float, vx: Float, vy: Float) {
+        game.state.core.servePending = false
+        game.state.core.ballX[k] = x; game.state.core.ballY[k] = y
+        game.state.core.ballVX[k] = vx; game.state.core.ballVY[k] = vy
+        game.state.core.ballCount = max(game.state.core.ballCount, Int32(k + 1))
+    }
+
+    /// Steps `n` times with `action`, totalling events and rewards; stops at the end.
+    @discardableResult
+    mutating func run(_ n: Int, action: Int = 0) -> StepResult? {
+        var last: StepResult?
+        for _ in 0 ..< n {
+            var e = BreakoutEvents()
+            let r = game.step(action, events: &e)
+            events.accumulate(e)
+            rewards += r.reward
+            results.append(r)
+            last = r
+            if r.isDone { break }
+        }
+        return last
+    }
+
+    /// Hits left in the brick at (row from the bottom, column).
+    func hits(row: Int, col: Int) -> Int {
+        BrickCell.hits(game.state.bricks[row * config.brickColumns + col])
+    }
+
+    /// Centre of the brick cell at (row from the bottom, column).
+    func brickCentre(row: Int, col: Int) -> (x: Float, y: Float) {
+        (config.brickWidth * (Float(col) + 0.5), config.wallBottom + config.brickHeight * (Float(row) + 0.5))
+    }
+}
+
+/// A layout (top row first) with `cells` placed by (row from the bottom,
+/// column) and the rest empty.
+func breakoutLayout(rows: Int, cols: Int, _ cells: [(row: Int, col: Int, c: Character)]) -> [String] {
+    var grid = [[Character]](repeating: [Character](repeating: ".", count: cols), count: rows)
+    for (row, col, c) in cells { grid[rows - 1 - row][col] = c }
+    return grid.map { String($0) }
+}
+
+/// The classic config, changed by `change`, with an explicit layout of `cells`.
+func labConfig(_ cells: [(row: Int, col: Int, c: Character)], _ change: (inout BreakoutConfig) -> Void = { _ in }) -> BreakoutConfig {
+    var c = BreakoutConfig()
+    change(&c)
+    c.layout = breakoutLayout(rows: c.brickRows, cols: c.brickColumns, cells)
+    return c
+}
+
+/// A config at the edges of every range that matters for collisions: top
+/// speed, strongest gravity, bounciest walls, thin bricks, many balls.
+let breakoutExtreme: BreakoutConfig = {
+    var c = BreakoutConfig()
+    c.brickRows = 16
+    c.brickColumns = 32
+    c.brickHeight = 4
+    c.rowValues = (0 ..< 16).map { $0 + 1 }
+    c.ballSize = 2
+    c.ballSpeed = 16
+    c.maxBallSpeed = 24
+    c.gravity = 0.25
+    c.elasticity = 1.25
+    c.maxBalls = 8
+    c.ballsPerServe = 4
+    c.toughFraction = 0.2
+    c.toughHits = 7
+    c.explosiveFraction = 0.1
+    c.extraBallFraction = 0.2
+    c.speedUpFraction = 0.1
+    c.paddleSpeed = 24
+    c.paddleWidth = 16
+    c.pushImpulse = 8
+    c.pushCooldown = 0
+    c.serveDelay = 0
+    c.lives = 9
+    c.levels = 99
+    c.watchdogSteps = 0
+    c.maxSteps = 0
+    c.minBounceAngle = 10
+    return c
+}()
