@@ -5,6 +5,7 @@ import Gym
 ///     random
 ///     tracker
 ///     tracker:reaction=3,noise=0.2,speed=0.8,predict=false
+///     tracker:aim=false                  (Breakout: don't aim at the bricks)
 ///     constant:action=0
 ///     linear:Results/run/best.json
 ///     linear:path=Results/run/best.json,selection=softmax
@@ -80,7 +81,7 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
             } ?? 0
             kind = .constant(action: action)
         case "tracker":
-            try rejectParameters(params, kind: "tracker", allowed: ["reaction", "noise", "speed", "predict"])
+            try rejectParameters(params, kind: "tracker", allowed: ["reaction", "noise", "speed", "predict", "aim"])
             var skill = PongTracker.Skill()
             for (key, value) in params {
                 switch key {
@@ -94,7 +95,7 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
                     guard let b = Bool(value) else {
                         throw .badValue(kind: "tracker", key: key, value: value, allowed: "true or false")
                     }
-                    skill.predict = b
+                    if key == "aim" { skill.aim = b } else { skill.predict = b }
                 }
             }
             kind = .tracker(skill)

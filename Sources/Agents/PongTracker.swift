@@ -17,8 +17,10 @@ public struct PongTracker: Agent, Sendable {
         public var noise: Float = 0
         public var speed: Float = 1
         public var predict: Bool = true
-        public init(reaction: Int = 0, noise: Float = 0, speed: Float = 1, predict: Bool = true) {
-            self.reaction = reaction; self.noise = noise; self.speed = speed; self.predict = predict
+        /// Breakout only: aim the return at the remaining bricks.
+        public var aim: Bool = true
+        public init(reaction: Int = 0, noise: Float = 0, speed: Float = 1, predict: Bool = true, aim: Bool = true) {
+            self.reaction = reaction; self.noise = noise; self.speed = speed; self.predict = predict; self.aim = aim
         }
         /// Allowed ranges of the knobs.
         public static let reactionRange = 0 ... 30

@@ -23,7 +23,7 @@ import Gym
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[],\"speed\":2}", "unknown key \"speed\"; valid keys are: game, preset, config, seed, alpha, scenarios"),
         ("{\"game\":\"chess\",\"seed\":1}", "allowed: pong, breakout"),
         ("{\"game\":\"breakout\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10}]}", "a breakout scenario has one agent"),
-        ("{\"game\":\"breakout\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"constant:action=4\",\"games\":10}]}", "allowed: an integer in 0 ... 3 for breakout"),
+        ("{\"game\":\"breakout\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"constant:action=4\",\"games\":10}]}", "Breakout actions are 0 ... 3"),
         ("{\"game\":\"pong\",\"preset\":\"slow\",\"seed\":1}", "presets are: classic, touch, fast, ale"),
         ("{\"game\":\"pong\",\"config\":{\"paddleWidth\":1},\"seed\":1}", "\"paddleWidth\" = 1 is out of range; allowed: 8 ... 256"),
         ("{\"game\":\"pong\",\"seed\":-3,\"scenarios\":[]}", "\"seed\" must be an unsigned 64-bit integer"),

@@ -25,8 +25,8 @@ public enum BreakoutBalance {
         }
     }
 
-    public static func metrics(_ episodes: [BreakoutEpisodeResult]) -> [BalanceMetric] {
-        func values(_ f: (BreakoutEpisodeResult) -> Double) -> [Double] { episodes.map(f) }
+    public static func metrics(_ episodes: [BreakoutEpisode]) -> [BalanceMetric] {
+        func values(_ f: (BreakoutEpisode) -> Double) -> [Double] { episodes.map(f) }
         return [
             .mean("score", values { Double($0.score) }),
             .mean("bricksPerLife", values {

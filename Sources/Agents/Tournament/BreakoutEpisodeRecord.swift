@@ -11,9 +11,9 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
     public var agent: String
     public var episode: Int
     public var config: BreakoutConfig
-    public var result: BreakoutEpisodeResult
+    public var result: BreakoutEpisode
 
-    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisodeResult) {
+    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode) {
         self.agent = agent; self.episode = episode; self.config = config; self.result = result
     }
 
@@ -61,15 +61,16 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
         events.levelsCleared = Int32(clamping: (try? int("levelsCleared")) ?? 0)
         events.pushes = Int32(clamping: (try? int("pushes")) ?? 0)
         return BreakoutEpisodeRecord(agent: agent, episode: (try? int("episode")) ?? 0, config: config,
-                                     result: BreakoutEpisodeResult(seed: seed, score: try int("score"), steps: try int("steps"),
-                                                                   end: end, events: events))
+                                     result: BreakoutEpisode(index: (try? int("episode")) ?? 0, seed: seed, score: try int("score"),
+                                                             steps: try int("steps"), end: end, levelsCleared: Int(events.levelsCleared),
+                                                             livesLost: Int(events.livesLost), events: events))
     }
 
     /// Plays the recorded episode again.
-    public func replay() throws(AgentSpecError) -> BreakoutEpisodeResult {
+    public func replay() throws(AgentSpecError) -> BreakoutEpisode {
         let spec = try AgentSpec.parse(agent)
         try spec.check(breakout: config)
         var a = spec.makeBreakoutAgent(config: config)
-        return BreakoutEpisodes.play(config: config, seed: result.seed, agent: &a)
+        return BreakoutRun.play(config: config, seed: result.seed, index: episode, agent: &a)
     }
 }

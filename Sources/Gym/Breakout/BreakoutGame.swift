@@ -98,26 +98,25 @@ public struct BreakoutGame: Environment, Sendable {
     /// One agent step (out-of-range actions act as noop); events in ``lastEvents``.
     @inlinable
     public mutating func step(_ action: Int) -> StepResult {
-        BreakoutGame.advance(physics, &state.core, &state.bricks, action, &lastEvents)
+        // The grid is moved out while stepping (no copy: the array stays
+        // uniquely referenced), so the physics reads its constants in place.
+        var bricks: [UInt8] = []
+        swap(&bricks, &state.bricks)
+        defer { swap(&bricks, &state.bricks) }
+        return bricks.withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else {
+                return StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+            }
+            return physics.step(&state.core, bricks: base, action: action, events: &lastEvents)
+        }
     }
 
     /// One agent step, reporting what happened through `events`.
     @inlinable
     public mutating func step(_ action: Int, events: inout BreakoutEvents) -> StepResult {
-        let result = BreakoutGame.advance(physics, &state.core, &state.bricks, action, &events)
-        lastEvents = events
+        let result = step(action)
+        events = lastEvents
         return result
-    }
-
-    @inlinable
-    static func advance(_ physics: BreakoutPhysics, _ core: inout BreakoutCore, _ bricks: inout [UInt8],
-                        _ action: Int, _ events: inout BreakoutEvents) -> StepResult {
-        bricks.withUnsafeMutableBufferPointer { b in
-            guard let base = b.baseAddress else {
-                return StepResult(reward: 0, terminated: false, truncated: false, end: .none)
-            }
-            return physics.step(&core, bricks: base, action: action, events: &events)
-        }
     }
 
     /// Writes the observation into `buffer` (at least ``observationCount`` floats).

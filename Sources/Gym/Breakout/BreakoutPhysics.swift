@@ -48,8 +48,12 @@
 /// Serves reset the speed level to `ballSpeed` (and the paddle's width) and
 /// launch `ballsPerServe` balls side by side just above the paddle, each at
 /// a random angle within 45° (and the paddle's range) of the vertical.
-@frozen
-public struct BreakoutPhysics: Sendable {
+///
+/// A final class of constants: one instance is shared by every game (and a
+/// batch) with the same config, and passing it costs one pointer. (As a
+/// struct holding the config's arrays, every call from another module
+/// copied it and retained those arrays: a third of the step time.)
+public final class BreakoutPhysics: Sendable {
     public let config: BreakoutConfig
     @usableFromInline let width: Float, height: Float, r: Float
     @usableFromInline let rows: Int, cols: Int, cells: Int
@@ -640,7 +644,9 @@ public struct BreakoutPhysics: Sendable {
     @inlinable public var observationCount: Int { 8 + 5 * Int(maxBalls) + cells }
 
     /// Writes the observation (see ``BreakoutGame``'s table) into `o`.
-    @inlinable
+    /// Always inlined: as a call, the state would be copied for it (`o`
+    /// might alias it), which cost more than writing the observation.
+    @inlinable @inline(__always)
     public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed

@@ -33,6 +33,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if game.game == .breakout { return try runBreakout() }
         let config = try game.pongConfig()
         let all = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         #if DEBUG
@@ -50,6 +51,27 @@ struct Bench: ParsableCommand {
 
     func report(_ label: String, _ m: Throughput.Measurement, _ config: PongConfig) {
         let realTime = m.stepsPerSecond * Double(config.frameSkip) / 60
+        print("  \(label): \(formatRate(m.stepsPerSecond)) steps/s, \(formatRate(realTime))× real time (\(m.steps) steps in \(String(format: "%.2f", m.seconds)) s)")
+    }
+
+    func runBreakout() throws {
+        let config = try game.breakoutConfig()
+        let all = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        #if DEBUG
+        FileHandleOutput.standardError("warning: this is a debug build; figures are many times below release (use `swift build -c release`)")
+        #endif
+        print("bench breakout (\(envs) envs, \(config.brickRows)×\(config.brickColumns) wall, frameSkip \(config.frameSkip), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+        let one = Throughput.breakoutSingleAPI(config: config, environments: envs, workers: 1, seconds: seconds, seed: game.seed)
+        report("single API, 1 worker", one, frameSkip: config.frameSkip)
+        if all > 1 {
+            let many = Throughput.breakoutSingleAPI(config: config, environments: envs, workers: all, seconds: seconds, seed: game.seed)
+            report("single API, \(all) workers", many, frameSkip: config.frameSkip)
+            print(String(format: "  scaling %.2f× with %d workers", many.stepsPerSecond / one.stepsPerSecond, all))
+        }
+    }
+
+    func report(_ label: String, _ m: Throughput.Measurement, frameSkip: Int) {
+        let realTime = m.stepsPerSecond * Double(frameSkip) / 60
         print("  \(label): \(formatRate(m.stepsPerSecond)) steps/s, \(formatRate(realTime))× real time (\(m.steps) steps in \(String(format: "%.2f", m.seconds)) s)")
     }
 }

@@ -11,7 +11,9 @@ struct Eval: ParsableCommand {
         Pong: the agent alternates sides by episode (even: bottom, odd: top) and plays \
         every game to its end. Prints the win rate with a 95% Wilson interval, the \
         share of points won, mean score and length, and the speed; writes config.json, \
-        run.json, episodes.csv and summary.json to the results folder.
+        run.json, episodes.csv and summary.json to the results folder. \
+        Breakout (--game breakout): the agent plays each episode alone; prints the mean \
+        score with a 95% interval, walls cleared, lives lost, length and speed.
         """
     )
 
@@ -21,10 +23,11 @@ struct Eval: ParsableCommand {
     @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2, linear:PATH).")
     var agent: String = "tracker"
 
-    @Option(help: "The opponent (Pong).")
+    @Option(help: "The opponent (Pong only).")
     var opponent: String = "random"
 
     func run() throws {
+        if game.game == .breakout { return try runBreakout() }
         let config = try game.pongConfig()
         let agentSpec = try AgentSpec.parse(agent)
         let opponentSpec = try AgentSpec.parse(opponent)

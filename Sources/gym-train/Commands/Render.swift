@@ -24,7 +24,7 @@ struct Render: ParsableCommand {
     @Option(help: "The agent (bottom on even episode indices, top on odd).")
     var agent: String = "tracker"
 
-    @Option(help: "The opponent (Pong).")
+    @Option(help: "The opponent (Pong only).")
     var opponent: String = "random"
 
     @Option(help: "Episode index within the run (selects the seed and sides, as in eval).")
@@ -112,6 +112,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        if game.game == .breakout { return try runBreakout() }
         let ep = try episodeToPlay()
         let config = ep.config
         let seed = ep.seed
@@ -208,11 +209,16 @@ final class TerminalScreen {
     private let ramp = Array(" .:-=+*#%@")
 
     func draw(_ game: PongGame, status: String) {
-        let rows = Int(Float(columns) * game.config.fieldHeight / game.config.fieldWidth / 2)
-        var frame = GrayFrame(width: columns, height: rows)
-        // Each cell is a field-sized box scaled to the grid (x and y scaled apart).
         var big = game.makeFrame(scale: Float(columns) / game.config.fieldWidth * 2)
         game.render(into: &big)
+        draw(big, status: status)
+    }
+
+    /// Draws a frame rendered at twice the terminal's column resolution.
+    func draw(_ big: GrayFrame, status: String) {
+        let rows = max(1, columns * big.height / big.width / 2)
+        var frame = GrayFrame(width: columns, height: rows)
+        // Each cell is a field-sized box scaled to the grid (x and y scaled apart).
         for y in 0 ..< rows {
             for x in 0 ..< columns {
                 var maxV: UInt8 = 0

@@ -1,0 +1,77 @@
+import Dispatch
+import Gym
+
+extension Throughput {
+    /// Steps `environments` single Breakout games (the reference API,
+    /// ``BreakoutGame``) for at least `seconds`, split over `workers` that
+    /// each own a slice and run many ticks per dispatch; one step is one
+    /// agent step plus the observation written, random actions from 0 ..< 4.
+    public static func breakoutSingleAPI(config: BreakoutConfig, environments: Int, workers: Int,
+                                         seconds: Double, seed: UInt64) -> Measurement {
+        let perWorker = (environments + workers - 1) / workers
+        let ticksPerRound = 256
+        let clock = ContinuousClock()
+        let states = WorkerStates<BreakoutWorker>(count: workers) { w in
+            BreakoutWorker(config: config, count: min(perWorker, max(0, environments - w * perWorker)),
+                           seed: Seeds.stream(seed, UInt64(w)))
+        }
+        var rounds = 0
+        let start = clock.now
+        repeat {
+            if workers == 1 {
+                states.withState(0) { $0.run(ticks: ticksPerRound) }
+            } else {
+                DispatchQueue.global(qos: .userInitiated).sync {
+                    DispatchQueue.concurrentPerform(iterations: workers) { w in
+                        states.withState(w) { $0.run(ticks: ticksPerRound) }
+                    }
+                }
+            }
+            rounds += 1
+        } while (clock.now - start) < .milliseconds(Int64(seconds * 1000))
+        let c = (clock.now - start).components
+        states.withState(0) { blackHole($0.checksum) }
+        return Measurement(workers: workers, environments: environments, steps: rounds * ticksPerRound * environments,
+                           seconds: Double(c.seconds) + Double(c.attoseconds) * 1e-18)
+    }
+}
+
+/// One worker's slice of Breakout games for the throughput measurement.
+struct BreakoutWorker {
+    var games: [BreakoutGame]
+    var observations: [Float]
+    let observationCount: Int
+    var rng: Xoshiro256
+    var nextSeed: UInt64
+    var checksum: Float = 0
+
+    init(config: BreakoutConfig, count: Int, seed: UInt64) {
+        games = (0 ..< count).map { BreakoutGame(config: config, seed: Seeds.episode(runSeed: seed, index: $0)) }
+        observationCount = BreakoutPhysics.observationCount(for: config)
+        observations = [Float](repeating: 0, count: count * observationCount)
+        rng = Xoshiro256(seed: seed)
+        nextSeed = UInt64(count)
+    }
+
+    mutating func run(ticks: Int) {
+        let n = observationCount
+        observations.withUnsafeMutableBufferPointer { obs in
+            games.withUnsafeMutableBufferPointer { games in
+                for _ in 0 ..< ticks {
+                    var bits = rng.next(), left = 32
+                    for i in games.indices {
+                        if left == 0 { bits = rng.next(); left = 32 }
+                        let action = Int(bits & 3)
+                        bits >>= 2; left -= 1
+                        if games[i].step(action).isDone {
+                            games[i].reset(seed: nextSeed)
+                            nextSeed &+= 1
+                        }
+                        games[i].observe(into: UnsafeMutableBufferPointer(rebasing: obs[i * n ..< i * n + n]))
+                    }
+                }
+            }
+            checksum += obs.first ?? 0
+        }
+    }
+}

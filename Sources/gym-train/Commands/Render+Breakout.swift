@@ -1,0 +1,72 @@
+import Agents
+import Foundation
+import Gym
+
+extension Render {
+    /// `render --game breakout`: episode `--episode` of an `eval` run, played
+    /// again bit for bit (same seed derivation and agent seeding as
+    /// ``BreakoutRun/play(config:seed:index:agent:)``).
+    func runBreakout() throws {
+        guard replay == nil else {
+            throw CLIError("--replay reads Pong match records; a Breakout episode is selected with --seed and --episode")
+        }
+        let config = try game.breakoutConfig()
+        let spec = try AgentSpec.parse(agent)
+        try spec.check(breakout: config)
+        let seed = Seeds.episode(runSeed: game.seed, index: episode)
+        let limit = maxSteps ?? 3000
+        var player = spec.makeBreakoutAgent(config: config)
+        player.reset(seed: Seeds.stream(seed, 10))
+        var breakout = BreakoutGame(config: config, seed: seed)
+
+        let wantsFile = gif != nil || pgm != nil || !terminal
+        let folder = wantsFile && (gif == nil || pgm == nil) && out != nil || (wantsFile && gif == nil && pgm == nil)
+            ? try ResultsFolder.create(explicit: out, command: "render", game: "breakout", seed: game.seed) : nil
+        let gifPath = gif ?? (pgm == nil && folder != nil ? folder?.url.appendingPathComponent("episode.gif").path : nil)
+        var frame = breakout.makeFrame(scale: scale)
+        var encoder = gifPath.map { _ in GIFEncoder(width: frame.width, height: frame.height, delay: UInt16(max(1, min(100, every * 100 / 60)))) }
+        if let pgm {
+            do { try FileManager.default.createDirectory(atPath: pgm, withIntermediateDirectories: true) } catch {
+                throw CLIError("cannot create PGM folder \(pgm): \(error.localizedDescription)")
+            }
+        }
+        let screen = terminal ? TerminalScreen() : nil
+        var observation = [Float](repeating: 0, count: breakout.observationCount)
+        var step = 0, written = 0
+        while true {
+            if step % every == 0 {
+                breakout.render(into: &frame)
+                encoder?.add(frame)
+                if let pgm {
+                    try AtomicFile.write(PGM.encode(frame), to: URL(fileURLWithPath: pgm).appendingPathComponent(String(format: "frame-%06d.pgm", written)))
+                }
+                written += 1
+            }
+            if let screen {
+                let s = breakout.state.core
+                var big = breakout.makeFrame(scale: Float(screen.columns) / config.fieldWidth * 2)
+                breakout.render(into: &big)
+                screen.draw(big, status: "step \(step)  \(spec.displayName)  score \(s.score)  lives \(s.lives)  walls \(s.levelsCleared)/\(config.levels)  bricks \(s.bricksLeft)")
+                Thread.sleep(forTimeInterval: Double(config.frameSkip) / fps)
+            }
+            if breakout.isOver || (limit > 0 && step >= limit) { break }
+            observation.withUnsafeMutableBufferPointer { breakout.observe(into: $0) }
+            let action = observation.withUnsafeBufferPointer { player.act($0) }
+            _ = breakout.step(action)
+            step += 1
+        }
+        screen?.finish()
+        if let encoder, let gifPath {
+            try AtomicFile.write(Data(encoder.data), to: URL(fileURLWithPath: gifPath))
+            print("wrote \(gifPath) (\(encoder.frameCount) frames, \(frame.width)×\(frame.height))")
+        }
+        if let pgm { print("wrote \(written) PGM frames to \(pgm)") }
+        if let folder {
+            try folder.writeRunInfo(command: "render", seed: game.seed, config: config, extra: [
+                ("agent", .string(spec.text)), ("episode", .number(episode)), ("episodeSeed", .number(seed)),
+            ])
+        }
+        let s = breakout.state.core
+        print("episode \(episode) (seed \(seed)): \(spec.displayName) scored \(s.score), cleared \(s.levelsCleared) of \(config.levels) walls, \(s.lives) lives left after \(step) steps, end: \(s.end)")
+    }
+}
