@@ -4,7 +4,7 @@ import Testing
 /// The committed baselines (Results/baselines/) against the shipped presets:
 /// an unintended balance change fails this suite. The scenario sets are
 /// sized to run at full size in a debug build: about 16 s of CPU for all
-/// six sets (Pong: 440 games per preset; Breakout: 134 and 72 episodes).
+/// six sets (Pong: 440 games per preset; Breakout: 164 and 72 episodes).
 @Suite struct BalanceCommandTests {
     @Test func everyShippedPresetMatchesItsCommittedBaselineExactly() throws {
         let r = try GymTrainProcess.run(["balance", "check", "--workers", "2"])

@@ -73,6 +73,11 @@ import Testing
         let lines = try String(contentsOf: dir.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3 * 4)
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("scores.csv").path))
+        // A Breakout episode replays from its record too.
+        let replay = try GymTrainProcess.run(["render", "--replay", dir.appendingPathComponent("matches.jsonl").path,
+                                              "--index", "5", "--every", "1000", "--gif", dir.appendingPathComponent("b5.gif").path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("replay identical to the record"), "\(replay.stdout)")
     }
 
     @Test func sprtExitsZeroForABetterCandidateAndOneForAWorse() throws {

@@ -101,17 +101,29 @@ struct Render: ParsableCommand {
 
     /// The record on line `index` of a JSONL file, or an inline JSON line.
     func loadRecord(_ argument: String) throws -> PongMatchRecord {
-        if argument.hasPrefix("{") { return try PongMatchRecord.decode(argument, source: "--replay") }
+        let (line, source) = try recordLine(argument)
+        return try PongMatchRecord.decode(line, source: source)
+    }
+
+    /// The text of the record line `--replay` names, and a name for errors.
+    func recordLine(_ argument: String) throws -> (line: String, source: String) {
+        if argument.hasPrefix("{") { return (argument, "--replay") }
         let text = try readText(argument, what: "match file")
         var k = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if k == index { return try PongMatchRecord.decode(String(line), source: "\(argument):\(index)") }
+            if k == index { return (String(line), "\(argument):\(index)") }
             k += 1
         }
         throw CLIError("--index \(index) is out of range for \(argument); allowed: 0 ... \(max(0, k - 1)) (\(k) records)")
     }
 
     func run() throws {
+        if let replay {
+            let (line, source) = try recordLine(replay)
+            if line.contains("\"game\":\"breakout\"") {
+                return try runBreakout(record: try BreakoutEpisodeRecord.decode(line, source: source))
+            }
+        }
         if game.game == .breakout { return try runBreakout() }
         let ep = try episodeToPlay()
         let config = ep.config
