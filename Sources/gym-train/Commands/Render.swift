@@ -12,9 +12,9 @@ struct Render: ParsableCommand {
         (seed = episode seed of (seed, index); the agent plays bottom on even indices), \
         so any evaluated game can be watched again, identically.
 
-        --replay re-plays a recorded game from a tournament's matches.jsonl (the line \
+        --replay re-plays a recorded Pong game or Breakout episode from a tournament's matches.jsonl (the line \
         --index N, counted from 0) or from one JSON line given inline: the record's \
-        config, seed and agent specs give the identical game, and the replayed score \
+        config, seed and agent spec(s) give the identical game, and the replayed score \
         and length are checked against the record (exit 1 if they differ).
         """
     )
