@@ -133,6 +133,57 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         // The zero policy only stays put; a trainer that learns returns the ball.
         #expect(after.score > 0.8, "point share vs random after training: \(after.score) (before \(before))")
         #expect(after.score > before + 0.2)
-        #expect(after.result.gained > after.result.lost)
+        #expect(after.results[0].gained > after.results[0].lost)
+    }
+}
+
+/// A contextual bandit: the observation is (s, 1) with s = ±1 drawn per
+/// step; action 2 pays 1 when s = +1, action 1 pays 1 when s = −1.
+struct SignBandit: Environment {
+    typealias Config = PongConfig
+    var config = PongConfig()
+    var rng = Xoshiro256(seed: 0)
+    var sign: Float = 1
+    var steps = 0
+    var lastEvents = PongEvents()
+    var observationCount: Int { 2 }
+    var actionCount: Int { 3 }
+    mutating func reset(seed: UInt64) {
+        rng = Xoshiro256(seed: seed)
+        steps = 0
+        sign = rng.sign()
+    }
+    mutating func step(_ action: Int) -> StepResult {
+        let reward: Float = action == (sign > 0 ? 2 : 1) ? 1 : 0
+        sign = rng.sign()
+        steps += 1
+        return StepResult(reward: reward, terminated: steps >= 20, truncated: false, end: steps >= 20 ? .gameOver : .none)
+    }
+    func observe(into buffer: UnsafeMutableBufferPointer<Float>) { buffer[0] = sign; buffer[1] = 1 }
+    func render(into frame: inout GrayFrame) {}
+}
+
+@Suite struct ReinforceTests {
+    @Test func reinforceLearnsTheRewardedAction() {
+        for seed in UInt64(1) ... 3 {
+            let target = PolicyTarget(game: "bandit", layoutVersion: 1, inputs: 2, outputs: 3)
+            let task = SinglePlayerTask(target: target, episodeSteps: 20) { SignBandit() }
+            let settings = ReinforceSettings(batchEpisodes: 8, discount: 0, learningRate: 0.05, weightDecay: 0,
+                                             baselineLearningRate: 0.05)
+            var trainer = Reinforce(task: task, settings: settings, seed: seed, normalize: false, trainConfigHash: 0)
+            let runner = ParallelRunner(workers: 2)
+            var first = 0.0, last = 0.0
+            for k in 0 ..< 60 {
+                let r = trainer.iterate(runner: runner)
+                if k == 0 { first = r.meanReturn }
+                last = r.meanReturn
+            }
+            let p = trainer.policy
+            let plus: [Float] = [1, 1], minus: [Float] = [-1, 1]
+            #expect(plus.withUnsafeBufferPointer { p.greedyAction($0) } == 2, "seed \(seed)")
+            #expect(minus.withUnsafeBufferPointer { p.greedyAction($0) } == 1, "seed \(seed)")
+            // Sampled episodes pay more than the uniform policy's 20/3.
+            #expect(last > first && last > 12, "seed \(seed): return \(first) -> \(last)")
+        }
     }
 }

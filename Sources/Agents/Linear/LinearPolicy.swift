@@ -17,12 +17,14 @@ import Gym
 /// so acting costs the same with or without normalisation and both paths
 /// below read only the folded copy.
 ///
-/// Two evaluation paths, chosen by measurement (see the README's training
-/// section; figures for 12 inputs × 3 actions in a release build):
-/// - one observation: a plain loop (``logits(_:into:)``, ``greedyAction(_:)``);
+/// Two evaluation paths, chosen by measurement (`gym-train bench-policy`,
+/// release build, one thread, 12 inputs × 3 actions, ns per observation):
+/// - one observation: a plain loop (``logits(_:into:)``, ``greedyAction(_:)``),
+///   22–29 ns, against 102 ns for an sgemm of batch 1;
 /// - many observations: one `cblas_sgemm` (``logits(batch:observations:into:)``,
 ///   ``actions(batch:observations:logits:into:)``), the form a batch of
-///   environments stepped together should use.
+///   environments stepped together should use: 20 ns at batch 8 (break-even),
+///   8.2 at 64, 7.4 at 1024. With 128 inputs sgemm wins even at batch 1.
 /// Both compute the same products; they may differ in the last bit of a
 /// logit (the summation order differs), which tests bound.
 public struct LinearPolicy: Equatable, Sendable {

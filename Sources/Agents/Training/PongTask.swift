@@ -5,7 +5,9 @@ import Gym
 ///
 /// Episode `index` of an iteration puts the policy at the bottom when
 /// `index` is even and at the top when odd (observations are egocentric, so
-/// one policy plays both sides).
+/// one policy plays both sides), against opponent `(index / 2) % count`
+/// of the list (so with `2 × count` episodes every opponent is met on
+/// both sides).
 public struct PongTask: TrainingTask {
     /// Who the policy plays against.
     public enum Opponent: Equatable, Sendable {
@@ -16,31 +18,61 @@ public struct PongTask: TrainingTask {
     }
 
     public let config: PongConfig
-    public let opponent: Opponent
+    public let opponents: [Opponent]
     public let episodeSteps: Int
 
-    /// - Precondition: a `linear` opponent passed ``AgentSpec/check(pong:)``.
-    public init(config: PongConfig, opponent: Opponent, episodeSteps: Int) {
+    /// - Precondition: at least one opponent; `linear` opponents passed
+    ///   ``AgentSpec/check(pong:)``.
+    public init(config: PongConfig, opponents: [Opponent], episodeSteps: Int) {
         precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
+        precondition(!opponents.isEmpty, "at least one opponent")
         self.config = config
-        self.opponent = opponent
+        self.opponents = opponents
         self.episodeSteps = episodeSteps
+    }
+
+    /// One opponent.
+    public init(config: PongConfig, opponent: Opponent, episodeSteps: Int) {
+        self.init(config: config, opponents: [opponent], episodeSteps: episodeSteps)
     }
 
     public var target: PolicyTarget { .pong(config) }
 
-    public func makeEnvironment(centre: LinearPolicy) -> PongVersus<AnyAgent> {
-        let agent: any Agent = switch opponent {
-        case let .agent(spec): spec.makePongAgent(config: config)
-        case .selfPlay: LinearAgent(policy: centre)
-        }
-        return PongVersus(config: config, opponent: AnyAgent(agent))
+    public func makeEnvironment(centre: LinearPolicy) -> PongEnvironments {
+        PongEnvironments(games: opponents.map { opponent in
+            let agent: any Agent = switch opponent {
+            case let .agent(spec): spec.makePongAgent(config: config)
+            case .selfPlay: LinearAgent(policy: centre)
+            }
+            return PongVersus(config: config, opponent: AnyAgent(agent))
+        })
     }
 
-    public func reset(_ env: inout PongVersus<AnyAgent>, seed: UInt64, index: Int) {
-        env.side = index % 2 == 0 ? .bottom : .top
-        env.reset(seed: seed)
+    public func reset(_ env: inout PongEnvironments, seed: UInt64, index: Int) {
+        env.current = (index / 2) % env.games.count
+        env.games[env.current].side = index % 2 == 0 ? .bottom : .top
+        env.games[env.current].reset(seed: seed)
     }
+}
+
+/// One worker's Pong games, one per opponent; the current one is played.
+public struct PongEnvironments: Environment {
+    public var games: [PongVersus<AnyAgent>]
+    public var current = 0
+
+    public init(games: [PongVersus<AnyAgent>]) {
+        precondition(!games.isEmpty, "at least one game")
+        self.games = games
+    }
+
+    public var config: PongConfig { games[current].config }
+    public var observationCount: Int { PongGame.observationCount }
+    public var actionCount: Int { games[current].actionCount }
+    public var lastEvents: PongEvents { games[current].lastEvents }
+    public mutating func reset(seed: UInt64) { games[current].reset(seed: seed) }
+    public mutating func step(_ action: Int) -> StepResult { games[current].step(action) }
+    public func observe(into buffer: UnsafeMutableBufferPointer<Float>) { games[current].observe(into: buffer) }
+    public func render(into frame: inout GrayFrame) { games[current].render(into: &frame) }
 }
 
 /// Training a single-player game (Breakout): the return is the game's

@@ -11,24 +11,27 @@ import Gym
 public struct TrainConfig: GameConfig {
     public static let gameName = "train"
 
-    /// Which game: "pong" (or "breakout" once it exists).
+    /// Which game: "pong" or "breakout".
     public var game: String = "pong"
     /// The game config document (`{}`: the game's first preset).
     public var gameConfig: JSONValue = .object([])
     /// "es" (evolution strategies) or "reinforce".
     public var trainer: String = "es"
-    /// Pong: an agent spec (`tracker`, `random`, `linear:PATH`, …) or `self`.
-    public var opponent: String = "tracker"
-    /// Pong: the opponent of the periodic evaluation (agent spec).
-    public var evalOpponent: String = "tracker"
+    /// Pong: who the policy trains against: agent specs (`tracker`,
+    /// `random`, `linear:PATH`, …) or `self`, several separated by `;`
+    /// (episodes cycle through them).
+    public var opponent: String = "tracker;random"
+    /// Pong: the opponents of the periodic evaluation (agent specs separated
+    /// by `;`); the score is the lowest point share among them.
+    public var evalOpponent: String = "tracker;random"
     /// Iterations to run (the run stops at this or at `maxEnvSteps`).
-    public var iterations: Int = 500
+    public var iterations: Int = 600
     /// Stop once this many training env steps are done (0 = no limit).
     public var maxEnvSteps: Int = 0
     /// ES: members per iteration (even; antithetic pairs).
     public var population: Int = 32
     /// ES: episodes each member plays per iteration (same seeds for all).
-    public var episodesPerMember: Int = 2
+    public var episodesPerMember: Int = 4
     /// Agent steps after which a training episode stops.
     public var episodeSteps: Int = 5000
     /// ES: perturbation scale.
@@ -48,8 +51,8 @@ public struct TrainConfig: GameConfig {
     /// The run's master seed.
     public var seed: UInt64 = 1
     /// Evaluate the greedy policy every this many iterations (and at the end).
-    public var evalInterval: Int = 25
-    public var evalEpisodes: Int = 8
+    public var evalInterval: Int = 10
+    public var evalEpisodes: Int = 16
     /// Agent steps per evaluation episode.
     public var evalSteps: Int = 20000
     /// Write `checkpoint.json` every this many iterations (and at the end).
@@ -58,7 +61,7 @@ public struct TrainConfig: GameConfig {
     public init() {}
 
     /// The games training supports.
-    public static let games = ["pong"]
+    public static let games = ["pong", "breakout"]
     public static let trainers = ["es", "reinforce"]
 
     public static let fields: [ConfigField<TrainConfig>] = [
@@ -79,12 +82,12 @@ public struct TrainConfig: GameConfig {
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
                     c.trainer = try string(v, key: "trainer", source: source, allowed: TrainConfig.trainers)
                 }),
-        .custom("opponent", allowed: "an agent spec or self", "Pong: who the policy trains against (self = self-play)",
+        .custom("opponent", allowed: "agent specs or self, separated by ;", "Pong: who the policy trains against (self = self-play; several: episodes cycle through them)",
                 read: { .string($0.opponent) },
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
                     c.opponent = try agent(v, key: "opponent", source: source, allowSelf: true)
                 }),
-        .custom("evalOpponent", allowed: "an agent spec", "Pong: the opponent of the periodic evaluation",
+        .custom("evalOpponent", allowed: "agent specs, separated by ;", "Pong: the opponents of the periodic evaluation (score: the lowest point share)",
                 read: { .string($0.evalOpponent) },
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
                     c.evalOpponent = try agent(v, key: "evalOpponent", source: source, allowSelf: false)
@@ -138,7 +141,7 @@ public struct TrainConfig: GameConfig {
         if population % 2 != 0 {
             throw .invalid(source: source, key: "population", message: "= \(population) must be even (antithetic pairs)")
         }
-        if opponent == "self", game != "pong" {
+        if Self.split(opponent).contains("self"), game != "pong" {
             throw .invalid(source: source, key: "opponent", message: "= self needs a two-player game (pong)")
         }
     }
@@ -169,13 +172,23 @@ public struct TrainConfig: GameConfig {
 
     static func agent(_ v: JSONValue, key: String, source: String, allowSelf: Bool) throws(ConfigError) -> String {
         guard case let .string(s) = v else {
-            throw .wrongType(source: source, key: key, expected: "an agent spec (a string)", found: v.kindName)
+            throw .wrongType(source: source, key: key, expected: "agent specs (a string)", found: v.kindName)
         }
-        if allowSelf, s == "self" { return s }
-        do { _ = try AgentSpec.parse(s) } catch {
-            throw .invalid(source: source, key: key, message: "= \"\(s)\": \(error)")
+        let parts = split(s)
+        guard !parts.isEmpty, parts.count <= 16 else {
+            throw .invalid(source: source, key: key, message: "= \"\(s)\" must name 1 to 16 agents separated by ;")
+        }
+        for part in parts where !(allowSelf && part == "self") {
+            do { _ = try AgentSpec.parse(part) } catch {
+                throw .invalid(source: source, key: key, message: "= \"\(s)\": \(error)")
+            }
         }
         return s
+    }
+
+    /// The agent specs of a `;`-separated list, trimmed.
+    public static func split(_ list: String) -> [String] {
+        list.split(separator: ";").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
     }
 
     static func jsonText(_ v: JSONValue) -> String {

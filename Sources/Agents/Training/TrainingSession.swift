@@ -26,8 +26,8 @@ public struct TrainingSession {
     /// What the evaluation score means, e.g. "point share vs tracker".
     public let scoreName: String
     var trainer: any PolicyTrainer
-    let evaluator: @Sendable (LinearPolicy, ParallelRunner) -> PolicyScore
-    let scoreOf: @Sendable (PolicyScore) -> Double
+    let evaluator: @Sendable (LinearPolicy, ParallelRunner) -> [PolicyScore]
+    let scoreOf: @Sendable ([PolicyScore]) -> Double
 
     /// Builds the run from `config`, or continues `resume`'s.
     /// - Throws: ``TrainingSetupError`` for a bad game config or opponent, or
@@ -38,31 +38,58 @@ public struct TrainingSession {
         case "pong":
             let game: PongConfig
             do { game = try PongConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
-            let opponent: PongTask.Opponent
-            let evalOpponent: AgentSpec
+            var opponents: [PongTask.Opponent] = []
+            var evalOpponents: [AgentSpec] = []
             do {
-                if config.opponent == "self" {
-                    opponent = .selfPlay
-                } else {
-                    let spec = try AgentSpec.parse(config.opponent)
-                    try spec.check(pong: game)
-                    opponent = .agent(spec)
+                for text in TrainConfig.split(config.opponent) {
+                    if text == "self" {
+                        opponents.append(.selfPlay)
+                    } else {
+                        let spec = try AgentSpec.parse(text)
+                        try spec.check(pong: game)
+                        opponents.append(.agent(spec))
+                    }
                 }
-                evalOpponent = try AgentSpec.parse(config.evalOpponent)
-                try evalOpponent.check(pong: game)
+                for text in TrainConfig.split(config.evalOpponent) {
+                    let spec = try AgentSpec.parse(text)
+                    try spec.check(pong: game)
+                    evalOpponents.append(spec)
+                }
             } catch { throw .agent(error) }
-            let task = PongTask(config: game, opponent: opponent, episodeSteps: config.episodeSteps)
-            let evalTask = PongTask(config: game, opponent: .agent(evalOpponent), episodeSteps: config.evalSteps)
+            let task = PongTask(config: game, opponents: opponents, episodeSteps: config.episodeSteps)
+            let evalTasks = evalOpponents.map {
+                PongTask(config: game, opponent: .agent($0), episodeSteps: config.evalSteps)
+            }
             gameConfigJSON = game.json
             gameConfigHash = game.configHash
             target = task.target
-            scoreName = "point share vs \(evalOpponent.displayName)"
+            let names = evalOpponents.map(\.displayName).joined(separator: ", ")
+            scoreName = evalOpponents.count == 1 ? "point share vs \(names)" : "lowest point share vs \(names)"
             let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
             evaluator = { policy, runner in
-                PolicyEvaluation.run(task: evalTask, policy: policy, episodes: episodes, steps: steps,
-                                     seed: seed, runner: runner)
+                evalTasks.map {
+                    PolicyEvaluation.run(task: $0, policy: policy, episodes: episodes, steps: steps,
+                                         seed: seed, runner: runner)
+                }
             }
-            scoreOf = { $0.share }
+            scoreOf = { scores in scores.map(\.share).min() ?? 0 }
+            trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
+        case "breakout":
+            let game: BreakoutConfig
+            do { game = try BreakoutConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
+            let target = PolicyTarget.breakout(game)
+            let task = SinglePlayerTask(target: target, episodeSteps: config.episodeSteps) { BreakoutGame(config: game) }
+            let evalTask = SinglePlayerTask(target: target, episodeSteps: config.evalSteps) { BreakoutGame(config: game) }
+            gameConfigJSON = game.json
+            gameConfigHash = game.configHash
+            self.target = target
+            scoreName = "score per episode"
+            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
+            evaluator = { policy, runner in
+                [PolicyEvaluation.run(task: evalTask, policy: policy, episodes: episodes, steps: steps,
+                                      seed: seed, runner: runner)]
+            }
+            scoreOf = { $0.first?.meanReturn ?? 0 }
             trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
         default:
             throw .unsupportedGame(config.game)
@@ -123,9 +150,10 @@ public struct TrainingSession {
         trainer.iterate(runner: runner)
     }
 
-    /// Evaluates the current greedy policy; returns the score (higher is
-    /// better) and the raw result.
-    public func evaluate(runner: ParallelRunner) -> (score: Double, result: PolicyScore) {
+    /// Evaluates the current greedy policy against each evaluation
+    /// opponent; returns the score (higher is better; Pong: the lowest
+    /// point share) and the results, one per opponent.
+    public func evaluate(runner: ParallelRunner) -> (score: Double, results: [PolicyScore]) {
         let r = evaluator(trainer.policy, runner)
         return (scoreOf(r), r)
     }

@@ -187,7 +187,8 @@ struct TrainingLoop {
         var lastReport: IterationReport?
 
         if !session.isFinished {
-            print("train \(config.game): \(config.trainer), opponent \(config.opponent), population \(config.population), "
+            print("train \(config.game): \(config.trainer)" + (config.game == "pong" ? ", opponent \(config.opponent)" : "")
+                + ", population \(config.population), "
                 + "seed \(config.seed), \(runner.workers) workers; "
                 + (resumed != nil ? "resuming at iteration \(startIteration)" : "from scratch"))
         }
@@ -205,9 +206,9 @@ struct TrainingLoop {
                                           minReturn: report.minReturn, maxReturn: report.maxReturn)
             var newBest = false
             if session.evaluationDue {
-                let (score, result) = session.evaluate(runner: runner)
+                let (score, results) = session.evaluate(runner: runner)
                 row.evalScore = score
-                row.evalReturn = result.meanReturn
+                row.evalReturn = Statistics.mean(results.map(\.meanReturn))
                 lastScore = score
                 if best.score.map({ score > $0 }) ?? true {
                     best = (score, report.iteration)

@@ -89,7 +89,9 @@ struct SVGChart {
         return lo ... hi
     }
 
-    /// About five round tick values covering `r` (1, 2 or 5 × a power of ten apart).
+    /// Round tick values over `r`: the step is the smallest 1, 2 or 5 × 10^k of
+    /// at least a fifth of the span; ticks run from below `r` to within half a
+    /// step of its top (the plot extends its range to the ticks).
     static func ticks(_ r: ClosedRange<Double>) -> [Double] {
         let span = r.upperBound - r.lowerBound
         guard span > 0, span.isFinite else { return [r.lowerBound] }

@@ -3,11 +3,15 @@ import Foundation
 
 /// Turns SIGINT and SIGTERM into a flag that long work polls between units
 /// (a training iteration), so it can stop cleanly: finish the unit, write
-/// its files, and exit with a message. A second signal exits at once
-/// (every file is written whole, so nothing is left half-written).
+/// its files, and exit with a message. A second signal, more than a second
+/// after the first, exits at once (every file is written whole, so nothing
+/// is left half-written); one within a second is taken as the same signal
+/// delivered twice (e.g. to the process and to its process group, as
+/// `timeout` does).
 final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var received: Int32?
+    private var receivedAt = DispatchTime.now()
     private var sources: [DispatchSourceSignal] = []
 
     /// Installs the handlers (until ``uninstall()``).
@@ -21,11 +25,13 @@ final class StopSignal: @unchecked Sendable {
                 guard let self else { return }
                 self.lock.lock()
                 let first = self.received == nil
-                if first { self.received = sig }
+                let now = DispatchTime.now()
+                let repeated = !first && now.uptimeNanoseconds - self.receivedAt.uptimeNanoseconds < 1_000_000_000
+                if first { self.received = sig; self.receivedAt = now }
                 self.lock.unlock()
                 if first {
                     onFirst(sig)
-                } else {
+                } else if !repeated {
                     FileHandleOutput.standardError("gym-train: second signal, exiting now")
                     _exit(128 + sig)
                 }
