@@ -84,6 +84,52 @@ extension PongBatch {
         return busy
     }
 
+    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, written
+    /// to `out` (12 floats per game, game `g` at `g × 12`): the same
+    /// expressions lane-wise (same operations in the same order, so the same
+    /// bits), then transposed four games at a time into whole rows.
+    @inline(__always)
+    func observeLanes(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, _ p: PongPhysics) {
+        func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
+        func loadInts(_ c: UnsafeMutablePointer<Int32>) -> Lanes { Lanes(UnsafeRawPointer(c + i).loadUnaligned(as: LaneInts.self)) }
+        let m = side.mirror
+        let cx = p.width / 2, cy = p.height / 2
+        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / p.maxSpeed
+        let invDepth = p.maxDepth > 0 ? 1 / p.maxDepth : 0
+        let invMax = 1 / Float(p.config.maxScore)
+        let bx = load(bottomX), by = load(bottomY), tx = load(topX), ty = load(topY)
+        let x = load(ballX), y = load(ballY)
+        let bottomIsOwn = side == .bottom
+        let ownX = bottomIsOwn ? bx : tx, oppX = bottomIsOwn ? tx : bx
+        let bottomDepth = by - p.homeY, topDepth = (p.height - p.homeY) - ty
+        let ownDepth = bottomIsOwn ? bottomDepth : topDepth, oppDepth = bottomIsOwn ? topDepth : bottomDepth
+        let sb = loadInts(scoreBottom), st = loadInts(scoreTop)
+        let f0 = (ownX - cx) * invCX * m
+        let f1 = ownDepth * invDepth
+        let f2 = (oppX - cx) * invCX * m
+        let f3 = oppDepth * invDepth
+        let f4 = (x - cx) * invCX * m
+        let f5 = (y - cy) * invCY * m
+        let f6 = load(ballVX) * invV * m
+        let f7 = load(ballVY) * invV * m
+        let f8 = (x - ownX) * invCX * m
+        let f9 = load(speed) * invV
+        let f10 = (bottomIsOwn ? sb : st) * invMax
+        let f11 = (bottomIsOwn ? st : sb) * invMax
+        @inline(__always)
+        func rows(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, at k: Int, first g: Int) {
+            for j in 0 ..< 4 {
+                UnsafeMutableRawPointer(out + (i + g + j) * 12 + k).storeBytes(of: SIMD4(a[j], b[j], c[j], d[j]), as: SIMD4<Float>.self)
+            }
+        }
+        rows(f0.lowHalf, f1.lowHalf, f2.lowHalf, f3.lowHalf, at: 0, first: 0)
+        rows(f4.lowHalf, f5.lowHalf, f6.lowHalf, f7.lowHalf, at: 4, first: 0)
+        rows(f8.lowHalf, f9.lowHalf, f10.lowHalf, f11.lowHalf, at: 8, first: 0)
+        rows(f0.highHalf, f1.highHalf, f2.highHalf, f3.highHalf, at: 0, first: 4)
+        rows(f4.highHalf, f5.highHalf, f6.highHalf, f7.highHalf, at: 4, first: 4)
+        rows(f8.highHalf, f9.highHalf, f10.highHalf, f11.highHalf, at: 8, first: 4)
+    }
+
     /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.
     @inline(__always)
     static func horizontal(_ a: Lanes) -> Lanes {

@@ -269,7 +269,8 @@ public final class PongBatch {
                     busy &= busy - 1
                     fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), sign: sign, out)
                 }
-                for j in 0 ..< lanes { writeObservations(i + j, out, physics) }
+                if let o = out.observations { observeLanes(i, side: agentSide, into: o, physics) }
+                if let o = out.opponentObservations { observeLanes(i, side: agentSide.opponent, into: o, physics) }
                 i += lanes
             }
         }
