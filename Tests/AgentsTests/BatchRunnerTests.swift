@@ -19,7 +19,7 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
     }
 }
 
-@Suite struct PongBatchRunnerTests {
+@Suite struct BatchRunnerTests {
     /// The same games for 1, 2 and 3 workers, with random play and with the
     /// linear policy in the loop (one sgemm per worker per tick over slices
     /// of different sizes).
@@ -44,6 +44,35 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
                         reference = o
                         #expect((0 ..< 37).contains { r.totals($0).episodes > 0 }, "preset \(name): no episode finished")
                     }
+                }
+            }
+        }
+    }
+
+    /// Breakout's runner: the same games for 1, 2 and 3 workers, random
+    /// play and the linear policy in the loop.
+    @Test func breakoutResultsAreIdenticalFor1_2And3Workers() throws {
+        var config = try BreakoutConfig.preset("classic")
+        config.maxSteps = 300
+        let inputs = BreakoutPhysics.observationCount(for: config)
+        var rng = Xoshiro256(seed: 8)
+        let policy = LinearPolicy(inputs: inputs, outputs: 4, weights: (0 ..< 4 * inputs).map { _ in rng.nextSigned() },
+                                  bias: (0 ..< 4).map { _ in rng.nextSigned() }, normalizer: nil)
+        for control in [BatchControl.random, .linear(policy)] {
+            var reference: [UInt64]?
+            for workers in [1, 2, 3] {
+                let r = BreakoutBatchRunner(config: config, environments: 11, seed: 5,
+                                            runner: ParallelRunner(workers: workers), control: control)
+                r.run(ticks: 400)
+                let o = (0 ..< 11).flatMap { g -> [UInt64] in
+                    let t = r.totals(g)
+                    return [r.state(g).fingerprint, UInt64(bitPattern: Int64(t.reward)), UInt64(t.episodes)]
+                }
+                if let reference {
+                    #expect(o == reference, "\(workers) workers differ from 1 worker")
+                } else {
+                    reference = o
+                    #expect((0 ..< 11).contains { r.totals($0).episodes > 0 }, "no episode finished")
                 }
             }
         }
