@@ -1,10 +1,15 @@
 // Allocation counting by replacing malloc, as the GNU C library allows
 // ("Replacing malloc", glibc manual §3.2.5): every function here forwards to
 // glibc's own allocator (__libc_malloc and friends), so memory from either
-// side can be freed by the other, and adds one relaxed atomic increment
-// while counting is on. Linked only into gym-train (bench) and the tests.
+// side can be freed by the other, and counts each allocation while counting
+// is on: process-wide (one relaxed atomic increment) and per thread (a
+// thread-local counter, so tests running in parallel do not see each
+// other's allocations). Only with glibc; elsewhere it is inactive. Linked
+// only into gym-train (bench) and the tests.
 #define _GNU_SOURCE
 #include "MallocCounter.h"
+
+#if defined(__linux__) && defined(__GLIBC__)
 #include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
@@ -73,3 +78,13 @@ int malloc_counter_active(void) {
     // order; it is this file's when the executable exports it.
     return dlsym(RTLD_DEFAULT, "malloc") == (void *)&malloc;
 }
+
+#else
+// Elsewhere (no glibc): no replacement; the counter reports itself inactive
+// and counts nothing.
+void malloc_counter_start(void) {}
+uint64_t malloc_counter_stop(void) { return 0; }
+void malloc_counter_start_thread(void) {}
+uint64_t malloc_counter_stop_thread(void) { return 0; }
+int malloc_counter_active(void) { return 0; }
+#endif
