@@ -32,7 +32,10 @@ release: setup
 # lowest point share against the tracker and random) over long horizons
 # (every game played to 11 points or 30 000 steps, with seeds the training
 # never evaluated on) against the default tracker and against random.
-RUN_DIR    ?= Results/train-pong-$(shell date -u +%Y%m%d-%H%M%S)
+# Expanded once (:=), so every step of the recipe names the same folder.
+ifndef RUN_DIR
+RUN_DIR    := Results/train-pong-$(shell date -u +%Y%m%d-%H%M%S)
+endif
 EVAL_GAMES ?= 64
 
 run: release
