@@ -18,9 +18,9 @@ import Gym
 
     /// Every error names the problem and what is allowed.
     @Test(arguments: [
-        ("", AgentSpecError.empty, "agents are: random, tracker, constant"),
+        ("", AgentSpecError.empty, "agents are: random, tracker, constant, linear"),
         ("   ", .empty, "agents are:"),
-        ("tracer", .unknownKind("tracer", allowed: AgentSpec.kinds), "unknown agent \"tracer\"; agents are: random, tracker, constant"),
+        ("tracer", .unknownKind("tracer", allowed: AgentSpec.kinds), "unknown agent \"tracer\"; agents are: random, tracker, constant, linear"),
         ("random,name=x", .unknownKind("random,name=x", allowed: AgentSpec.kinds), "agents are:"),
         ("tracker:noise", .malformedParameter(spec: "tracker:noise", part: "noise"), "is not key=value"),
         ("tracker:depth=3", .unknownParameter(kind: "tracker", key: "depth", allowed: ["reaction", "noise", "speed", "predict", "aim", "name"]),
@@ -35,6 +35,12 @@ import Gym
         ("tracker:predict=yes", .badValue(kind: "tracker", key: "predict", value: "yes", allowed: "true or false"), "true or false"),
         ("constant:action=9", .badValue(kind: "constant", key: "action", value: "9", allowed: "an integer in 0 ... 4"), "0 ... 4"),
         ("tracker:name=", .badValue(kind: "tracker", key: "name", value: "", allowed: "a non-empty name"), "a non-empty name"),
+        ("linear", .badValue(kind: "linear", key: "path", value: "", allowed: "a checkpoint file, as linear:PATH or linear:path=PATH"),
+         "allowed: a checkpoint file"),
+        ("linear:x.json,selection=best", .badValue(kind: "linear", key: "selection", value: "best", allowed: "greedy or softmax"),
+         "allowed: greedy or softmax"),
+        ("linear:x.json,temperature=2", .unknownParameter(kind: "linear", key: "temperature", allowed: ["path", "selection", "name"]),
+         "allowed: path, selection, name"),
     ])
     func rejectsBadSpecsWithAllowedValues(text: String, expected: AgentSpecError, fragment: String) {
         do {
@@ -43,6 +49,19 @@ import Gym
         } catch {
             #expect(error == expected, "spec \"\(text)\"")
             #expect(error.description.contains(fragment), "spec \"\(text)\": \(error.description)")
+        }
+    }
+
+    @Test func unreadableCheckpointIsOneClearError() {
+        do {
+            _ = try AgentSpec.parse("linear:/nonexistent/policy.json")
+            Issue.record("a missing checkpoint parsed")
+        } catch {
+            guard case .checkpoint(.unreadable(path: "/nonexistent/policy.json", reason: _)) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(error.description.hasPrefix("agent linear: cannot read checkpoint /nonexistent/policy.json"))
         }
     }
 }

@@ -12,22 +12,24 @@ import Gym
 
     @Test func scenarioFileDecodes() throws {
         let set = try BalanceScenarioSet.decode(Self.small, source: "s.json")
-        #expect(set.config == PongConfig())
+        #expect(set.rules == .pong(PongConfig()))
         #expect(set.alpha == 0.001)
         #expect(set.scenarios.map(\.name) == ["mirror", "gap"])
-        #expect(set.scenarios[1].b.kind == .tracker(PongTracker.Skill(noise: 4)))
+        #expect(set.scenarios[1].b?.kind == .tracker(PongTracker.Skill(noise: 4)))
         #expect(set.scenarioSeed(0) != set.scenarioSeed(1))
     }
 
     @Test(arguments: [
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[],\"speed\":2}", "unknown key \"speed\"; valid keys are: game, preset, config, seed, alpha, scenarios"),
-        ("{\"game\":\"chess\",\"seed\":1}", "allowed: pong"),
+        ("{\"game\":\"chess\",\"seed\":1}", "allowed: pong, breakout"),
+        ("{\"game\":\"breakout\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10}]}", "a breakout scenario has one agent"),
+        ("{\"game\":\"breakout\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"constant:action=4\",\"games\":10}]}", "Breakout actions are 0 ... 3"),
         ("{\"game\":\"pong\",\"preset\":\"slow\",\"seed\":1}", "presets are: classic, touch, fast, ale"),
         ("{\"game\":\"pong\",\"config\":{\"paddleWidth\":1},\"seed\":1}", "\"paddleWidth\" = 1 is out of range; allowed: 8 ... 256"),
         ("{\"game\":\"pong\",\"seed\":-3,\"scenarios\":[]}", "\"seed\" must be an unsigned 64-bit integer"),
         ("{\"game\":\"pong\",\"seed\":1,\"alpha\":0.5,\"scenarios\":[]}", "allowed: 1e-09 ... 0.2"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[]}", "non-empty array"),
-        ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"robot\",\"games\":10}]}", "scenarios[0]: \"b\": unknown agent \"robot\"; agents are: random, tracker, constant"),
+        ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"robot\",\"games\":10}]}", "scenarios[0]: \"b\": unknown agent \"robot\"; agents are: random, tracker, constant, linear"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":9}]}", "allowed: an even integer in 2 ... 100000"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10,\"n\":1}]}", "unknown key \"n\"; valid keys are: name, a, b, games"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10},{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10}]}", "used twice"),
@@ -46,21 +48,21 @@ import Gym
 
     @Test func unchangedRulesReproduceTheBaselineExactlyAndAChangeIsFlagged() throws {
         let set = try BalanceScenarioSet.decode(Self.small, source: "s.json")
-        let recorded = PongBalance.run(set, config: set.config, runner: ParallelRunner(workers: 2))
-        let baseline = BalanceBaseline(set: set, scenarioFile: "s.json", config: set.config, results: recorded)
+        let recorded = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
+        let baseline = BalanceBaseline(set: set, scenarioFile: "s.json", rules: set.rules, results: recorded)
         // Through the file format and back: still bit-identical.
         let decoded = try BalanceBaseline.decode(baseline.json.serialized(), source: "b.json")
         #expect(decoded.results == recorded)
         try decoded.checkMatches(set, source: "b.json")
 
-        let again = PongBalance.run(set, config: set.config, runner: ParallelRunner(workers: 1))
+        let again = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 1))
         let check = BalanceCheck(alpha: set.alpha)
         let rows = check.compare(baseline: decoded.results, current: again)
         #expect(rows.count == 14)
         #expect(rows.allSatisfy { $0.verdict == .identical })
 
         // Paddles 40% narrower and a faster serve: the game plays differently.
-        var changed = set.config
+        var changed = PongConfig()
         changed.paddleWidth *= 0.6
         changed.serveSpeed = 3
         let moved = check.compare(baseline: decoded.results, current: PongBalance.run(set, config: changed, runner: ParallelRunner(workers: 2)))
@@ -71,7 +73,7 @@ import Gym
         let set = try BalanceScenarioSet.decode(Self.small, source: "s.json")
         let results = [BalanceScenarioResult(name: "mirror", a: "tracker:noise=2", b: "tracker:noise=2", games: 20, metrics: []),
                        BalanceScenarioResult(name: "gap", a: "tracker:noise=2", b: "tracker:noise=3", games: 20, metrics: [])]
-        let baseline = BalanceBaseline(set: set, scenarioFile: "s.json", config: set.config, results: results)
+        let baseline = BalanceBaseline(set: set, scenarioFile: "s.json", rules: set.rules, results: results)
         #expect(throws: BalanceError.self) { try baseline.checkMatches(set, source: "b.json") }
     }
 
@@ -84,5 +86,31 @@ import Gym
         #expect(BalanceCheck.z(zero, BalanceMetric(name: "t", value: 0.02, n: 50, sd: 0)) == .infinity)
         #expect(abs(BalanceCheck(alpha: 0.001).critical - 3.2905) < 1e-3)
         #expect(abs(Normal.quantile(0.975) - 1.959964) < 1e-6)
+    }
+
+    static let breakout = """
+    { "game": "breakout", "preset": "classic", "seed": 3,
+      "scenarios": [
+        { "name": "tracker", "a": "tracker:noise=1.2", "games": 8 },
+        { "name": "random", "a": "random", "games": 8 } ] }
+    """
+
+    @Test func breakoutBalanceReproducesExactlyAndFlagsAMuchHarderGame() throws {
+        let set = try BalanceScenarioSet.decode(Self.breakout, source: "b.json")
+        let one = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 1))
+        let two = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
+        #expect(one == two)
+        #expect(one[0].metrics.map(\.name) == ["score", "bricksPerLife", "ballsLost", "episodeLength", "levelClearRate",
+                                               "pushes", "specialActivations", "watchdogRate", "truncationRate"])
+        let baseline = BalanceBaseline(set: set, scenarioFile: "b.json", rules: set.rules, results: one)
+        let decoded = try BalanceBaseline.decode(baseline.json.serialized(), source: "b.json")
+        #expect(decoded.results == one)
+        let check = BalanceCheck(alpha: set.alpha)
+        #expect(check.compare(baseline: decoded.results, current: two).allSatisfy { $0.verdict == .identical })
+        var changed = BreakoutConfig()
+        changed.ballSpeed = 8
+        changed.paddleWidth = 12
+        let moved = check.compare(baseline: decoded.results, current: BalanceRun.run(set, rules: .breakout(changed), runner: ParallelRunner(workers: 2)))
+        #expect(moved.contains { $0.verdict == .changed }, "\(moved.map { "\($0.scenario) \($0.metric) z \($0.z)" })")
     }
 }

@@ -355,6 +355,25 @@ import Testing
         #expect(r?.reward == 2)
     }
 
+    @Test func stickyActionsRepeatThePreviousFrameAction() {
+        var always = BreakoutLab(labConfig([far]) { $0.stickyActionProbability = 1 })
+        always.run(20, action: BreakoutAction.right.rawValue)
+        #expect(always.core.paddleX == 160)                  // keeps repeating the first frame's noop
+        var some = BreakoutLab(labConfig([far]) { $0.stickyActionProbability = 0.5 })
+        var overridden = 0
+        for k in 0 ..< 40 {
+            let requested = k % 2 == 0 ? BreakoutAction.right.rawValue : BreakoutAction.left.rawValue
+            some.run(1, action: requested)
+            if Int(some.core.lastAction) != requested { overridden += 1 }
+        }
+        #expect(overridden > 5 && overridden < 35, "\(overridden) of 40 frames kept the previous action")
+        // The sticky draws have their own generator: serves are unchanged.
+        var plain = BreakoutLab(labConfig([far]) { $0.serveDelay = 0 })
+        var sticky = BreakoutLab(labConfig([far]) { $0.serveDelay = 0; $0.stickyActionProbability = 0.5 })
+        plain.run(1); sticky.run(1)
+        #expect(plain.core.ballVX[0] == sticky.core.ballVX[0])
+    }
+
     @Test func observationLayout() {
         var lab = BreakoutLab(labConfig([(0, 0, "T"), (4, 9, "#")]) { $0.toughHits = 4 })
         #expect(lab.game.observationCount == 8 + 15 + 50)

@@ -63,6 +63,23 @@ import Testing
         #expect(r.stdout.contains("2 pairings × 3 pairs × 2 sides = 12 games"), "\(r.stdout)")
     }
 
+    @Test func breakoutDuplicateTournamentRanksTheTrackerFirst() throws {
+        let dir = GymTrainProcess.temporaryFolder("bo")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try GymTrainProcess.run(["tournament", "--game", "breakout", "--agent", "random", "--agent", "tracker",
+                                         "--agent", "constant:action=0", "--episodes", "4", "--bootstrap", "50", "--out", dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("| 1 | tracker |"), "\(r.stdout)")
+        let lines = try String(contentsOf: dir.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3 * 4)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("scores.csv").path))
+        // A Breakout episode replays from its record too.
+        let replay = try GymTrainProcess.run(["render", "--replay", dir.appendingPathComponent("matches.jsonl").path,
+                                              "--index", "5", "--every", "1000", "--gif", dir.appendingPathComponent("b5.gif").path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("replay identical to the record"), "\(replay.stdout)")
+    }
+
     @Test func sprtExitsZeroForABetterCandidateAndOneForAWorse() throws {
         let dir = GymTrainProcess.temporaryFolder("sprt")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -78,13 +95,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (["tournament", "--agent", "random", "--agent", "robot"], "unknown agent \"robot\"; agents are: random, tracker, constant"),
+        (["tournament", "--agent", "random", "--agent", "robot"], "unknown agent \"robot\"; agents are: random, tracker, constant, linear"),
         (["tournament", "--agent", "random"], "round-robin needs at least two --agent options"),
         (["tournament", "--agent", "random", "--agent", "random"], "two agents are named \"random\""),
         (["tournament", "--agent", "random", "--agent", "tracker:noise=9"], "agent tracker: noise=9 is invalid; allowed: a number in 0.0 ... 4.0"),
         (["tournament", "--mode", "sprt", "--candidate", "tracker"], "--mode sprt needs --candidate SPEC and --baseline SPEC"),
         (["tournament", "--agent", "random", "--agent", "tracker", "--pairs", "0"], "--pairs 0 is out of range; allowed: 1 ... 1000000"),
         (["render", "--replay", "/nonexistent/m.jsonl"], "cannot read match file /nonexistent/m.jsonl"),
+        (["tournament", "--game", "breakout", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random"], "--mode sprt is for --game pong"),
+        (["tournament", "--game", "breakout", "--agent", "random", "--agent", "constant:action=4"], "Breakout actions are 0 ... 3"),
     ])
     func badInputGivesOneClearErrorLine(arguments: [String], fragment: String) throws {
         let r = try GymTrainProcess.run(arguments)

@@ -13,16 +13,16 @@ public struct BalanceBaseline: Equatable, Sendable {
     public var seed: UInt64
     public var alpha: Double
     public var configHash: UInt64
-    public var config: PongConfig
+    public var rules: BalanceRules
     public var results: [BalanceScenarioResult]
 
-    public init(set: BalanceScenarioSet, scenarioFile: String, config: PongConfig, results: [BalanceScenarioResult]) {
+    public init(set: BalanceScenarioSet, scenarioFile: String, rules: BalanceRules, results: [BalanceScenarioResult]) {
         game = set.game
         self.scenarioFile = scenarioFile
         seed = set.seed
         alpha = set.alpha
-        configHash = config.configHash
-        self.config = config
+        configHash = rules.configHash
+        self.rules = rules
         self.results = results
     }
 
@@ -30,10 +30,10 @@ public struct BalanceBaseline: Equatable, Sendable {
         .object([
             ("format", .number(BalanceBaseline.format)), ("game", .string(game)),
             ("scenarioFile", .string(scenarioFile)), ("seed", .number(seed)), ("alpha", .number(alpha)),
-            ("configHash", .string(String(configHash, radix: 16))), ("config", config.json),
+            ("configHash", .string(String(configHash, radix: 16))), ("config", rules.json),
             ("scenarios", .array(results.map { r in
                 .object([
-                    ("name", .string(r.name)), ("a", .string(r.a)), ("b", .string(r.b)), ("games", .number(r.games)),
+                    ("name", .string(r.name)), ("a", .string(r.a)), ("b", r.b.map { .string($0) } ?? .null), ("games", .number(r.games)),
                     ("metrics", .array(r.metrics.map { m in
                         .object([("name", .string(m.name)), ("value", .number(m.value)), ("n", .number(m.n)),
                                  ("sd", .number(m.sd))])
@@ -56,11 +56,13 @@ public struct BalanceBaseline: Equatable, Sendable {
               let hash = UInt64(hashText, radix: 16), let configDoc = doc["config"],
               case let .array(items)? = doc["scenarios"]
         else { throw bad("missing or mistyped key; a baseline has format, game, scenarioFile, seed, alpha, configHash, config, scenarios") }
-        let config: PongConfig
-        do { config = try PongConfig.decode(configDoc, source: "\(source) config") } catch { throw bad(error.description) }
+        guard BalanceRules.games.contains(game) else { throw bad("\"game\" = \"\(game)\"; allowed: \(BalanceRules.games.joined(separator: ", "))") }
+        let rules: BalanceRules
+        do { rules = try BalanceRules.decode(game: game, configDoc, source: "\(source) config") } catch { throw bad(error.description) }
         var results: [BalanceScenarioResult] = []
         for item in items {
-            guard case let .string(name)? = item["name"], case let .string(a)? = item["a"], case let .string(b)? = item["b"],
+            let b: String? = if case let .string(text)? = item["b"] { text } else { nil }
+            guard case let .string(name)? = item["name"], case let .string(a)? = item["a"],
                   case let .number(g, _)? = item["games"], let games = Int(exactly: g), case let .array(ms)? = item["metrics"]
             else { throw bad("a scenario needs name, a, b, games and metrics") }
             var metrics: [BalanceMetric] = []
@@ -71,9 +73,9 @@ public struct BalanceBaseline: Equatable, Sendable {
             }
             results.append(BalanceScenarioResult(name: name, a: a, b: b, games: games, metrics: metrics))
         }
-        var baseline = BalanceBaseline(set: BalanceScenarioSet(game: game, config: config, rulesSource: "baseline", seed: seed,
+        var baseline = BalanceBaseline(set: BalanceScenarioSet(rules: rules, rulesSource: "baseline", seed: seed,
                                                                alpha: alpha, scenarios: []),
-                                       scenarioFile: file, config: config, results: results)
+                                       scenarioFile: file, rules: rules, results: results)
         baseline.configHash = hash
         return baseline
     }
@@ -85,8 +87,8 @@ public struct BalanceBaseline: Equatable, Sendable {
         guard set.scenarios.count == results.count else {
             throw .mismatch(baseline: source, message: "recorded \(results.count) scenarios, the scenario file declares \(set.scenarios.count)")
         }
-        for (s, r) in zip(set.scenarios, results) where s.name != r.name || s.a.text != r.a || s.b.text != r.b || s.games != r.games {
-            throw .mismatch(baseline: source, message: "scenario \(r.name) (\(r.a) vs \(r.b), \(r.games) games) differs from the file's \(s.name) (\(s.a.text) vs \(s.b.text), \(s.games) games)")
+        for (s, r) in zip(set.scenarios, results) where s.name != r.name || s.a.text != r.a || s.b?.text != r.b || s.games != r.games {
+            throw .mismatch(baseline: source, message: "scenario \(r.name) (\(r.a) vs \(r.b ?? "-"), \(r.games) games) differs from the file's \(s.name) (\(s.a.text) vs \(s.b?.text ?? "-"), \(s.games) games)")
         }
     }
 }

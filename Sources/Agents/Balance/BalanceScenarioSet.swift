@@ -1,8 +1,10 @@
 import Gym
 
 /// A declared set of balance scenarios (`Configs/balance/*.json`): the rules
-/// under test, a master seed, and scenarios of two reference agents playing
-/// a fixed number of games.
+/// under test, a master seed, and scenarios of reference agents playing a
+/// fixed number of games (Pong: agents `a` and `b` against each other;
+/// Breakout: agent `a` alone, episodes on seeds
+/// `Seeds.episode(runSeed: Seeds.stream(seed, s), index: k)`).
 ///
 ///     {
 ///       "game": "pong",
@@ -22,13 +24,14 @@ public struct BalanceScenarioSet: Equatable, Sendable {
     public struct Scenario: Equatable, Sendable {
         public var name: String
         public var a: AgentSpec
-        public var b: AgentSpec
-        /// Games played (even: whole side-swapped pairs).
+        /// Pong's second agent (nil in Breakout).
+        public var b: AgentSpec?
+        /// Games (Pong: even, whole side-swapped pairs) or episodes (Breakout).
         public var games: Int
     }
 
-    public var game: String
-    public var config: PongConfig
+    public var game: String { rules.game }
+    public var rules: BalanceRules
     /// How the rules were named in the file (`preset classic` or `config`).
     public var rulesSource: String
     public var seed: UInt64
@@ -38,7 +41,11 @@ public struct BalanceScenarioSet: Equatable, Sendable {
 
     public static let keys = ["game", "preset", "config", "seed", "alpha", "scenarios"]
     public static let scenarioKeys = ["name", "a", "b", "games"]
-    public static let games = ["pong"]
+
+    public init(rules: BalanceRules, rulesSource: String, seed: UInt64, alpha: Double, scenarios: [Scenario]) {
+        self.rules = rules; self.rulesSource = rulesSource; self.seed = seed; self.alpha = alpha; self.scenarios = scenarios
+    }
+    public static let games = BalanceRules.games
     public static let gamesRange = 2 ... 100_000
     public static let alphaRange = 1e-9 ... 0.2
 
@@ -61,20 +68,20 @@ public struct BalanceScenarioSet: Equatable, Sendable {
         guard games.contains(game) else {
             throw .invalid(source: source, message: "\"game\" = \"\(game)\" is not supported; allowed: \(games.joined(separator: ", "))")
         }
-        var config = PongConfig()
-        var rulesSource = "preset \(PongConfig.presets[0].name)"
+        var rules = try? BalanceRules.preset(game: game, nil)
+        var rulesSource = "preset \(game == "breakout" ? BreakoutConfig.presets[0].name : PongConfig.presets[0].name)"
         if doc["preset"] != nil, doc["config"] != nil {
             throw .invalid(source: source, message: "give either \"preset\" or \"config\", not both (a config may name its base with \"preset\")")
         }
         do {
             if let p = doc["preset"] {
                 guard case let .string(name) = p else {
-                    throw BalanceError.invalid(source: source, message: "\"preset\" must be a preset name; allowed: \(PongConfig.presetNames.joined(separator: ", "))")
+                    throw BalanceError.invalid(source: source, message: "\"preset\" must be a preset name")
                 }
-                config = try PongConfig.preset(name)
+                rules = try BalanceRules.preset(game: game, name)
                 rulesSource = "preset \(name)"
             } else if let c = doc["config"] {
-                config = try PongConfig.decode(c, source: "\(source) config")
+                rules = try BalanceRules.decode(game: game, c, source: "\(source) config")
                 rulesSource = "config"
             }
         } catch let error as BalanceError {
@@ -82,6 +89,7 @@ public struct BalanceScenarioSet: Equatable, Sendable {
         } catch {
             throw .invalid(source: source, message: "\(error)")
         }
+        guard let rules else { throw .invalid(source: source, message: "no default preset for \(game)") }
         guard case let .number(_, seedText)? = doc["seed"], let seed = UInt64(seedText) else {
             throw .invalid(source: source, message: "\"seed\" must be an unsigned 64-bit integer")
         }
@@ -116,14 +124,29 @@ public struct BalanceScenarioSet: Equatable, Sendable {
                 }
                 do { return try AgentSpec.parse(text) } catch { throw .invalid(source: where_, message: "\"\(key)\": \(error)") }
             }
-            guard case let .number(x, _)? = item["games"], let n = Int(exactly: x), gamesRange.contains(n), n % 2 == 0 else {
+            let pong = game == PongConfig.gameName
+            guard case let .number(x, _)? = item["games"], let n = Int(exactly: x), gamesRange.contains(n), !pong || n % 2 == 0 else {
                 let found = item["games"]?.serialized(pretty: false) ?? "missing"
-                throw .invalid(source: where_, message: "\"games\" = \(found) is invalid; allowed: an even integer in \(gamesRange.lowerBound) ... \(gamesRange.upperBound) (games are played in side-swapped pairs)")
+                throw .invalid(source: where_, message: pong
+                    ? "\"games\" = \(found) is invalid; allowed: an even integer in \(gamesRange.lowerBound) ... \(gamesRange.upperBound) (games are played in side-swapped pairs)"
+                    : "\"games\" = \(found) is invalid; allowed: an integer in \(gamesRange.lowerBound) ... \(gamesRange.upperBound) (episodes)")
             }
-            scenarios.append(Scenario(name: name, a: try spec("a"), b: try spec("b"), games: n))
+            let a = try spec("a")
+            var b: AgentSpec?
+            if pong {
+                b = try spec("b")
+            } else if item["b"] != nil {
+                throw .invalid(source: where_, message: "\"b\" is for pong; a breakout scenario has one agent, \"a\"")
+            }
+            do {
+                try rules.check(a)
+                if let b { try rules.check(b) }
+            } catch {
+                throw .invalid(source: where_, message: error.description)
+            }
+            scenarios.append(Scenario(name: name, a: a, b: b, games: n))
         }
-        return BalanceScenarioSet(game: game, config: config, rulesSource: rulesSource, seed: seed, alpha: alpha,
-                                  scenarios: scenarios)
+        return BalanceScenarioSet(rules: rules, rulesSource: rulesSource, seed: seed, alpha: alpha, scenarios: scenarios)
     }
 }
 

@@ -4,7 +4,8 @@ import Gym
 public struct BalanceScenarioResult: Equatable, Sendable {
     public var name: String
     public var a: String
-    public var b: String
+    /// Pong's second agent (nil in Breakout).
+    public var b: String?
     public var games: Int
     public var metrics: [BalanceMetric]
 }
@@ -29,11 +30,12 @@ public enum PongBalance {
     public static func run(_ set: BalanceScenarioSet, config: PongConfig, runner: ParallelRunner,
                            progress: (@Sendable () -> Void)? = nil) -> [BalanceScenarioResult] {
         set.scenarios.enumerated().map { s, scenario in
+            let b = scenario.b ?? scenario.a
             let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: scenario.games / 2,
                                               seed: set.scenarioSeed(s))
-            let games = PongTournament.run(config: config, agents: [scenario.a, scenario.b], schedule: schedule,
+            let games = PongTournament.run(config: config, agents: [scenario.a, b], schedule: schedule,
                                            runner: runner, progress: progress)
-            return BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: scenario.b.text,
+            return BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: b.text,
                                          games: scenario.games, metrics: metrics(games))
         }
     }

@@ -98,8 +98,11 @@ public struct PongMatchRecord: Equatable, Sendable {
 
     /// Plays the recorded game again from its seed, config and agents.
     public func replay() throws(AgentSpecError) -> PongMatchResult {
-        var b = try AgentSpec.parse(bottom).makePongAgent(config: config)
-        var t = try AgentSpec.parse(top).makePongAgent(config: config)
+        let bottomSpec = try AgentSpec.parse(bottom), topSpec = try AgentSpec.parse(top)
+        try bottomSpec.check(pong: config)
+        try topSpec.check(pong: config)
+        var b = bottomSpec.makePongAgent(config: config)
+        var t = topSpec.makePongAgent(config: config)
         return PongMatch.play(config: config, seed: result.seed, bottom: &b, top: &t)
     }
 }

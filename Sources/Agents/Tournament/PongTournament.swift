@@ -26,7 +26,7 @@ public enum PongTournament {
     /// its pair's seed, so any game can be replayed from (config, seed,
     /// bottom spec, top spec) alone. Each worker builds one agent per spec
     /// and side; the results are by game index, identical for any number of
-    /// workers.
+    /// workers. A `linear` spec must have passed ``AgentSpec/check(pong:)``.
     public static func run(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
                            runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
         play(config: config, agents: agents, schedule: schedule, games: 0 ..< schedule.gameCount,

@@ -12,7 +12,9 @@ public struct RatedAgent: Equatable, Sendable {
 ///
 /// Each resample redraws, *within every pairing*, as many units (pairs of
 /// side-swapped games on one seed, or one duplicate seed) as were played,
-/// with replacement, and refits the ratings. Resampling whole units keeps a
+/// with replacement, from the units played plus one virtual drawn unit (the
+/// same one-draw prior the point fit uses, so a perfect record does not get
+/// a zero-width interval), and refits the ratings. Resampling whole units keeps a
 /// pair's two games together, as they were played. Resample `r` draws from
 /// its own generator `Xoshiro256(seed: Seeds.stream(seed, r))`, so the
 /// intervals are a pure function of the results and the seed. The interval
@@ -46,8 +48,15 @@ public struct RatingBootstrap: Sendable {
             for p in outcomes.pairings {
                 let k = p.unitScores.count
                 guard k > 0 else { continue }
+                // The pool holds the k units played plus one virtual drawn
+                // unit (the model's prior): a perfect record then still
+                // resamples with some spread instead of a zero-width interval.
+                let virtualScore = Double(outcomes.gamesPerUnit) / 2
                 var s = 0.0
-                for _ in 0 ..< k { s += p.unitScores[rng.below(k)] }
+                for _ in 0 ..< k {
+                    let u = rng.below(k + 1)
+                    s += u < k ? p.unitScores[u] : virtualScore
+                }
                 let total = Double(k * outcomes.gamesPerUnit)
                 score[p.a][p.b] += s
                 score[p.b][p.a] += total - s

@@ -7,7 +7,7 @@ extension BreakoutGame {
 
     /// Draws the field into `frame` (whose size sets the scale): background 0,
     /// bricks by kind and hits left (normal 150, tough 110 + 20 per hit left,
-    /// explosive 200, extra ball 230, speed-up 180), bricks 1 unit apart;
+    /// explosive 200, extra ball 230, speed-up 180), a pixel of background around each;
     /// paddle and balls 255; a pending serve's ball resting on the paddle.
     /// A brick hit within the last ``BreakoutPhysics/flashFrames`` frames
     /// flashes: it alternates between 255 and its own shade every 2 frames,
@@ -19,7 +19,9 @@ extension BreakoutGame {
         frame.clear(0)
         let bw = c.brickWidth, bh = c.brickHeight
         let bottom = c.wallBottom
-        let gap: Float = min(0.5, bw / 8)
+        // One pixel of background around each brick (boxes are filled with
+        // their edges rounded outward), so neighbours stay apart.
+        let gap: Float = min(1 / scale, bh / 4, bw / 4)
         func brickBox(_ cell: Int) -> Box {
             let col = cell % c.brickColumns, row = cell / c.brickColumns
             return Box(center: Vec2((Float(col) + 0.5) * bw, bottom + (Float(row) + 0.5) * bh),

@@ -98,17 +98,20 @@ public struct BreakoutGame: Environment, Sendable {
     /// One agent step (out-of-range actions act as noop); events in ``lastEvents``.
     @inlinable
     public mutating func step(_ action: Int) -> StepResult {
-        // The grid is moved out while stepping (no copy: the array stays
-        // uniquely referenced), so the physics reads its constants in place.
-        var bricks: [UInt8] = []
-        swap(&bricks, &state.bricks)
-        defer { swap(&bricks, &state.bricks) }
-        return bricks.withUnsafeMutableBufferPointer { b in
-            guard let base = b.baseAddress else {
-                return StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+        // `self` keeps the physics alive for the whole call, so the local
+        // reference needs no reference counting.
+        unowned(unsafe) let physics = self.physics
+        var events = BreakoutEvents()
+        let result = withUnsafeMutablePointer(to: &state) { s in
+            s.pointee.bricks.withUnsafeMutableBufferPointer { bricks -> StepResult in
+                guard let base = bricks.baseAddress else {
+                    return StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+                }
+                return physics.step(&s.pointee.core, bricks: base, action: action, events: &events)
             }
-            return physics.step(&state.core, bricks: base, action: action, events: &lastEvents)
         }
+        lastEvents = events
+        return result
     }
 
     /// One agent step, reporting what happened through `events`.
@@ -120,7 +123,9 @@ public struct BreakoutGame: Environment, Sendable {
     }
 
     /// Writes the observation into `buffer` (at least ``observationCount`` floats).
-    @inlinable
+    /// Always inlined: as a call, the whole game would be copied for it
+    /// (`buffer` might alias it).
+    @inlinable @inline(__always)
     public func observe(into buffer: UnsafeMutableBufferPointer<Float>) {
         precondition(buffer.count >= physics.observationCount, "observation buffer too small")
         guard let base = buffer.baseAddress else { return }

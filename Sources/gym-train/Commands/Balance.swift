@@ -13,7 +13,7 @@ struct Balance: ParsableCommand {
         `record` plays them and writes the baseline (Results/baselines/<file name>); `check` \
         plays them again — under the file's rules, or under --config/--preset to try a rules \
         change — and compares every metric with a two-sided z test at the file's alpha \
-        (default 0.001 per metric): Welch z on means over game pairs. \
+        (default 0.001 per metric): Welch z on means over game pairs (Pong) or episodes (Breakout). \
         Unchanged rules reproduce the baseline bit for bit. Exit status of check: 0 when no \
         metric moved beyond its tolerance, 1 otherwise.
         """,
@@ -57,11 +57,14 @@ struct Balance: ParsableCommand {
             URL(fileURLWithPath: baselines).appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path
         }
 
-        func play(_ set: BalanceScenarioSet, config: PongConfig, label: String) -> [BalanceScenarioResult] {
+        func play(_ set: BalanceScenarioSet, rules: BalanceRules, label: String) throws -> [BalanceScenarioResult] {
+            for scenario in set.scenarios {
+                try rules.check(scenario.a)
+                if let b = scenario.b { try rules.check(b) }
+            }
             let progress = Progress(total: set.scenarios.reduce(0) { $0 + $1.games }, label: label)
             defer { progress.finish() }
-            return PongBalance.run(set, config: config, runner: ParallelRunner(workers: workerCount),
-                                   progress: { progress.tick() })
+            return BalanceRun.run(set, rules: rules, runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
         }
     }
 
@@ -82,10 +85,10 @@ struct Balance: ParsableCommand {
                 guard URL(fileURLWithPath: path).standardizedFileURL != URL(fileURLWithPath: file).standardizedFileURL else {
                     throw CLIError("the baseline \(path) would overwrite the scenario file \(file); choose another --baselines folder")
                 }
-                let results = common.play(set, config: set.config, label: "record \(file)")
-                let baseline = BalanceBaseline(set: set, scenarioFile: file, config: set.config, results: results)
+                let results = try common.play(set, rules: set.rules, label: "record \(file)")
+                let baseline = BalanceBaseline(set: set, scenarioFile: file, rules: set.rules, results: results)
                 try AtomicFile.write(Data((baseline.json.serialized() + "\n").utf8), to: URL(fileURLWithPath: path))
-                print("balance record \(file) (\(set.rulesSource), config hash \(String(set.config.configHash, radix: 16)), seed \(set.seed))")
+                print("balance record \(file) (\(set.rulesSource), config hash \(String(set.rules.configHash, radix: 16)), seed \(set.seed))")
                 print("")
                 print("| scenario | metric | value | n | sd |\n|---|---|---:|---:|---:|")
                 for r in results {
@@ -127,16 +130,19 @@ struct Balance: ParsableCommand {
                 }
                 let baseline = try BalanceBaseline.decode(text, source: path)
                 try baseline.checkMatches(set, source: path)
-                var config = set.config
+                var config = set.rules
                 var rules = set.rulesSource
                 if let configFile {
-                    config = try PongConfig.decode(try readText(configFile, what: "config file"), source: configFile)
+                    let text = try readText(configFile, what: "config file")
+                    let doc: JSONValue
+                    do { doc = try JSONValue.parse(text) } catch { throw CLIError("\(configFile): \(error)") }
+                    config = try BalanceRules.decode(game: set.game, doc, source: configFile)
                     rules = "config \(configFile)"
                 } else if let preset {
-                    config = try PongConfig.preset(preset)
+                    config = try BalanceRules.preset(game: set.game, preset)
                     rules = "preset \(preset)"
                 }
-                let current = common.play(set, config: config, label: "check \(file)")
+                let current = try common.play(set, rules: config, label: "check \(file)")
                 let check = BalanceCheck(alpha: set.alpha)
                 let rows = check.compare(baseline: baseline.results, current: current)
                 let hashNote = config.configHash == baseline.configHash ? "same as the baseline's" : "baseline's was \(String(baseline.configHash, radix: 16))"

@@ -5,16 +5,14 @@ import Gym
 extension Render {
     /// `render --game breakout`: episode `--episode` of an `eval` run, played
     /// again bit for bit (same seed derivation and agent seeding as
-    /// ``BreakoutRun/play(config:seed:index:agent:)``).
-    func runBreakout() throws {
-        guard replay == nil else {
-            throw CLIError("--replay reads Pong match records; a Breakout episode is selected with --seed and --episode")
-        }
-        let config = try game.breakoutConfig()
-        let spec = try AgentSpec.parse(agent)
+    /// ``BreakoutRun/play(config:seed:index:agent:)``); or, with `record`, a
+    /// tournament's recorded episode, checked against the record.
+    func runBreakout(record: BreakoutEpisodeRecord? = nil) throws {
+        let config = try record.map(\.config) ?? game.breakoutConfig()
+        let spec = try AgentSpec.parse(record?.agent ?? agent)
         try spec.check(breakout: config)
-        let seed = Seeds.episode(runSeed: game.seed, index: episode)
-        let limit = maxSteps ?? 3000
+        let seed = record?.result.seed ?? Seeds.episode(runSeed: game.seed, index: episode)
+        let limit = maxSteps ?? (record == nil ? 3000 : 0)
         var player = spec.makeBreakoutAgent(config: config)
         player.reset(seed: Seeds.stream(seed, 10))
         var breakout = BreakoutGame(config: config, seed: seed)
@@ -67,6 +65,16 @@ extension Render {
             ])
         }
         let s = breakout.state.core
-        print("episode \(episode) (seed \(seed)): \(spec.displayName) scored \(s.score), cleared \(s.levelsCleared) of \(config.levels) walls, \(s.lives) lives left after \(step) steps, end: \(s.end)")
+        print("episode \(record?.episode ?? episode) (seed \(seed)): \(spec.displayName) scored \(s.score), cleared \(s.levelsCleared) of \(config.levels) walls, \(s.lives) lives left after \(step) steps, end: \(s.end)")
+        if let r = record?.result {
+            guard breakout.isOver else {
+                print("replay stopped at --max-steps \(limit) before the end; not compared with the record")
+                return
+            }
+            guard Int(s.score) == r.score, step == r.steps, s.end == r.end else {
+                throw CLIError("replay differs from the record: recorded \(r.score) points after \(r.steps) steps (\(r.end)), replayed \(s.score) after \(step) steps (\(s.end))")
+            }
+            print("replay identical to the record: \(r.score) points after \(r.steps) steps (\(r.end))")
+        }
     }
 }

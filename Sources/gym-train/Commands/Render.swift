@@ -12,9 +12,9 @@ struct Render: ParsableCommand {
         (seed = episode seed of (seed, index); the agent plays bottom on even indices), \
         so any evaluated game can be watched again, identically.
 
-        --replay re-plays a recorded game from a tournament's matches.jsonl (the line \
+        --replay re-plays a recorded Pong game or Breakout episode from a tournament's matches.jsonl (the line \
         --index N, counted from 0) or from one JSON line given inline: the record's \
-        config, seed and agent specs give the identical game, and the replayed score \
+        config, seed and agent spec(s) give the identical game, and the replayed score \
         and length are checked against the record (exit 1 if they differ).
         """
     )
@@ -101,17 +101,29 @@ struct Render: ParsableCommand {
 
     /// The record on line `index` of a JSONL file, or an inline JSON line.
     func loadRecord(_ argument: String) throws -> PongMatchRecord {
-        if argument.hasPrefix("{") { return try PongMatchRecord.decode(argument, source: "--replay") }
+        let (line, source) = try recordLine(argument)
+        return try PongMatchRecord.decode(line, source: source)
+    }
+
+    /// The text of the record line `--replay` names, and a name for errors.
+    func recordLine(_ argument: String) throws -> (line: String, source: String) {
+        if argument.hasPrefix("{") { return (argument, "--replay") }
         let text = try readText(argument, what: "match file")
         var k = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if k == index { return try PongMatchRecord.decode(String(line), source: "\(argument):\(index)") }
+            if k == index { return (String(line), "\(argument):\(index)") }
             k += 1
         }
         throw CLIError("--index \(index) is out of range for \(argument); allowed: 0 ... \(max(0, k - 1)) (\(k) records)")
     }
 
     func run() throws {
+        if let replay {
+            let (line, source) = try recordLine(replay)
+            if line.contains("\"game\":\"breakout\"") {
+                return try runBreakout(record: try BreakoutEpisodeRecord.decode(line, source: source))
+            }
+        }
         if game.game == .breakout { return try runBreakout() }
         let ep = try episodeToPlay()
         let config = ep.config

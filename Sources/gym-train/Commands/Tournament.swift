@@ -42,8 +42,11 @@ struct Tournament: ParsableCommand {
     @Option(help: "The baseline the candidate must match (sprt).")
     var baseline: String?
 
-    @Option(help: "Game pairs (two side-swapped games on one seed) per pairing.")
+    @Option(help: "Pong: game pairs (two side-swapped games on one seed) per pairing.")
     var pairs: Int = 50
+
+    @Option(help: "Breakout: episodes (common seeds) every agent plays.")
+    var episodes: Int = 100
 
     @Option(help: "Bootstrap resamples for the rating intervals.")
     var bootstrap: Int = 1000
@@ -74,6 +77,10 @@ struct Tournament: ParsableCommand {
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
+        guard (1 ... 1_000_000).contains(episodes) else { throw ValidationError("--episodes \(episodes) is out of range; allowed: 1 ... 1000000") }
+        if game.game == .breakout, mode == .sprt {
+            throw ValidationError("--mode sprt is for --game pong; breakout allows --mode round-robin or gauntlet (duplicate format)")
+        }
         guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
         guard level > 0, level < 1 else { throw ValidationError("--level \(level) is out of range; allowed: between 0 and 1 (exclusive)") }
         guard (1 ... 10_000_000).contains(maxPairs) else { throw ValidationError("--max-pairs \(maxPairs) is out of range; allowed: 1 ... 10000000") }
@@ -100,6 +107,7 @@ struct Tournament: ParsableCommand {
     var workerCount: Int { workers ?? ParallelRunner.defaultWorkers }
 
     func run() throws {
+        if game.game == .breakout { return try breakout(config: try game.breakoutConfig()) }
         let config = try game.pongConfig()
         switch mode {
         case .roundRobin, .gauntlet: try rank(config: config)
@@ -107,8 +115,15 @@ struct Tournament: ParsableCommand {
         }
     }
 
-    /// Parses the specs and rejects two agents shown under one name.
-    func parseAgents(_ texts: [String]) throws -> [AgentSpec] {
+    /// Parses the specs, checks that each can play `config`, and rejects
+    /// two agents shown under one name.
+    func parseAgents(_ texts: [String], config: PongConfig) throws -> [AgentSpec] {
+        let specs = try uniqueSpecs(texts)
+        for spec in specs { try spec.check(pong: config) }
+        return specs
+    }
+
+    func uniqueSpecs(_ texts: [String]) throws -> [AgentSpec] {
         let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t) }
         var seen: Set<String> = []
         for s in specs where !seen.insert(s.displayName).inserted {
@@ -119,7 +134,7 @@ struct Tournament: ParsableCommand {
 
     func rank(config: PongConfig) throws {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
-        let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
+        let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents, config: config)
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: game.seed)
         let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
@@ -169,7 +184,7 @@ struct Tournament: ParsableCommand {
     }
 
     func sprt(config: PongConfig) throws {
-        let specs = try parseAgents([candidate ?? "", baseline ?? ""])
+        let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
         let folder = try ResultsFolder.create(explicit: out, command: "sprt", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
@@ -219,4 +234,79 @@ struct Tournament: ParsableCommand {
     }
 
     func f(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+
+    /// Breakout's duplicate format: every agent plays the same seeds, pairs
+    /// of agents are compared seed by seed by score.
+    func breakout(config: BreakoutConfig) throws {
+        let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
+        let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
+        for spec in specs { try spec.check(breakout: config) }
+        let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "breakout", seed: game.seed)
+        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
+            ("mode", .string("\(format), duplicate")), ("agents", .array(specs.map { .string($0.text) })),
+            ("episodes", .number(episodes)), ("bootstrap", .number(bootstrap)), ("level", .number(level)),
+            ("workers", .number(workerCount)),
+        ])
+        let progress = Progress(total: specs.count * episodes, label: "tournament")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let results = BreakoutDuplicate.run(config: config, agents: specs, episodes: episodes, seed: game.seed,
+                                            runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
+        progress.status("bootstrap (\(bootstrap) resamples)")
+        var outcomes = BreakoutDuplicate.outcomes(results)
+        if format == .gauntlet {
+            var kept = PairwiseOutcomes(agentCount: specs.count, gamesPerUnit: 1)
+            for p in outcomes.pairings where p.a == 0 {
+                kept.add(a: p.a, b: p.b, unitScores: p.unitScores, wins: p.wins, draws: p.draws, losses: p.losses)
+            }
+            outcomes = kept
+        }
+        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, 0xB007)).rate(outcomes)
+        let seconds = (clock.now - start).seconds
+        progress.finish()
+        let names = specs.map(\.displayName)
+        let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: outcomes, ratings: ratings, level: level)
+        var jsonl = ""
+        for (a, row) in results.enumerated() {
+            for (k, r) in row.enumerated() {
+                jsonl += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r).line + "\n"
+            }
+        }
+        try folder.write(jsonl, to: "matches.jsonl")
+        try folder.write(report.ratingsCSV, to: "ratings.csv")
+        try folder.write(report.matrixCSV, to: "matrix.csv")
+        var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])
+        for (a, row) in results.enumerated() {
+            let s = row.map { Double($0.score) }
+            scores += CSV.row([names[a], "\(Statistics.mean(s))", "\(Statistics.standardDeviation(s))",
+                               "\(Statistics.mean(row.map { Double($0.steps) }))",
+                               String(row.reduce(0) { $0 + Int($1.events.levelsCleared) }),
+                               String(row.count { $0.end.isTruncation })])
+        }
+        try folder.write(scores, to: "scores.csv")
+        let steps = results.joined().reduce(0) { $0 + $1.steps }
+        let summary = JSONValue.object([
+            ("game", .string("breakout")), ("mode", .string("\(format), duplicate")), ("seed", .number(game.seed)),
+            ("episodesPerAgent", .number(episodes)), ("steps", .number(steps)), ("bootstrap", .number(bootstrap)),
+            ("meanScores", .array(results.map { .number(Statistics.mean($0.map { Double($0.score) })) })),
+        ] + { if case let .object(m) = report.json { m } else { [] } }())
+        try folder.write(summary.serialized() + "\n", to: "summary.json")
+        try folder.write(RatingChart.svg(title: "Breakout \(format), duplicate — \(episodes) seeds × \(specs.count) agents, seed \(game.seed)",
+                                         names: names, ratings: ratings, level: level), to: "ratings.svg")
+        print("tournament breakout (\(format), duplicate format): \(specs.count) agents × \(episodes) common seeds, seed \(game.seed)")
+        print("")
+        print(report.rankingMarkdown)
+        print(report.matrixMarkdown)
+        print("| agent | mean score | sd | mean steps | walls cleared | truncated |\n|---|---:|---:|---:|---:|---:|")
+        for (a, row) in results.enumerated() {
+            let s = row.map { Double($0.score) }
+            print(String(format: "| %@ | %.1f | %.1f | %.0f | %d | %d |", names[a], Statistics.mean(s), Statistics.standardDeviation(s),
+                         Statistics.mean(row.map { Double($0.steps) }), row.reduce(0) { $0 + Int($1.events.levelsCleared) },
+                         row.count { $0.end.isTruncation }))
+        }
+        print("")
+        print("Games: agent vs agent on each common seed, higher score wins (equal: draw). Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((level * 100).rounded()))% percentile bootstrap over seeds (\(bootstrap) resamples).")
+        print("\(formatRate(Double(steps) / max(seconds, 1e-9))) steps/s, \(String(format: "%.2f", seconds)) s on \(workerCount) workers")
+        print("results \(folder.path)")
+    }
 }

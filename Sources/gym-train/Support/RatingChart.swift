@@ -19,7 +19,7 @@ enum RatingChart {
         svg.text("Bradley–Terry rating (Elo scale, mean 0) with \(Int((level * 100).rounded()))% bootstrap interval",
                  x: width / 2, y: 40, size: 11, anchor: .middle, fill: "#555")
         let plotBottom = top + rowHeight * Double(ranked.count)
-        for t in SVG.ticks(low: lo, high: hi) {
+        for t in SVGChart.ticks(lo ... hi) where t >= lo && t <= hi {
             svg.line(x1: x(t), y1: top - 6, x2: x(t), y2: plotBottom, stroke: t == 0 ? "#999" : "#e4e4e4")
             svg.text(String(Int(t.rounded())), x: x(t), y: plotBottom + 16, size: 10, anchor: .middle, fill: "#555")
         }

@@ -1,6 +1,7 @@
-/// A minimal SVG writer for the charts in results folders: shapes and text
-/// in user units, serialised in insertion order (so identical input gives
-/// an identical file).
+/// A minimal SVG writer for charts that are not line charts (the
+/// tournament's rating chart): shapes and text in user units, serialised in
+/// insertion order (so identical input gives an identical file). Tick values
+/// and text escaping are ``SVGChart``'s, shared with the learning curves.
 struct SVG {
     let width: Double
     let height: Double
@@ -32,7 +33,7 @@ struct SVG {
 
     mutating func text(_ s: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start,
                        weight: String = "normal", fill: String = "#222") {
-        body.append("<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" text-anchor=\"\(anchor.rawValue)\" font-weight=\"\(weight)\" fill=\"\(fill)\">\(SVG.escape(s))</text>")
+        body.append("<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" text-anchor=\"\(anchor.rawValue)\" font-weight=\"\(weight)\" fill=\"\(fill)\">\(SVGChart.escape(s))</text>")
     }
 
     /// The document.
@@ -42,41 +43,9 @@ struct SVG {
         return out + "</svg>\n"
     }
 
-    /// Escapes text for XML content and attributes.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-
     /// A coordinate with two decimals (stable text, small files).
     private func n(_ x: Double) -> String {
         let r = (x * 100).rounded() / 100
         return r == r.rounded() ? String(Int(r)) : String(r)
-    }
-
-    /// "Nice" tick values covering [low, high] (1, 2 or 5 × 10^k steps).
-    static func ticks(low: Double, high: Double, count: Int = 6) -> [Double] {
-        guard high > low, count > 1 else { return [low] }
-        let raw = (high - low) / Double(count - 1)
-        var magnitude = 1.0
-        while magnitude * 10 <= raw { magnitude *= 10 }
-        while magnitude > raw { magnitude /= 10 }
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
-        var t = (low / step).rounded(.up) * step
-        var out: [Double] = []
-        while t <= high + step * 1e-9 {
-            out.append(t == 0 ? 0 : t)
-            t += step
-        }
-        return out
     }
 }
