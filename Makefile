@@ -32,7 +32,10 @@ release: setup
 # lowest point share against the tracker and random) over long horizons
 # (every game played to 11 points or 30 000 steps, with seeds the training
 # never evaluated on) against the default tracker and against random.
-RUN_DIR    ?= Results/train-pong-$(shell date -u +%Y%m%d-%H%M%S)
+# Expanded once (:=), so every step of the recipe names the same folder.
+ifndef RUN_DIR
+RUN_DIR    := Results/train-pong-$(shell date -u +%Y%m%d-%H%M%S)
+endif
 EVAL_GAMES ?= 64
 
 run: release
@@ -56,6 +59,12 @@ bench-train: release
 	  --eval-interval 5 --eval-episodes 8 --eval-steps 20000
 	$(RELEASE) train --config Configs/train.json --iterations 300 --eval-opponent tracker --out Results/bench-train-vs-tracker \
 	  --eval-interval 5 --eval-episodes 8 --eval-steps 20000
+	@awk -F, 'NR > 1 && $$7 != "" && $$7 >= 0.95 { printf "95%% of points vs random: first at iteration %d, %.1f M env steps, %.1f s\n", $$1, $$2 / 1e6, $$3; exit }' \
+	  Results/bench-train-vs-random/metrics.csv
+	@awk -F, 'NR > 1 && $$7 != "" { k = int(($$1 - 1) / 50); s[k] += $$7; n[k]++; steps[k] = $$2; t[k] = $$3 } \
+	  END { print "share of points vs tracker, mean evaluation per 50 iterations:"; \
+	        for (i = 0; i in n; i++) printf "  iterations %3d-%3d: %.3f (to %.1f M env steps, %.1f s)\n", 50 * i + 1, 50 * i + 50, s[i] / n[i], steps[i] / 1e6, t[i] }' \
+	  Results/bench-train-vs-tracker/metrics.csv
 
 test: setup
 	$(SWIFT) test

@@ -141,3 +141,39 @@ func referenceLogits(_ policy: LinearPolicy, _ x: [Float]) -> [Double] {
         }
     }
 }
+
+@Suite struct BatchInvarianceTests {
+    /// Batched stepping needs an observation's actions not to depend on the
+    /// batch it is evaluated in (results must not depend on the batch size).
+    /// Holds for sgemm at Pong's widths (measured: not from 32 inputs on), and
+    /// for the plain row-by-row path at any width.
+    @Test func batchedLogitsOfARowDoNotDependOnTheBatchSize() {
+        for seed in UInt64(1) ... 4 {
+            for (inputs, outputs, plain) in [(12, 3, false), (12, 5, false), (70, 4, true)] {
+                let policy = randomPolicy(inputs: inputs, outputs: outputs, seed: seed)
+                var rng = Xoshiro256(seed: seed &+ 9)
+                let total = 1030
+                let x = (0 ..< total * inputs).map { _ in rng.nextSigned() }
+                func logits(from start: Int, batch: Int) -> [UInt32] {
+                    var out = [Float](repeating: 0, count: batch * outputs)
+                    x.withUnsafeBufferPointer { xs in
+                        out.withUnsafeMutableBufferPointer {
+                            if plain {
+                                policy.plainLogits(batch: batch, observations: xs.baseAddress! + start * inputs, into: $0.baseAddress!)
+                            } else {
+                                policy.logits(batch: batch, observations: xs.baseAddress! + start * inputs, into: $0.baseAddress!)
+                            }
+                        }
+                    }
+                    return out.map(\.bitPattern)
+                }
+                let all = logits(from: 0, batch: total)
+                for (start, batch) in [(0, 1), (5, 1), (0, 7), (3, 64), (100, 257), (1029, 1), (17, 1000)] {
+                    let part = logits(from: start, batch: batch)
+                    #expect(part == Array(all[start * outputs ..< (start + batch) * outputs]),
+                            "seed \(seed) shape \(inputs)x\(outputs) rows \(start)..<\(start + batch)")
+                }
+            }
+        }
+    }
+}

@@ -99,6 +99,33 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         #expect(resumed.state.iteration == 4)
     }
 
+    @Test func selfPlayTrainsAgainstTheIterationsCentre() throws {
+        var reference: [Float]?
+        for workers in [1, 3] {
+            var session = try TrainingSession(config: smallConfig(opponent: "self;random", workers: workers))
+            runIterations(&session, 3, workers: workers)
+            let p = session.policy.parameters
+            if let reference { #expect(p.map(\.bitPattern) == reference.map(\.bitPattern)) } else { reference = p }
+            #expect(p.contains { $0 != 0 })
+        }
+    }
+
+    @Test func breakoutTrainsDeterministicallyOnItsScore() throws {
+        var c = try smallConfig(normalize: true)
+        c.game = "breakout"
+        try c.validate()
+        var reference: [Float]?
+        for workers in [1, 2] {
+            var session = try TrainingSession(config: c)
+            #expect(session.target == .breakout(BreakoutConfig()))
+            runIterations(&session, 2, workers: workers)
+            let p = session.policy.parameters
+            if let reference { #expect(p.map(\.bitPattern) == reference.map(\.bitPattern)) } else { reference = p }
+            let text = try session.checkpoint().encoded()
+            #expect(try Checkpoint.decode(text, path: "b").target.game == "breakout")
+        }
+    }
+
     @Test func resumeRefusesAnotherConfigOrAPolicyOnlyCheckpoint() throws {
         let config = try smallConfig()
         var session = try TrainingSession(config: config)

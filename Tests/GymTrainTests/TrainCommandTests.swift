@@ -51,6 +51,11 @@ func comparable(_ path: String) throws -> Checkpoint {
         let checkpoint = try Checkpoint.load(path: dir + "/run/checkpoint.json")
         #expect(checkpoint.training?.iteration == 4)
         #expect(try Checkpoint.load(path: dir + "/run/policy.json").training == nil)
+        for it in [2, 4] {
+            let snap = try Checkpoint.load(path: dir + "/run/checkpoints/" + String(format: "iteration-%06d.json", it))
+            #expect(snap.training == nil)
+        }
+        #expect(try Checkpoint.load(path: dir + "/run/checkpoints/iteration-000004.json").policy == checkpoint.policy)
         // The saved policy plays wherever agents are named.
         try gymTrain(["eval", "--agent", "linear:\(dir)/run/policy.json", "--opponent", "random",
                       "--episodes", "2", "--out", dir + "/eval"])

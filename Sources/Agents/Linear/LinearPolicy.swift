@@ -27,6 +27,14 @@ import Gym
 ///   8.2 at 64, 7.4 at 1024. With 128 inputs sgemm wins even at batch 1.
 /// Both compute the same products; they may differ in the last bit of a
 /// logit (the summation order differs), which tests bound.
+///
+/// Batch invariance (measured with OpenBLAS 0.3.21 on the project's
+/// machine, pinned by a test for Pong's shapes): with up to 24 inputs the
+/// sgemm logits of an observation are bit-identical whatever batch it is
+/// in and wherever; from 32 inputs (Breakout's 70) the last bits depend on
+/// the batch's size and the row's position. Callers that need results
+/// independent of the batch size at such widths use
+/// ``plainLogits(batch:observations:into:)``, which is row by row.
 public struct LinearPolicy: Equatable, Sendable {
     /// Observation length.
     public let inputs: Int
@@ -222,6 +230,17 @@ public struct LinearPolicy: Equatable, Sendable {
                         Int32(batch), Int32(k), Int32(d),
                         1, observations, Int32(d), wBase, Int32(d),
                         1, logits, Int32(k))
+        }
+    }
+
+    /// Logits for `batch` observations by the plain loop, row by row: each
+    /// row's result is the single-observation path's, bit for bit, so it
+    /// never depends on the batch (slower than sgemm from batch 8; see the
+    /// type's description). No allocation.
+    public func plainLogits(batch: Int, observations: UnsafePointer<Float>, into logits: UnsafeMutablePointer<Float>) {
+        for r in 0 ..< batch {
+            self.logits(UnsafeBufferPointer(start: observations + r * inputs, count: inputs),
+                        into: UnsafeMutableBufferPointer(start: logits + r * outputs, count: outputs))
         }
     }
 

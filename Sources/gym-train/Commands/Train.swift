@@ -12,8 +12,9 @@ struct Train: ParsableCommand {
         `gym-train config --train --reference`), applies the options given, and \
         writes Results/<run>/: config.json (effective training config), game.json \
         (effective game config), run.json, metrics.csv, checkpoint.json (policy and \
-        trainer state, every checkpointInterval iterations), best.json (best evaluated \
-        policy), policy.json (final policy) and curve.svg (learning curve). \
+        trainer state, every checkpointInterval iterations), checkpoints/iteration-N.json \
+        (the policy at each of those), best.json (best evaluated policy), policy.json \
+        (final policy) and curve.svg (learning curve). \
         SIGINT/SIGTERM stops after the current iteration, writes the checkpoint and \
         metrics, and prints the command that resumes; `--resume DIR` continues, and \
         the final weights are bit-identical to a run never interrupted.
@@ -220,7 +221,10 @@ struct TrainingLoop {
             metrics.rows.append(row)
             session.note(wallSeconds: wall, bestScore: best.score, bestIteration: best.iteration)
             if newBest { try write(session.checkpoint(includingState: false), to: "best.json") }
-            if session.checkpointDue { try writeCheckpoint(session, metrics) }
+            if session.checkpointDue {
+                try writeCheckpoint(session, metrics)
+                try writeSnapshot(session)
+            }
             let rate = Double(sessionSteps) / max((clock.now - start).seconds, 1e-9)
             progress.status(String(format: "iteration %d/%d  return %.2f  %@ steps/s  %@ steps", report.iteration,
                                    config.iterations, report.meanReturn, formatRate(rate), formatRate(Double(report.totalSteps)))
@@ -270,6 +274,17 @@ struct TrainingLoop {
         try folder.write(metrics.csv, to: "metrics.csv")
         try folder.write(metrics.svg(title: "gym-train: \(config.game), \(config.trainer) vs \(config.opponent), seed \(config.seed)",
                                      scoreName: session.scoreName), to: "curve.svg")
+    }
+
+    /// The policy at this iteration, kept (`checkpoints/iteration-NNNNNN.json`),
+    /// so any point of the run can be evaluated or fielded later.
+    func writeSnapshot(_ session: TrainingSession) throws {
+        let dir = folder.url.appendingPathComponent("checkpoints")
+        do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
+            throw CLIError("cannot create \(dir.path): \(error.localizedDescription)")
+        }
+        try write(session.checkpoint(includingState: false),
+                  to: "checkpoints/" + String(format: "iteration-%06d.json", session.state.iteration))
     }
 
     func write(_ checkpoint: Checkpoint, to name: String) throws {
