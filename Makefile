@@ -39,6 +39,8 @@ endif
 EVAL_GAMES ?= 64
 
 run: release
+	$(RELEASE) eval --config Configs/pong.json --agent tracker --opponent random \
+	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-tracker-vs-random
 	$(RELEASE) train --config Configs/train.json --out $(RUN_DIR)
 	$(RELEASE) eval --config Configs/pong.json --agent linear:$(RUN_DIR)/best.json,name=trained --opponent tracker \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-vs-tracker
