@@ -295,9 +295,13 @@ public final class BreakoutPhysics: Sendable {
     // MARK: - One frame
 
     /// Advances one frame with `action` (out-of-range actions act as noop).
+    /// - Parameter fastPath: let a ball whose frame is clear
+    ///   (``frameIsClear(_:_:_:_:)``) skip the contact loop; the
+    ///   result is the same bit for bit (tests run both ways), `false` only
+    ///   for those tests.
     @inlinable
     public func tick(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, action: Int,
-                     events: inout BreakoutEvents) {
+                     events: inout BreakoutEvents, fastPath: Bool = true) {
         s.frames &+= 1
         if s.pushCooldown > 0 { s.pushCooldown -= 1 }
         // 1. Serve or push.
@@ -314,14 +318,17 @@ public final class BreakoutPhysics: Sendable {
         }
         // 2. Paddle.
         let px0 = s.paddleX
-        let dir: Float = action == BreakoutAction.left.rawValue ? -1 : (action == BreakoutAction.right.rawValue ? 1 : 0)
+        // Branch-free (actions are data: random or a policy's, so a branch
+        // here mispredicts often); the same values as `left → -1, right → +1, else 0`.
+        let dir = Float((action == BreakoutAction.right.rawValue ? 1 : 0)
+            - (action == BreakoutAction.left.rawValue ? 1 : 0) as Int32)
         let half = s.paddleHalfWidth
         let px1 = min(max(px0 + dir * paddleSpeed, half), width - half)
         let pvx = px1 - px0
         // 3. Balls.
         var i = 0
         while i < Int(s.ballCount) {
-            if moveBall(&s, i, bricks: bricks, px0: px0, pvx: pvx, events: &events) {
+            if moveBall(&s, i, bricks: bricks, px0: px0, pvx: pvx, events: &events, fastPath: fastPath) {
                 i += 1
             } else {
                 removeBall(&s, i)
@@ -403,14 +410,59 @@ public final class BreakoutPhysics: Sendable {
     }
 
     /// Moves ball `i` through one frame. - Returns: whether it is still in play.
-    @inlinable
+    ///
+    /// Fast path inline, slow path out of line: a ball whose frame is clear
+    /// (most frames) only moves; any other runs ``resolveContacts``.
+    @inlinable @inline(__always)
     func moveBall(_ s: inout BreakoutCore, _ i: Int, bricks: UnsafeMutablePointer<UInt8>,
-                  px0: Float, pvx: Float, events: inout BreakoutEvents) -> Bool {
+                  px0: Float, pvx: Float, events: inout BreakoutEvents, fastPath: Bool = true) -> Bool {
         var x = s.ballX[i], y = s.ballY[i], vx = s.ballVX[i], vy = s.ballVY[i]
         if gravity > 0 {
             vy -= gravity
             capSpeed(&vx, &vy)
         }
+        if fastPath, frameIsClear(x, y, vx, vy) {
+            // The contact loop's first pass finds nothing: it moves by
+            // (vx, vy) × (1 − 0), i.e. exactly by (vx, vy).
+            x += vx
+            y += vy
+        } else if !resolveContacts(&s, &x, &y, &vx, &vy, bricks: bricks, px0: px0, pvx: pvx, events: &events) {
+            return false
+        }
+        // The paddle must not end the frame overlapping the ball (squeezed).
+        let pxEnd = px0 + pvx
+        if abs(x - pxEnd) < s.paddleHalfWidth + r, abs(y - paddleY) < paddleHalfH + r { return false }
+        if y < 0 { return false }
+        s.ballX[i] = x; s.ballY[i] = y; s.ballVX[i] = vx; s.ballVY[i] = vy
+        return true
+    }
+
+    /// Whether a ball at (x, y) moving by (vx, vy) this frame can touch
+    /// nothing: it crosses neither side wall nor the top wall, and its swept
+    /// box stays out of the paddle's band (`paddleTop`) and of the wall's
+    /// band (`wallBottom ... wallTop`). These are the conditions under which
+    /// ``resolveContacts`` tests no plane, no paddle and no brick on its
+    /// first pass (the same expressions), so skipping it changes nothing.
+    @inlinable @inline(__always)
+    func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float) -> Bool {
+        let x1 = x + vx, y1 = y + vy
+        let lowY = min(y, y1), highY = max(y, y1)
+        // Every test evaluated, combined without branches (data-dependent
+        // outcomes: mispredicted branches would cost more than the tests).
+        let inside = (x1 >= r ? 1 : 0) & (x1 <= width - r ? 1 : 0) & (y1 <= height - r ? 1 : 0) as UInt8
+        let abovePaddle = lowY - r >= paddleTop ? 1 : 0 as UInt8
+        let offWall = (highY + r <= wallBottom ? 1 : 0) | (lowY - r >= wallTop ? 1 : 0) as UInt8
+        return inside & abovePaddle & offWall != 0
+    }
+
+    /// The ball's motion over one frame with swept contacts resolved in time
+    /// order (the general path of ``moveBall``): updates the ball's position
+    /// and velocity. - Returns: `false` when the ball is squeezed between
+    /// the paddle and a wall (lost), else `true`.
+    @usableFromInline @inline(never)
+    func resolveContacts(_ s: inout BreakoutCore, _ x: inout Float, _ y: inout Float,
+                         _ vx: inout Float, _ vy: inout Float, bricks: UnsafeMutablePointer<UInt8>,
+                         px0: Float, pvx: Float, events: inout BreakoutEvents) -> Bool {
         let skin = BreakoutPhysics.skin
         var t: Float = 0
         var contacts = 0
@@ -517,11 +569,6 @@ public final class BreakoutPhysics: Sendable {
             }
             if contacts >= BreakoutPhysics.maxContacts { break }
         }
-        // The paddle must not end the frame overlapping the ball (squeezed).
-        let pxEnd = px0 + pvx
-        if abs(x - pxEnd) < s.paddleHalfWidth + r, abs(y - paddleY) < paddleHalfH + r { return false }
-        if y < 0 { return false }
-        s.ballX[i] = x; s.ballY[i] = y; s.ballVX[i] = vx; s.ballVY[i] = vy
         return true
     }
 
