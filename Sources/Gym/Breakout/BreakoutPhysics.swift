@@ -320,8 +320,13 @@ public final class BreakoutPhysics: Sendable {
         let px0 = s.paddleX
         // Branch-free (actions are data: random or a policy's, so a branch
         // here mispredicts often); the same values as `left → -1, right → +1, else 0`.
-        let dir = Float((action == BreakoutAction.right.rawValue ? 1 : 0)
-            - (action == BreakoutAction.left.rawValue ? 1 : 0) as Int32)
+        // Written as bit arithmetic: comparisons and selects here were compiled
+        // to branches. With k = action − left: k = 0 → −1, k = 1 → +1; `out`
+        // is all ones when k ∉ {0, 1} (k >> 1 ≠ 0) and clears the value.
+        let k = action &- BreakoutAction.left.rawValue
+        let high = Int(bitPattern: UInt(bitPattern: k) >> 1)
+        let out = (high | (0 &- high)) >> (Int.bitWidth - 1)
+        let dir = Float((2 &* k &- 1) & ~out)
         let half = s.paddleHalfWidth
         let px1 = min(max(px0 + dir * paddleSpeed, half), width - half)
         let pvx = px1 - px0
@@ -429,10 +434,12 @@ public final class BreakoutPhysics: Sendable {
         } else if !resolveContacts(&s, &x, &y, &vx, &vy, bricks: bricks, px0: px0, pvx: pvx, events: &events) {
             return false
         }
-        // The paddle must not end the frame overlapping the ball (squeezed).
+        // The paddle must not end the frame overlapping the ball (squeezed);
+        // a ball below the bottom edge is lost. (Both tests always
+        // evaluated and combined: the first is often a coin flip.)
         let pxEnd = px0 + pvx
-        if abs(x - pxEnd) < s.paddleHalfWidth + r, abs(y - paddleY) < paddleHalfH + r { return false }
-        if y < 0 { return false }
+        let squeezed = (abs(x - pxEnd) < s.paddleHalfWidth + r ? 1 : 0) & (abs(y - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
+        if squeezed | (y < 0 ? 1 : 0) != 0 { return false }
         s.ballX[i] = x; s.ballY[i] = y; s.ballVX[i] = vx; s.ballVY[i] = vy
         return true
     }
