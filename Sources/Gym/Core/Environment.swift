@@ -26,7 +26,14 @@ public enum EpisodeEnd: UInt8, Codable, Sendable, CaseIterable, CustomStringConv
 
     /// Whether this end is a truncation (an outside limit) rather than a
     /// termination by the game's rules.
-    @inlinable public var isTruncation: Bool { self == .stepLimit || self == .watchdog }
+    /// (A switch: `==` on the enum compiled to a call that was not inlined
+    /// into the batches' step loops.)
+    @inlinable public var isTruncation: Bool {
+        switch self {
+        case .stepLimit, .watchdog: true
+        default: false
+        }
+    }
 }
 
 /// What one agent step returned.
