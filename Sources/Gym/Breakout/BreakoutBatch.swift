@@ -152,7 +152,12 @@ public final class BreakoutBatch {
             out.truncated[i] = r.truncated ? 1 : 0
             if let e = out.ends { e[i] = r.end.rawValue }
             if let e = out.events { e[i] = events }
-            if let o = out.observations { physics.observe(cores[i], bricks: g, into: o + i * n) }
+        }
+        // Observations in a second pass: each game's is independent and
+        // short, so the processor overlaps several (in the stepping loop
+        // each waited on its own game's step).
+        if let o = out.observations {
+            for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), into: o + i * n) }
         }
     }
 
