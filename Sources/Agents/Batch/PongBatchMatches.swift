@@ -71,75 +71,78 @@ public enum PongBatchMatches {
 }
 
 /// One worker's slots: a ``PongBatch`` without auto-reset, every slot's agents
-/// and the step buffers, allocated once.
+/// and the step buffers, all allocated once. Everything the step loop touches
+/// is an unsafe buffer owned here (no runtime exclusivity or uniqueness checks
+/// per step); the object is used by one worker only.
 final class PongMatchSlots {
     let batch: PongBatch
     let slots: Int
     let rosterCount: Int
-    /// Agents of slot `i`: roster entry `r` at `i × rosterCount + r`, one array per side.
-    var bottomAgents: [any Agent], topAgents: [any Agent]
+    /// Agents of slot `i`: roster entry `r` at `i × rosterCount + r`, one buffer per side.
+    let bottomAgents, topAgents: SlotAgents
     let bottomObs, topObs, rewards: UnsafeMutableBufferPointer<Float>
     let bottomActions, topActions: UnsafeMutableBufferPointer<Int32>
     let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
     let events: UnsafeMutableBufferPointer<PongEvents>
-    /// Per slot: the game index it plays (−1 when idle), its roster entries,
-    /// the running record and the side the next serve heads to.
-    var gameIndex: [Int], bottomEntry: [Int], topEntry: [Int]
-    var records: [PongMatchResult]
-    var receivers: [PongSide]
+    /// Per slot: the game index it plays (−1 when idle), its players' agent
+    /// positions in `bottomAgents` / `topAgents`, the running record and the
+    /// side the next serve heads to.
+    let gameIndex, bottomAgent, topAgent: UnsafeMutableBufferPointer<Int>
+    let records: UnsafeMutableBufferPointer<PongMatchResult>
+    let receivers: UnsafeMutableBufferPointer<PongSide>
+
+    static let emptyRecord = PongMatchResult(seed: 0, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
+                                             hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0)
 
     init(config: PongConfig, roster: [AgentSpec], slots: Int) {
         self.slots = slots
         rosterCount = roster.count
         batch = PongBatch(config: config, count: slots, seed: 0, agentSide: .bottom, autoReset: .off)
-        bottomAgents = (0 ..< slots).flatMap { _ in roster.map { $0.makePongAgent(config: config) } }
-        topAgents = (0 ..< slots).flatMap { _ in roster.map { $0.makePongAgent(config: config) } }
         func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
             let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
             b.initialize(repeating: value)
             return b
         }
+        func agents() -> SlotAgents {
+            SlotAgents((0 ..< slots).flatMap { _ in roster.map { $0.makePongAgent(config: config) } })
+        }
+        bottomAgents = agents(); topAgents = agents()
         let n = PongBatch.observationCount
         bottomObs = column(slots * n, 0); topObs = column(slots * n, 0); rewards = column(slots, 0)
         bottomActions = column(slots, 0); topActions = column(slots, 0)
         terminated = column(slots, 0); truncated = column(slots, 0)
         events = column(slots, PongEvents())
-        gameIndex = [Int](repeating: -1, count: slots)
-        bottomEntry = [Int](repeating: 0, count: slots)
-        topEntry = [Int](repeating: 0, count: slots)
-        records = [PongMatchResult](repeating: PongMatchResult(seed: 0, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
-                                                               hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0),
-                                    count: slots)
-        receivers = [PongSide](repeating: .bottom, count: slots)
+        gameIndex = column(slots, -1); bottomAgent = column(slots, 0); topAgent = column(slots, 0)
+        records = column(slots, Self.emptyRecord)
+        receivers = column(slots, .bottom)
     }
 
     deinit {
         bottomObs.deallocate(); topObs.deallocate(); rewards.deallocate()
         bottomActions.deallocate(); topActions.deallocate()
         terminated.deallocate(); truncated.deallocate(); events.deallocate()
+        gameIndex.deallocate(); bottomAgent.deallocate(); topAgent.deallocate()
+        records.deallocate(); receivers.deallocate()
     }
 
     /// Starts game `g` in slot `i`: the game's first state, both agents reset
     /// and the slot's observation rows written (as ``PongMatch/play(config:seed:bottom:top:)``).
     func start(_ i: Int, game g: Int, _ game: PongBatchMatches.Game) {
+        precondition(game.bottom >= 0 && game.bottom < rosterCount && game.top >= 0 && game.top < rosterCount,
+                     "a game's players must be roster indices")
         batch.reset(i, seed: game.seed)
         gameIndex[i] = g
-        bottomEntry[i] = game.bottom
-        topEntry[i] = game.top
-        bottomAgents[i * rosterCount + game.bottom].reset(seed: Seeds.stream(game.seed, 10))
-        topAgents[i * rosterCount + game.top].reset(seed: Seeds.stream(game.seed, 11))
+        bottomAgent[i] = i * rosterCount + game.bottom
+        topAgent[i] = i * rosterCount + game.top
+        bottomAgents.reset(bottomAgent[i], seed: Seeds.stream(game.seed, 10))
+        topAgents.reset(topAgent[i], seed: Seeds.stream(game.seed, 11))
         let state = batch.state(i)
-        records[i] = PongMatchResult(seed: game.seed, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
-                                     hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0)
+        records[i] = Self.emptyRecord
+        records[i].seed = game.seed
         receivers[i] = state.ballVY < 0 ? .bottom : .top
-        observe(i, state)
-    }
-
-    func observe(_ i: Int, _ state: PongState) {
-        guard let b = bottomObs.baseAddress, let t = topObs.baseAddress else { return }
         let n = PongBatch.observationCount
-        batch.physics.observe(state, side: .bottom, into: b + i * n)
-        batch.physics.observe(state, side: .top, into: t + i * n)
+        batch.physics.observe(state, side: .bottom, into: bottomObs.baseAddress.unsafelyUnwrapped + i * n)
+        batch.physics.observe(state, side: .top, into: topObs.baseAddress.unsafelyUnwrapped + i * n)
     }
 
     /// Plays the games `mine` (in order, refilling slots as games end) and
@@ -149,7 +152,10 @@ final class PongMatchSlots {
         guard let bObs = bottomObs.baseAddress, let tObs = topObs.baseAddress,
               let bAct = bottomActions.baseAddress, let tAct = topActions.baseAddress,
               let rew = rewards.baseAddress, let term = terminated.baseAddress, let trunc = truncated.baseAddress,
-              let ev = events.baseAddress else { return }
+              let ev = events.baseAddress,
+              let index = gameIndex.baseAddress, let bWho = bottomAgent.baseAddress, let tWho = topAgent.baseAddress
+        else { return }
+        let bAgents = bottomAgents, tAgents = topAgents
         var queue = mine.makeIterator()
         var active = 0
         for i in 0 ..< slots {
@@ -162,14 +168,14 @@ final class PongMatchSlots {
                                   terminated: term, truncated: trunc, events: ev)
         while active > 0 {
             for i in 0 ..< slots {
-                guard gameIndex[i] >= 0 else { bAct[i] = 0; tAct[i] = 0; continue }
-                let b = bottomAgents[i * rosterCount + bottomEntry[i]].act(UnsafeBufferPointer(start: bObs + i * n, count: n))
-                let t = topAgents[i * rosterCount + topEntry[i]].act(UnsafeBufferPointer(start: tObs + i * n, count: n))
+                guard index[i] >= 0 else { bAct[i] = 0; tAct[i] = 0; continue }
+                let b = bAgents.act(bWho[i], UnsafeBufferPointer(start: bObs + i * n, count: n))
+                let t = tAgents.act(tWho[i], UnsafeBufferPointer(start: tObs + i * n, count: n))
                 bAct[i] = Int32(clamping: b)
                 tAct[i] = Int32(clamping: t)
             }
             batch.step(agent: bAct, opponent: tAct, into: out)
-            for i in 0 ..< slots where gameIndex[i] >= 0 {
+            for i in 0 ..< slots where index[i] >= 0 {
                 record(i, ev[i])
                 guard term[i] | trunc[i] != 0 else { continue }
                 let state = batch.state(i)
@@ -177,12 +183,12 @@ final class PongMatchSlots {
                 records[i].scoreTop = Int(state.scoreTop)
                 records[i].steps = Int(state.steps)
                 records[i].end = state.end
-                (results + gameIndex[i]).initialize(to: records[i])
+                (results + index[i]).initialize(to: records[i])
                 progress?()
                 if let g = queue.next() {
                     start(i, game: g, game(g))
                 } else {
-                    gameIndex[i] = -1
+                    index[i] = -1
                     active -= 1
                 }
             }
@@ -205,6 +211,93 @@ final class PongMatchSlots {
             if receivers[i] == .top { records[i].receiverPoints += 1 }
             receivers[i] = .top
             records[i].pointSpeedSum += Double(events.pointSpeed)
+        }
+    }
+}
+
+/// Agents held by their concrete types in buffers allocated once, so that
+/// `act` on agent `k` is a direct call mutating it in place (no existential
+/// box made unique, no copy or reference counting per step). Agents of other
+/// types than the four ``AgentSpec`` makes are held as `any Agent`.
+final class SlotAgents {
+    enum Kind: UInt8 { case tracker, random, linear, constant, other }
+
+    let count: Int
+    let kinds: UnsafeMutableBufferPointer<Kind>
+    /// Agent `k`'s index in the buffer of its kind.
+    let positions: UnsafeMutableBufferPointer<Int>
+    let trackers: UnsafeMutableBufferPointer<PongTracker>
+    let randoms: UnsafeMutableBufferPointer<RandomAgent>
+    let linears: UnsafeMutableBufferPointer<LinearAgent>
+    let constants: UnsafeMutableBufferPointer<ConstantAgent>
+    var others: [any Agent]
+
+    init(_ agents: [any Agent]) {
+        count = agents.count
+        kinds = .allocate(capacity: count)
+        positions = .allocate(capacity: count)
+        var t: [PongTracker] = [], r: [RandomAgent] = [], l: [LinearAgent] = [], c: [ConstantAgent] = []
+        var o: [any Agent] = []
+        for (k, agent) in agents.enumerated() {
+            let (kind, position): (Kind, Int)
+            switch agent {
+            case let a as PongTracker: (kind, position) = (.tracker, t.count); t.append(a)
+            case let a as RandomAgent: (kind, position) = (.random, r.count); r.append(a)
+            case let a as LinearAgent: (kind, position) = (.linear, l.count); l.append(a)
+            case let a as ConstantAgent: (kind, position) = (.constant, c.count); c.append(a)
+            default: (kind, position) = (.other, o.count); o.append(agent)
+            }
+            kinds.initializeElement(at: k, to: kind)
+            positions.initializeElement(at: k, to: position)
+        }
+        func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
+            _ = b.initialize(from: values)
+            return b
+        }
+        trackers = buffer(t); randoms = buffer(r); linears = buffer(l); constants = buffer(c)
+        others = o
+    }
+
+    deinit {
+        func free<T>(_ b: UnsafeMutableBufferPointer<T>, _ n: Int) {
+            b.baseAddress?.deinitialize(count: n)
+            b.deallocate()
+        }
+        var n = (0, 0, 0, 0)
+        for k in 0 ..< count {
+            switch kinds[k] {
+            case .tracker: n.0 += 1
+            case .random: n.1 += 1
+            case .linear: n.2 += 1
+            case .constant: n.3 += 1
+            case .other: break
+            }
+        }
+        free(trackers, n.0); free(randoms, n.1); free(linears, n.2); free(constants, n.3)
+        kinds.deallocate(); positions.deallocate()
+    }
+
+    func reset(_ k: Int, seed: UInt64) {
+        let p = positions[k]
+        switch kinds[k] {
+        case .tracker: trackers[p].reset(seed: seed)
+        case .random: randoms[p].reset(seed: seed)
+        case .linear: linears[p].reset(seed: seed)
+        case .constant: constants[p].reset(seed: seed)
+        case .other: others[p].reset(seed: seed)
+        }
+    }
+
+    @inline(__always)
+    func act(_ k: Int, _ observation: UnsafeBufferPointer<Float>) -> Int {
+        let p = positions[k]
+        switch kinds[k] {
+        case .tracker: return trackers[p].act(observation)
+        case .random: return randoms[p].act(observation)
+        case .linear: return linears[p].act(observation)
+        case .constant: return constants[p].act(observation)
+        case .other: return others[p].act(observation)
         }
     }
 }
