@@ -65,7 +65,7 @@ import Gym
             for workers in [1, 2, 3] {
                 for slots in [1, 3, 8] {
                     let got = PongBatchMatches.play(config: config, roster: roster, count: count, slots: slots,
-                                                    runner: ParallelRunner(workers: workers)) { g in
+                                                    path: .batched, runner: ParallelRunner(workers: workers)) { g in
                         Self.game(g, rosterCount: roster.count)
                     }
                     #expect(got.count == count)
@@ -77,11 +77,27 @@ import Gym
         }
     }
 
+    @Test func automaticPathBatchesOnlyOneFrameStepsWithoutStickyActionsAndAgrees() throws {
+        for (name, config) in try Self.configs() {
+            #expect(PongBatchMatches.batchIsFaster(config) == (name != "frame skip + sticky"), "\(name)")
+            let roster = try Self.roster(config)
+            let count = roster.count + 2
+            let expected = Self.reference(config: config, roster: roster, count: count)
+            for path in [PongBatchMatches.Path.automatic, .oneByOne] {
+                let got = PongBatchMatches.play(config: config, roster: roster, count: count, path: path,
+                                                runner: ParallelRunner(workers: 2)) { g in
+                    Self.game(g, rosterCount: roster.count)
+                }
+                #expect(got == expected, "\(name), \(path)")
+            }
+        }
+    }
+
     @Test func everyGameIsCountedOnceByProgress() throws {
         let config = try Self.configs()[0].1
         let roster = try Self.roster(config)
         let counter = ProgressTally()
-        let got = PongBatchMatches.play(config: config, roster: roster, count: 11, slots: 4,
+        let got = PongBatchMatches.play(config: config, roster: roster, count: 11, slots: 4, path: .batched,
                                         runner: ParallelRunner(workers: 2), game: { g in
             Self.game(g, rosterCount: roster.count)
         }, progress: { counter.add() })
