@@ -12,14 +12,16 @@ public struct RatedAgent: Equatable, Sendable {
 ///
 /// Each resample redraws, *within every pairing*, as many units (pairs of
 /// side-swapped games on one seed, or one duplicate seed) as were played,
-/// with replacement, from the units played plus one virtual drawn unit (the
-/// same one-draw prior the point fit uses, so a perfect record does not get
-/// a zero-width interval), and refits the ratings. Resampling whole units keeps a
+/// with replacement, and refits the ratings. Resampling whole units keeps a
 /// pair's two games together, as they were played. Resample `r` draws from
 /// its own generator `Xoshiro256(seed: Seeds.stream(seed, r))`, so the
 /// intervals are a pure function of the results and the seed. The interval
 /// is the (1−level)/2 and (1+level)/2 quantiles (linear interpolation) of
-/// the resampled ratings (Efron & Tibshirani 1993, ch. 13).
+/// the resampled ratings (Efron & Tibshirani 1993, ch. 13), widened where
+/// needed to contain the point fit. Limitation: when every pairing an agent
+/// played is a perfect record, every resample repeats it and the interval
+/// collapses onto the point, whose value rests on the prior; read such a
+/// rating as a bound, not a measurement.
 public struct RatingBootstrap: Sendable {
     public var resamples: Int
     public var level: Double
@@ -48,15 +50,8 @@ public struct RatingBootstrap: Sendable {
             for p in outcomes.pairings {
                 let k = p.unitScores.count
                 guard k > 0 else { continue }
-                // The pool holds the k units played plus one virtual drawn
-                // unit (the model's prior): a perfect record then still
-                // resamples with some spread instead of a zero-width interval.
-                let virtualScore = Double(outcomes.gamesPerUnit) / 2
                 var s = 0.0
-                for _ in 0 ..< k {
-                    let u = rng.below(k + 1)
-                    s += u < k ? p.unitScores[u] : virtualScore
-                }
+                for _ in 0 ..< k { s += p.unitScores[rng.below(k)] }
                 let total = Double(k * outcomes.gamesPerUnit)
                 score[p.a][p.b] += s
                 score[p.b][p.a] += total - s
@@ -69,9 +64,12 @@ public struct RatingBootstrap: Sendable {
         let lowQ = (1 - level) / 2, highQ = (1 + level) / 2
         return (0 ..< n).map { i in
             let sorted = samples[i].sorted()
+            // Skewed resample distributions (near-perfect records) can put
+            // the percentiles beside the point fit; the interval is widened
+            // to contain it.
             return RatedAgent(index: i, elo: point[i],
-                              low: RatingBootstrap.quantile(sorted, lowQ),
-                              high: RatingBootstrap.quantile(sorted, highQ))
+                              low: min(point[i], RatingBootstrap.quantile(sorted, lowQ)),
+                              high: max(point[i], RatingBootstrap.quantile(sorted, highQ)))
         }
     }
 
