@@ -54,19 +54,20 @@ public struct PongEvalSummary: Equatable, Sendable {
 public enum PongEvaluation {
     /// Plays `episodes` games; episode `i` uses seed `Seeds.episode(runSeed, i)`
     /// and puts the agent at the bottom when `i` is even, at the top when odd.
-    /// The result is the same for any number of workers.
+    /// The games are played on batches (``PongBatchMatches``), each exactly
+    /// as ``PongMatch/play(config:seed:bottom:top:)`` plays it alone; the
+    /// result is the same for any number of workers or `slots`.
     public static func run(config: PongConfig, agent: AgentSpec, opponent: AgentSpec,
                            episodes: Int, runSeed: UInt64, runner: ParallelRunner,
+                           slots: Int = PongBatchMatches.defaultSlots,
                            progress: (@Sendable () -> Void)? = nil) -> [PongEvalEpisode] {
-        runner.map(count: episodes, makeWorker: { _ in
-            (agent.makePongAgent(config: config), opponent.makePongAgent(config: config))
-        }, job: { agents, index in
+        let matches = PongBatchMatches.play(config: config, roster: [agent, opponent], count: episodes, slots: slots,
+                                            runner: runner, game: { index in
             let seed = Seeds.episode(runSeed: runSeed, index: index)
-            let side: PongSide = index % 2 == 0 ? .bottom : .top
-            let match = side == .bottom
-                ? PongMatch.play(config: config, seed: seed, bottom: &agents.0, top: &agents.1)
-                : PongMatch.play(config: config, seed: seed, bottom: &agents.1, top: &agents.0)
-            return PongEvalEpisode(index: index, match: match, agentSide: side)
+            return index % 2 == 0 ? .init(seed: seed, bottom: 0, top: 1) : .init(seed: seed, bottom: 1, top: 0)
         }, progress: progress)
+        return matches.enumerated().map { index, match in
+            PongEvalEpisode(index: index, match: match, agentSide: index % 2 == 0 ? .bottom : .top)
+        }
     }
 }

@@ -22,11 +22,11 @@ public struct PongTournamentGame: Equatable, Sendable {
 public enum PongTournament {
     /// Plays every game of `schedule` between `agents` under `config`.
     ///
-    /// Game `g` is played with ``PongMatch/play(config:seed:bottom:top:)`` on
-    /// its pair's seed, so any game can be replayed from (config, seed,
-    /// bottom spec, top spec) alone. Each worker builds one agent per spec
-    /// and side; the results are by game index, identical for any number of
-    /// workers. A `linear` spec must have passed ``AgentSpec/check(pong:)``.
+    /// Game `g` is played on its pair's seed exactly as
+    /// ``PongMatch/play(config:seed:bottom:top:)`` plays it (batched by
+    /// ``PongBatchMatches``), so any game can be replayed from (config, seed,
+    /// bottom spec, top spec) alone. The results are by game index, identical
+    /// for any number of workers. A `linear` spec must have passed ``AgentSpec/check(pong:)``.
     public static func run(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
                            runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
         play(config: config, agents: agents, schedule: schedule, games: 0 ..< schedule.gameCount,
@@ -40,16 +40,15 @@ public enum PongTournament {
                             progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
         precondition(agents.count == schedule.agentCount, "one spec per scheduled agent")
         let first = games.lowerBound
-        return runner.map(count: games.count, makeWorker: { _ in
-            (agents.map { $0.makePongAgent(config: config) }, agents.map { $0.makePongAgent(config: config) })
-        }, job: { players, offset in
+        let matches = PongBatchMatches.play(config: config, roster: agents, count: games.count, runner: runner,
+                                            game: { offset in
             let slot = schedule.slot(first + offset)
-            let bottom = slot.swapped ? slot.b : slot.a
-            let top = slot.swapped ? slot.a : slot.b
-            let result = PongMatch.play(config: config, seed: schedule.pairSeed(slot.pair),
-                                        bottom: &players.0[bottom], top: &players.1[top])
-            return PongTournamentGame(slot: slot, result: result)
+            return PongBatchMatches.Game(seed: schedule.pairSeed(slot.pair), bottom: slot.swapped ? slot.b : slot.a,
+                                         top: slot.swapped ? slot.a : slot.b)
         }, progress: progress)
+        return matches.enumerated().map { offset, result in
+            PongTournamentGame(slot: schedule.slot(first + offset), result: result)
+        }
     }
 
     /// The tournament's results as per-pairing pair scores (agent `a`'s
