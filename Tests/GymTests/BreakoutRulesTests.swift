@@ -281,6 +281,16 @@ import Testing
         #expect(hit.core.stepsSinceProgress < 10 && hit.results.allSatisfy { !$0.isDone })
     }
 
+    @Test func watchdogCanCountPaddleContactsAsProgress() {
+        // The same loop as above (paddle ↔ top wall, no brick in reach): with
+        // watchdogPaddleResets every paddle contact restarts the count.
+        var lab = BreakoutLab(labConfig([(0, 0, "#")]) { $0.watchdogSteps = 300; $0.watchdogPaddleResets = true })
+        lab.ball(x: 160, y: 100, vx: 0, vy: 4)
+        let r = lab.run(1000)
+        #expect(lab.results.count == 1000 && r?.isDone == false)
+        #expect(lab.core.stepsSinceProgress < 300)
+    }
+
     @Test func stepLimitTruncates() {
         var lab = BreakoutLab(labConfig([far]) { $0.maxSteps = 50 })
         let r = lab.run(100)

@@ -95,6 +95,10 @@ public struct BreakoutConfig: GameConfig, Hashable, Codable {
     public var maxSteps: Int = 30_000
     /// Truncation when no brick has been hit for this many agent steps (0 = off).
     public var watchdogSteps: Int = 3600
+    /// Whether a paddle contact also counts as progress for the watchdog.
+    /// Off by default: a ball looping between the paddle and the walls
+    /// without reaching a brick (what push is for) is then caught.
+    public var watchdogPaddleResets: Bool = false
     public var frameSkip: Int = 1
     public var stickyActionProbability: Float = 0
 
@@ -165,6 +169,7 @@ public struct BreakoutConfig: GameConfig, Hashable, Codable {
         .int("pushCooldown", \.pushCooldown, 0 ... 3600, "frames after a push before the next push works"),
         .int("maxSteps", \.maxSteps, 0 ... 10_000_000, "agent steps before the episode is truncated (0 = never)"),
         .int("watchdogSteps", \.watchdogSteps, 0 ... 1_000_000, "agent steps without any brick hit before the episode is truncated (0 = off)"),
+        .bool("watchdogPaddleResets", \.watchdogPaddleResets, "a paddle contact also resets the watchdog (no brick broken *and* no paddle contact); off: only brick hits count as progress"),
         .int("frameSkip", \.frameSkip, 1 ... 16, "frames per agent step (action repeat; rewards summed)"),
         .float("stickyActionProbability", \.stickyActionProbability, 0 ... 1, "chance a frame repeats the previous action (ALE sticky actions)"),
     ]

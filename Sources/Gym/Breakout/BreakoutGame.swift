@@ -52,9 +52,10 @@
 /// cleared (earlier walls are rebuilt, the balls taken off and a serve
 /// follows; no life is lost). `truncated` with ``EpisodeEnd/stepLimit``
 /// after `maxSteps` agent steps, or ``EpisodeEnd/watchdog`` after
-/// `watchdogSteps` agent steps without any brick hit (a ball looping
-/// between paddle and walls without reaching the wall counts as no
-/// progress: that loop is what the push action is for). The events
+/// `watchdogSteps` agent steps without any brick hit (by default a ball
+/// looping between paddle and walls without reaching the wall counts as no
+/// progress: that loop is what the push action is for; with
+/// `watchdogPaddleResets` a paddle contact is progress too). The events
 /// (``lastEvents``) count bricks broken by kind, brick hits, paddle hits,
 /// balls lost, lives lost, walls cleared and pushes used.
 ///

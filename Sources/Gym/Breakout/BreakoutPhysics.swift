@@ -280,7 +280,8 @@ public final class BreakoutPhysics: Sendable {
             if s.end != .none { break }
         }
         s.steps &+= 1
-        s.stepsSinceProgress = events.brickHits > 0 ? 0 : s.stepsSinceProgress &+ 1
+        let progress = events.brickHits > 0 || (config.watchdogPaddleResets && events.paddleHits > 0)
+        s.stepsSinceProgress = progress ? 0 : s.stepsSinceProgress &+ 1
         if s.end == .none {
             if config.maxSteps > 0, Int(s.steps) >= config.maxSteps {
                 s.end = .stepLimit
