@@ -17,29 +17,12 @@ extension Render {
         player.reset(seed: Seeds.stream(seed, 10))
         var breakout = BreakoutGame(config: config, seed: seed)
 
-        let wantsFile = gif != nil || pgm != nil || !terminal
-        let folder = wantsFile && (gif == nil || pgm == nil) && out != nil || (wantsFile && gif == nil && pgm == nil)
-            ? try ResultsFolder.create(explicit: out, command: "render", game: "breakout", seed: game.seed) : nil
-        let gifPath = gif ?? (pgm == nil && folder != nil ? folder?.url.appendingPathComponent("episode.gif").path : nil)
-        var frame = breakout.makeFrame(scale: scale)
-        var encoder = gifPath.map { _ in GIFEncoder(width: frame.width, height: frame.height, delay: UInt16(max(1, min(100, every * 100 / 60)))) }
-        if let pgm {
-            do { try FileManager.default.createDirectory(atPath: pgm, withIntermediateDirectories: true) } catch {
-                throw CLIError("cannot create PGM folder \(pgm): \(error.localizedDescription)")
-            }
-        }
+        var frames = try EpisodeFrames(options: self, game: "breakout", frame: breakout.makeFrame(scale: scale))
         let screen = terminal ? TerminalScreen() : nil
         var observation = [Float](repeating: 0, count: breakout.observationCount)
-        var step = 0, written = 0
+        var step = 0
         while true {
-            if step % every == 0 {
-                breakout.render(into: &frame)
-                encoder?.add(frame)
-                if let pgm {
-                    try AtomicFile.write(PGM.encode(frame), to: URL(fileURLWithPath: pgm).appendingPathComponent(String(format: "frame-%06d.pgm", written)))
-                }
-                written += 1
-            }
+            try frames.capture(step: step) { breakout.render(into: &$0) }
             if let screen {
                 let s = breakout.state.core
                 var big = breakout.makeFrame(scale: Float(screen.columns) / config.fieldWidth * 2)
@@ -54,12 +37,8 @@ extension Render {
             step += 1
         }
         screen?.finish()
-        if let encoder, let gifPath {
-            try AtomicFile.write(Data(encoder.data), to: URL(fileURLWithPath: gifPath))
-            print("wrote \(gifPath) (\(encoder.frameCount) frames, \(frame.width)×\(frame.height))")
-        }
-        if let pgm { print("wrote \(written) PGM frames to \(pgm)") }
-        if let folder {
+        try frames.finish()
+        if let folder = frames.folder {
             try folder.writeRunInfo(command: "render", seed: game.seed, config: config, extra: [
                 ("agent", .string(spec.text)), ("episode", .number(episode)), ("episodeSeed", .number(seed)),
             ])

@@ -138,30 +138,13 @@ struct Render: ParsableCommand {
         bottomAgent.reset(seed: Seeds.stream(seed, 10))
         topAgent.reset(seed: Seeds.stream(seed, 11))
 
-        let wantsFile = gif != nil || pgm != nil || !terminal
-        let folder = wantsFile && (gif == nil || pgm == nil) && out != nil || (wantsFile && gif == nil && pgm == nil)
-            ? try ResultsFolder.create(explicit: out, command: "render", game: "pong", seed: game.seed) : nil
-        let gifPath = gif ?? (pgm == nil && folder != nil ? folder?.url.appendingPathComponent("episode.gif").path : nil)
-        var frame = pongGame.makeFrame(scale: scale)
-        var encoder = gifPath.map { _ in GIFEncoder(width: frame.width, height: frame.height, delay: UInt16(max(1, min(100, every * 100 / 60)))) }
-        if let pgm {
-            do { try FileManager.default.createDirectory(atPath: pgm, withIntermediateDirectories: true) } catch {
-                throw CLIError("cannot create PGM folder \(pgm): \(error.localizedDescription)")
-            }
-        }
+        var frames = try EpisodeFrames(options: self, game: "pong", frame: pongGame.makeFrame(scale: scale))
         let screen = terminal ? TerminalScreen() : nil
         let n = PongGame.observationCount
         var obsBottom = [Float](repeating: 0, count: n), obsTop = [Float](repeating: 0, count: n)
-        var step = 0, written = 0
+        var step = 0
         while true {
-            if step % every == 0 {
-                pongGame.render(into: &frame)
-                encoder?.add(frame)
-                if let pgm {
-                    try AtomicFile.write(PGM.encode(frame), to: URL(fileURLWithPath: pgm).appendingPathComponent(String(format: "frame-%06d.pgm", written)))
-                }
-                written += 1
-            }
+            try frames.capture(step: step) { pongGame.render(into: &$0) }
             if let screen {
                 let s = pongGame.state
                 screen.draw(pongGame, status: "step \(step)  \(ep.bottom.displayName) (bottom) \(s.scoreBottom)-\(s.scoreTop) \(ep.top.displayName) (top)")
@@ -176,12 +159,8 @@ struct Render: ParsableCommand {
             step += 1
         }
         screen?.finish()
-        if let encoder, let gifPath {
-            try AtomicFile.write(Data(encoder.data), to: URL(fileURLWithPath: gifPath))
-            print("wrote \(gifPath) (\(encoder.frameCount) frames, \(frame.width)×\(frame.height))")
-        }
-        if let pgm { print("wrote \(written) PGM frames to \(pgm)") }
-        if let folder {
+        try frames.finish()
+        if let folder = frames.folder {
             var extra: [(String, JSONValue)] = [
                 ("bottom", .string(ep.bottom.text)), ("top", .string(ep.top.text)), ("episodeSeed", .number(seed)),
             ]
