@@ -7,22 +7,14 @@ extension Throughput {
     /// agent step plus the observation written, random actions from 0 ..< 4.
     public static func breakoutSingleAPI(config: BreakoutConfig, environments: Int, workers: Int,
                                          seconds: Double, seed: UInt64) -> Measurement {
-        let perWorker = (environments + workers - 1) / workers
-        let states = WorkerStates<BreakoutWorker>(count: workers) { w in
-            BreakoutWorker(config: config, count: min(perWorker, max(0, environments - w * perWorker)),
-                           seed: Seeds.stream(seed, UInt64(w)))
+        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed) { count, seed in
+            BreakoutWorker(config: config, count: count, seed: seed)
         }
-        let runner = ParallelRunner(workers: workers)
-        let m = measure(workers: workers, environments: environments, seconds: seconds, ticksPerRound: 256) { ticks in
-            runner.forEachWorker { w in states.withState(w) { $0.run(ticks: ticks) } }
-        }
-        states.withState(0) { blackHole($0.checksum) }
-        return m
     }
 }
 
 /// One worker's slice of Breakout games for the throughput measurement.
-struct BreakoutWorker {
+struct BreakoutWorker: ThroughputWorker {
     var games: [BreakoutGame]
     var observations: [Float]
     let observationCount: Int

@@ -28,11 +28,19 @@ public enum Throughput {
     /// many ticks per dispatch.
     public static func pongSingleAPI(config: PongConfig, environments: Int, workers: Int,
                                      seconds: Double, seed: UInt64) -> Measurement {
+        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed) { count, seed in
+            PongWorker(config: config, count: count, seed: seed)
+        }
+    }
+
+    /// The single-game measurement for any game: `environments` games split
+    /// into one slice per worker (built by `make(count, seed)` and kept across
+    /// rounds), 256 ticks per dispatch, for at least `seconds`.
+    static func singleAPI<Worker: ThroughputWorker>(environments: Int, workers: Int, seconds: Double, seed: UInt64,
+                                                    make: (Int, UInt64) -> Worker) -> Measurement {
         let perWorker = (environments + workers - 1) / workers
-        // Each worker keeps its games across rounds.
-        let states = WorkerStates<PongWorker>(count: workers) { w in
-            PongWorker(config: config, count: min(perWorker, max(0, environments - w * perWorker)),
-                       seed: Seeds.stream(seed, UInt64(w)))
+        let states = WorkerStates<Worker>(count: workers) { w in
+            make(min(perWorker, max(0, environments - w * perWorker)), Seeds.stream(seed, UInt64(w)))
         }
         let runner = ParallelRunner(workers: workers)
         let m = measure(workers: workers, environments: environments, seconds: seconds, ticksPerRound: 256) { ticks in
@@ -96,7 +104,7 @@ extension Throughput {
 /// One worker's slice of games for the throughput measurement: the
 /// reference single-game rules (`PongPhysics.step`, as `PongGame` uses
 /// them) over an array of game states sharing one rules value.
-struct PongWorker {
+struct PongWorker: ThroughputWorker {
     let physics: PongPhysics
     var states: [PongState]
     var observations: [Float]
@@ -141,6 +149,14 @@ struct PongWorker {
         self.rng = rng
         self.nextSeed = nextSeed
     }
+}
+
+/// One worker's slice of single games in a throughput measurement.
+protocol ThroughputWorker: Sendable {
+    /// Steps every game of the slice `ticks` times, observations written.
+    mutating func run(ticks: Int)
+    /// A value fed from the observations, so the work cannot be optimised away.
+    var checksum: Float { get }
 }
 
 /// Per-worker mutable state reachable from concurrent workers; worker `w`

@@ -89,9 +89,7 @@ public struct EvolutionStrategies<Task: TrainingTask> {
 
     /// Records the wall time and evaluation bests kept in the state.
     public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
-        state.wallSeconds = wallSeconds
-        state.bestScore = bestScore
-        state.bestIteration = bestIteration
+        state.note(wallSeconds: wallSeconds, bestScore: bestScore, bestIteration: bestIteration)
     }
 
     /// One iteration (see the type's description).

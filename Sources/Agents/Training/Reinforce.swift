@@ -71,9 +71,7 @@ public struct Reinforce<Task: TrainingTask>: PolicyTrainer {
     }
 
     public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
-        state.wallSeconds = wallSeconds
-        state.bestScore = bestScore
-        state.bestIteration = bestIteration
+        state.note(wallSeconds: wallSeconds, bestScore: bestScore, bestIteration: bestIteration)
     }
 
     public mutating func iterate(runner: ParallelRunner) -> IterationReport {

@@ -43,3 +43,12 @@ public struct TrainerState: Equatable, Sendable {
         self.bestIteration = bestIteration
     }
 }
+
+extension TrainerState {
+    /// Records wall time and the evaluation best (so a checkpoint carries them).
+    public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
+        self.wallSeconds = wallSeconds
+        self.bestScore = bestScore
+        self.bestIteration = bestIteration
+    }
+}
