@@ -174,13 +174,13 @@ public struct LinearPolicy: Equatable, Sendable {
     @inlinable
     public func logits(_ x: UnsafeBufferPointer<Float>, into logits: UnsafeMutableBufferPointer<Float>) {
         precondition(x.count >= inputs && logits.count >= outputs, "buffer too small")
-        let d = inputs
         foldedWeights.withUnsafeBufferPointer { w in
-            for a in 0 ..< outputs {
-                var s = foldedBias[a]
-                let row = a * d
-                for i in 0 ..< d { s += w[row + i] * x[i] }
-                logits[a] = s
+            guard let wb = w.baseAddress, let xb = x.baseAddress else { return }
+            var a = 0
+            while a < outputs {
+                let s = logitQuad(wb, xb, from: a)
+                for k in 0 ..< min(4, outputs - a) { logits[a + k] = s[k] }
+                a += 4
             }
         }
     }
@@ -190,18 +190,41 @@ public struct LinearPolicy: Equatable, Sendable {
     @inlinable
     public func greedyAction(_ x: UnsafeBufferPointer<Float>) -> Int {
         precondition(x.count >= inputs, "observation too short")
-        let d = inputs
         return foldedWeights.withUnsafeBufferPointer { w in
+            guard let wb = w.baseAddress, let xb = x.baseAddress else { return 0 }
             var best = 0
             var bestValue = -Float.infinity
-            for a in 0 ..< outputs {
-                var s = foldedBias[a]
-                let row = a * d
-                for i in 0 ..< d { s += w[row + i] * x[i] }
-                if s > bestValue { bestValue = s; best = a }
+            var a = 0
+            while a < outputs {
+                let s = logitQuad(wb, xb, from: a)
+                for k in 0 ..< min(4, outputs - a) where s[k] > bestValue {
+                    bestValue = s[k]
+                    best = a + k
+                }
+                a += 4
             }
             return best
         }
+    }
+
+    /// The logits of actions `a ..< a + 4` (an action past the last repeats
+    /// the last one's row; its lane is not used). Each lane is the row's
+    /// `b'ₐ + Σᵢ W'ₐᵢ·xᵢ` summed in input order, one multiply and one add per
+    /// input (no fused multiply-add), so every logit is bit for bit the plain
+    /// row-by-row loop's; the four rows' sums run side by side, so a long
+    /// observation (Breakout's 70 inputs) is not one long chain of dependent
+    /// additions per action.
+    @inlinable @inline(__always)
+    func logitQuad(_ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>, from a: Int) -> SIMD4<Float> {
+        let last = outputs - 1, d = inputs
+        let r1 = Swift.min(a + 1, last), r2 = Swift.min(a + 2, last), r3 = Swift.min(a + 3, last)
+        let w0 = w + a * d, w1 = w + r1 * d, w2 = w + r2 * d, w3 = w + r3 * d
+        var s = SIMD4<Float>(foldedBias[a], foldedBias[r1], foldedBias[r2], foldedBias[r3])
+        for i in 0 ..< d {
+            let product = SIMD4<Float>(w0[i], w1[i], w2[i], w3[i]) * SIMD4<Float>(repeating: x[i])
+            s = s + product
+        }
+        return s
     }
 
     // MARK: - Many observations (one sgemm)
