@@ -46,7 +46,14 @@ public struct IterationReport: Equatable, Sendable {
 ///    `E`; row `i` from a generator seeded by the iteration's seed and `i`).
 /// 2. Members `2i` and `2i+1` play with `θ + σεᵢ` and `θ − σεᵢ`
 ///    (antithetic sampling), each the same `episodesPerMember` episodes
-///    (common random numbers), in parallel on the ``ParallelRunner``.
+///    (common random numbers), as one ``RolloutPlan`` on the
+///    ``ParallelRunner``: by ``rolloutPath`` (default ``RolloutPath/automatic``)
+///    either batched — each worker steps ``slots`` episodes together on one
+///    batch (``PongRolloutSlots``; Pong without frame skip or sticky
+///    actions, where that was measured faster) with one greedy learner per
+///    slot acting on its own observation row — or one by one on single
+///    environments (``Rollout/playOneByOne(_:task:runner:)``, the reference).
+///    Both give the same results bit for bit (fitness, steps, statistics).
 /// 3. Fitness = a member's mean episode return, shaped by centred ranks
 ///    (``centredRanks(_:)``, ties share their mean rank).
 /// 4. Gradient estimate `g = Eᵀw / (2·pairs·σ)` with `wᵢ = u₂ᵢ − u₂ᵢ₊₁`:
