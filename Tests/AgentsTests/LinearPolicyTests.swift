@@ -131,6 +131,16 @@ func referenceLogits(_ policy: LinearPolicy, _ x: [Float]) -> [Double] {
                     #expect(logits.map(\.bitPattern) == expected.map(\.bitPattern), "\(inputs)×\(outputs) seed \(seed)")
                     #expect(x.withUnsafeBufferPointer { policy.greedyAction($0) } == best,
                             "\(inputs)×\(outputs) seed \(seed)")
+                    // Paired with another policy of the same shape on another observation.
+                    let other = randomPolicy(inputs: inputs, outputs: outputs, seed: seed &+ 50)
+                    let y = (0 ..< inputs).map { _ in rng.nextSigned() }
+                    let pair = x.withUnsafeBufferPointer { xb in
+                        y.withUnsafeBufferPointer { yb in
+                            LinearPolicy.greedyActions(policy, xb.baseAddress!, other, yb.baseAddress!)
+                        }
+                    }
+                    let alone = y.withUnsafeBufferPointer { other.greedyAction($0) }
+                    #expect(pair.0 == best && pair.1 == alone, "pair \(inputs)×\(outputs) seed \(seed)")
                 }
             }
         }

@@ -29,7 +29,7 @@ final class PongRolloutSlots {
     /// Opponent `o` of slot `i` at `i × opponentCount + o`.
     let opponents: SlotAgents
     let bottomObs, topObs, rewards: UnsafeMutableBufferPointer<Float>
-    let bottomActions, topActions: UnsafeMutableBufferPointer<Int32>
+    let bottomActions, topActions, learnerActions: UnsafeMutableBufferPointer<Int32>
     let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
     /// Per slot: 1 when the learner plays the bottom, and its opponent's position in `opponents`.
     let learnerIsBottom: UnsafeMutableBufferPointer<UInt8>
@@ -57,14 +57,14 @@ final class PongRolloutSlots {
         }
         let n = PongBatch.observationCount
         bottomObs = column(slots * n, 0); topObs = column(slots * n, 0); rewards = column(slots, 0)
-        bottomActions = column(slots, 0); topActions = column(slots, 0)
+        bottomActions = column(slots, 0); topActions = column(slots, 0); learnerActions = column(slots, 0)
         terminated = column(slots, 0); truncated = column(slots, 0)
         learnerIsBottom = column(slots, 1); opponent = column(slots, 0)
     }
 
     deinit {
         bottomObs.deallocate(); topObs.deallocate(); rewards.deallocate()
-        bottomActions.deallocate(); topActions.deallocate()
+        bottomActions.deallocate(); topActions.deallocate(); learnerActions.deallocate()
         terminated.deallocate(); truncated.deallocate()
         learnerIsBottom.deallocate(); opponent.deallocate()
     }
@@ -88,24 +88,40 @@ final class PongRolloutSlots {
         guard let bObs = bottomObs.baseAddress, let tObs = topObs.baseAddress,
               let bAct = bottomActions.baseAddress, let tAct = topActions.baseAddress,
               let rew = rewards.baseAddress, let term = terminated.baseAddress, let trunc = truncated.baseAddress,
-              let bottom = learnerIsBottom.baseAddress, let who = opponent.baseAddress
+              let bottom = learnerIsBottom.baseAddress, let who = opponent.baseAddress,
+              let learner = learnerActions.baseAddress
         else { return }
         let book = self.book, opponents = self.opponents
         for i in 0 ..< slots where book.takeJob(i) { start(i) }
         let n = PongBatch.observationCount
         let out = PongBatchOutput(observations: bObs, opponentObservations: tObs, rewards: rew,
                                   terminated: term, truncated: trunc)
+        @inline(__always) func learnerRow(_ i: Int) -> UnsafeBufferPointer<Float> {
+            UnsafeBufferPointer(start: (bottom[i] != 0 ? bObs : tObs) + i * n, count: n)
+        }
         while book.active > 0 {
+            // Learners first, two slots at a time where both play.
+            var i = 0
+            while i < slots {
+                guard book.member[i] >= 0 else { i += 1; continue }
+                if i + 1 < slots, book.member[i + 1] >= 0 {
+                    let (a, b) = book.act(i, learnerRow(i), i + 1, learnerRow(i + 1))
+                    learner[i] = Int32(clamping: a)
+                    learner[i + 1] = Int32(clamping: b)
+                    i += 2
+                } else {
+                    learner[i] = Int32(clamping: book.act(i, learnerRow(i)))
+                    i += 1
+                }
+            }
             for i in 0 ..< slots {
                 guard book.member[i] >= 0 else { bAct[i] = 0; tAct[i] = 0; continue }
-                let b = UnsafeBufferPointer(start: bObs + i * n, count: n)
-                let t = UnsafeBufferPointer(start: tObs + i * n, count: n)
                 if bottom[i] != 0 {
-                    bAct[i] = Int32(clamping: book.act(i, b))
-                    tAct[i] = Int32(clamping: opponents.act(who[i], t))
+                    bAct[i] = learner[i]
+                    tAct[i] = Int32(clamping: opponents.act(who[i], UnsafeBufferPointer(start: tObs + i * n, count: n)))
                 } else {
-                    tAct[i] = Int32(clamping: book.act(i, t))
-                    bAct[i] = Int32(clamping: opponents.act(who[i], b))
+                    tAct[i] = learner[i]
+                    bAct[i] = Int32(clamping: opponents.act(who[i], UnsafeBufferPointer(start: bObs + i * n, count: n)))
                 }
             }
             batch.step(agent: bAct, opponent: tAct, into: out)

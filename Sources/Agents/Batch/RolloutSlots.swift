@@ -87,6 +87,19 @@ final class RolloutSlots {
         return learners[i].act(observation)
     }
 
+    /// The learners of slots `i` and `j` act on their observation rows:
+    /// exactly `act(i, x)` then `act(j, y)` (both greedy), their sums run
+    /// side by side (``LinearPolicy/greedyActions(_:_:_:_:)``).
+    @inline(__always)
+    func act(_ i: Int, _ x: UnsafeBufferPointer<Float>, _ j: Int, _ y: UnsafeBufferPointer<Float>) -> (Int, Int) {
+        if plan.collectStatistics {
+            statistics[i].add(x)
+            statistics[j].add(y)
+        }
+        return LinearPolicy.greedyActions(learners[i].policy, x.baseAddress.unsafelyUnwrapped,
+                                          learners[j].policy, y.baseAddress.unsafelyUnwrapped)
+    }
+
     /// Books one step's reward of slot `i` (the learner's, as `Rollout.play`
     /// books it); returns whether the episode is over (the game ended or the
     /// plan's step limit is reached).
