@@ -5,7 +5,7 @@ extension PolicyTarget {
     /// wall's size); 4 actions.
     public static func breakout(_ config: BreakoutConfig) -> PolicyTarget {
         PolicyTarget(game: BreakoutConfig.gameName, layoutVersion: BreakoutGame.observationLayoutVersion,
-                     inputs: BreakoutPhysics.observationCount(for: config), outputs: BreakoutAction.allCases.count)
+                     inputs: BreakoutPhysics.observationCount(for: config), outputs: BreakoutAction.count)
     }
 }
 
@@ -17,8 +17,8 @@ extension AgentSpec {
         switch kind {
         case let .linear(path, checkpoint, _):
             do { try checkpoint.check(for: .breakout(config), path: path) } catch { throw .checkpoint(error) }
-        case let .constant(action) where action >= BreakoutAction.allCases.count:
-            throw .unusable(spec: text, reason: "Breakout actions are 0 ... \(BreakoutAction.allCases.count - 1)")
+        case let .constant(action) where action >= BreakoutAction.count:
+            throw .unusable(spec: text, reason: "Breakout actions are 0 ... \(BreakoutAction.count - 1)")
         default:
             break
         }
@@ -28,7 +28,7 @@ extension AgentSpec {
     /// Must have passed ``check(breakout:)``.
     public func makeBreakoutAgent(config: BreakoutConfig) -> any Agent {
         switch kind {
-        case .random: RandomAgent(actionCount: BreakoutAction.allCases.count)
+        case .random: RandomAgent(actionCount: BreakoutAction.count)
         case let .tracker(skill): BreakoutTracker(config: config, skill: skill)
         case let .constant(action): ConstantAgent(action: action)
         case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)

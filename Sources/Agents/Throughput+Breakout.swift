@@ -6,8 +6,10 @@ extension Throughput {
     /// each own a slice and run many ticks per dispatch; one step is one
     /// agent step plus the observation written, random actions from 0 ..< 4.
     public static func breakoutSingleAPI(config: BreakoutConfig, environments: Int, workers: Int,
-                                         seconds: Double, seed: UInt64) -> Measurement {
-        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed) { count, seed in
+                                         seconds: Double, seed: UInt64,
+                                         ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
+        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed,
+                  ticksPerRound: ticksPerRound) { count, seed in
             BreakoutWorker(config: config, count: count, seed: seed)
         }
     }

@@ -7,6 +7,13 @@ import Gym
 /// observation written) per environment per tick, random actions, finished
 /// episodes reset in place.
 public enum Throughput {
+    /// Ticks each worker runs per dispatch unless told otherwise. Measured
+    /// (Pong classic, 1024 games, 2 workers on this project's 2-core VM):
+    /// with 256 ticks (≈ 4 ms per dispatch) the process used 1.82–1.87 of its
+    /// 2 cores; with 2048 (≈ 30 ms) 1.86–1.96, the rest lost to waking and
+    /// joining the workers.
+    public static let defaultTicksPerRound = 2048
+
     /// What one measurement found.
     public struct Measurement: Sendable {
         public var workers: Int
@@ -27,23 +34,27 @@ public enum Throughput {
     /// least `seconds`, split over `workers` that each own a slice and run
     /// many ticks per dispatch.
     public static func pongSingleAPI(config: PongConfig, environments: Int, workers: Int,
-                                     seconds: Double, seed: UInt64) -> Measurement {
-        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed) { count, seed in
+                                     seconds: Double, seed: UInt64,
+                                     ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
+        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed,
+                  ticksPerRound: ticksPerRound) { count, seed in
             PongWorker(config: config, count: count, seed: seed)
         }
     }
 
     /// The single-game measurement for any game: `environments` games split
     /// into one slice per worker (built by `make(count, seed)` and kept across
-    /// rounds), 256 ticks per dispatch, for at least `seconds`.
+    /// rounds), `ticksPerRound` ticks per dispatch, for at least `seconds`.
     static func singleAPI<Worker: ThroughputWorker>(environments: Int, workers: Int, seconds: Double, seed: UInt64,
+                                                    ticksPerRound: Int,
                                                     make: (Int, UInt64) -> Worker) -> Measurement {
         let perWorker = (environments + workers - 1) / workers
         let states = WorkerStates<Worker>(count: workers) { w in
             make(min(perWorker, max(0, environments - w * perWorker)), Seeds.stream(seed, UInt64(w)))
         }
         let runner = ParallelRunner(workers: workers)
-        let m = measure(workers: workers, environments: environments, seconds: seconds, ticksPerRound: 256) { ticks in
+        let m = measure(workers: workers, environments: environments, seconds: seconds,
+                        ticksPerRound: ticksPerRound) { ticks in
             runner.forEachWorker { w in states.withState(w) { $0.run(ticks: ticks) } }
         }
         states.withState(0) { blackHole($0.checksum) }
@@ -57,7 +68,7 @@ extension Throughput {
     /// each) for at least `seconds`, after one warm-up round.
     public static func pongBatch(config: PongConfig, environments: Int, runner: ParallelRunner,
                                  control: PongBatchRunner.Control, seconds: Double, seed: UInt64,
-                                 ticksPerRound: Int = 256) -> Measurement {
+                                 ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
         let batch = PongBatchRunner(config: config, environments: environments, seed: seed,
                                     runner: runner, control: control)
         return measure(workers: runner.workers, environments: environments, seconds: seconds,
@@ -67,7 +78,7 @@ extension Throughput {
     /// Steps a ``BreakoutBatchRunner`` the same way as ``pongBatch``.
     public static func breakoutBatch(config: BreakoutConfig, environments: Int, runner: ParallelRunner,
                                      control: BatchControl, seconds: Double, seed: UInt64,
-                                     ticksPerRound: Int = 256) -> Measurement {
+                                     ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
         let batch = BreakoutBatchRunner(config: config, environments: environments, seed: seed,
                                         runner: runner, control: control)
         return measure(workers: runner.workers, environments: environments, seconds: seconds,

@@ -1,3 +1,4 @@
+import Foundation
 import Gym
 import MallocCounter
 import Testing
@@ -126,4 +127,45 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
             }
         }
     }
+
+    /// With two workers the workers' step loops allocate nothing either:
+    /// each worker counts its own thread's allocations while it steps its
+    /// slice (Dispatch's own bookkeeping, outside the loops, is not a step's).
+    @Test func twoWorkersStepLoopsAllocateNothing() throws {
+        #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
+        let counts = LockedCounts()
+        for control in [PongBatchRunner.Control.random, .linear(testPolicy(actions: 3, seed: 1))] {
+            let pong = PongBatchRunner(config: try PongConfig.preset("classic"), environments: 64, seed: 2, runner: ParallelRunner(workers: 2),
+                                       control: control)
+            let breakout = BreakoutBatchRunner(config: try BreakoutConfig.preset("classic"), environments: 16, seed: 2,
+                                               runner: ParallelRunner(workers: 2))
+            pong.run(ticks: 20)
+            breakout.run(ticks: 20)
+            let counting: @Sendable (Int, () -> Void) -> Void = { w, step in
+                malloc_counter_start_thread()
+                step()
+                counts.add(w, malloc_counter_stop_thread())
+            }
+            pong.run(ticks: 200, wrappingEachWorker: counting)
+            breakout.run(ticks: 200, wrappingEachWorker: counting)
+        }
+        #expect(counts.workersSeen == [0, 1], "both workers must have counted: \(counts.workersSeen)")
+        #expect(counts.total == 0, "\(counts.total) allocations in the workers' step loops")
+    }
+}
+
+/// Allocation counts reported by workers (locked; read after the dispatch).
+final class LockedCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = Set<Int>()
+    private var sum: UInt64 = 0
+
+    func add(_ worker: Int, _ n: UInt64) {
+        lock.lock(); defer { lock.unlock() }
+        seen.insert(worker)
+        sum += n
+    }
+
+    var workersSeen: [Int] { lock.lock(); defer { lock.unlock() }; return seen.sorted() }
+    var total: UInt64 { lock.lock(); defer { lock.unlock() }; return sum }
 }

@@ -10,16 +10,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("bench.json")
         let r = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--envs", "16", "--seconds", "0.02",
-                             "--workers", "2", "--out", out.path])
+                             "--workers", "2", "--repeats", "2", "--ticks", "64", "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
-        for text in ["batched: 1 worker", "batched + linear policy", "single API", "allocations/step", "scaling"] {
+        for text in ["batched: 1 worker", "batched + linear policy", "single API", "allocations/step", "scaling",
+                     "over 2]", "in the step loops", "per dispatch", "64 ticks per dispatch"] {
             #expect(r.stdout.contains(text), "missing \"\(text)\" in: \(r.stdout)")
         }
         let data = try Data(contentsOf: out)
         let json = try JSONValue.parse(String(decoding: data, as: UTF8.self))
         let text = json.serialized()
         for key in ["\"machine\"", "\"cpu\"", "\"buildConfiguration\"", "\"batchedLinearPolicy\"", "\"singleAPI\"",
-                    "\"stepsPerSecond\"", "\"allocationsPerStepOneWorker\"", "\"timesRealTime\"", "\"method\""] {
+                    "\"stepsPerSecond\"", "\"allocationsPerStepOneWorker\"", "\"timesRealTime\"", "\"method\"",
+                    "\"scalingPerRepeat\"", "\"allocationsPerStepAllWorkersWithDispatch\"", "\"ticksPerDispatch\""] {
             #expect(text.contains(key), "report lacks \(key)")
         }
         #expect(CLI.files(in: dir) == ["bench.json"], "stray files: \(CLI.files(in: dir))")

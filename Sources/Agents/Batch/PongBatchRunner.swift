@@ -55,6 +55,15 @@ public final class PongBatchRunner: @unchecked Sendable {
         self.ticks += ticks
     }
 
+    /// ``run(ticks:)`` with worker `w`'s share wrapped: `wrap(w, step)` runs on
+    /// worker `w`'s thread and must call `step` (its slice's ticks) exactly
+    /// once. For instrumenting the workers' own loops, e.g. counting their
+    /// allocations apart from the dispatch's.
+    public func run(ticks: Int, wrappingEachWorker wrap: @escaping @Sendable (_ worker: Int, _ step: () -> Void) -> Void) {
+        batches.run(ticks: ticks, wrap: wrap)
+        self.ticks += ticks
+    }
+
     /// Game `g`'s current state.
     public func state(_ g: Int) -> PongState {
         let (slice, i) = batches.locate(g)

@@ -28,10 +28,16 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
         }
     }
 
-    /// One dispatch: worker `w` runs `ticks` ticks on slice `w`.
-    func run(ticks: Int) {
+    /// One dispatch: worker `w` runs `ticks` ticks on slice `w`, inside
+    /// `wrap(w, step)` when given (on the worker's own thread; `wrap` must call
+    /// `step` exactly once).
+    func run(ticks: Int, wrap: (@Sendable (_ worker: Int, _ step: () -> Void) -> Void)? = nil) {
         let slices = self.slices
-        runner.forEachWorker { w in slices[w].run(ticks: ticks) }
+        if let wrap {
+            runner.forEachWorker { w in wrap(w) { slices[w].run(ticks: ticks) } }
+        } else {
+            runner.forEachWorker { w in slices[w].run(ticks: ticks) }
+        }
     }
 
     /// The slice holding global game `g`, and `g`'s index in it.

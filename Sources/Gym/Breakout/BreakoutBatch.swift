@@ -44,7 +44,7 @@ public final class BreakoutBatch {
     let episodes: UnsafeMutablePointer<UInt64>
 
     public var config: BreakoutConfig { physics.config }
-    public var actionCount: Int { BreakoutAction.allCases.count }
+    public var actionCount: Int { BreakoutAction.count }
 
     /// A batch of `count` games, each starting its episode 0.
     public init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,

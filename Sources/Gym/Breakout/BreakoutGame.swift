@@ -85,7 +85,7 @@ public struct BreakoutGame: Environment, Sendable {
 
     @inlinable public var config: BreakoutConfig { physics.config }
     public var observationCount: Int { physics.observationCount }
-    public var actionCount: Int { BreakoutAction.allCases.count }
+    public var actionCount: Int { BreakoutAction.count }
 
     /// Whether the episode has ended (stepping on is a no-op).
     @inlinable public var isOver: Bool { state.core.end != .none }

@@ -3,6 +3,11 @@ public enum BreakoutAction: Int, CaseIterable, Sendable {
     case noop = 0, left = 1, right = 2
     /// The push impulse (when off cooldown), or the serve when `autoServe` is off.
     case push = 3
+
+    /// `allCases.count`, computed once: reading `allCases.count` builds the
+    /// array, which a debug build does at every call (a heap allocation in
+    /// the step loop).
+    public static let count = allCases.count
 }
 
 /// Everything of a Breakout game but the brick grid: fixed size, no

@@ -13,12 +13,16 @@ struct Bench: ParsableCommand {
         physics) plus the agent's observation written; actions uniform random from one \
         xoshiro256** generator per game; finished episodes reset in the same step. Batched: \
         PongBatch (structure of arrays) / BreakoutBatch; each worker owns a contiguous slice of the \
-        games and runs 256 ticks per dispatch. Policy in the loop: the agent side's action is the \
-        argmax of a linear policy W·x + b over the whole slice, one cblas_sgemm per tick. Single \
-        API: one PongGame value per game (the reference). Each figure: one warm-up round, then \
-        rounds until --seconds have passed (wall clock). Allocations: malloc calls counted over \
-        rounds after warm-up, divided by the steps. ×real time = steps/s × frameSkip / 60. \
-        Release build only (a debug build is many times slower).
+        games and runs --ticks ticks per dispatch. Policy in the loop: the agent side's action is \
+        the argmax of a linear policy W·x + b over the whole slice, one cblas_sgemm per tick. \
+        Single API: one PongGame value per game (the reference). Each figure: one warm-up round, \
+        then rounds until --seconds have passed (wall clock). Batched figures are taken --repeats \
+        times, one worker and all workers alternating; the report gives the median rates and the \
+        median of the paired scaling ratios (with their range). Allocations: malloc calls counted \
+        over two dispatches after warm-up, divided by the steps: in all threads, and inside the \
+        workers' step loops alone (the rest is Dispatch's own bookkeeping, per dispatch). \
+        ×real time = steps/s × frameSkip / 60. Release build only (a debug build is many times \
+        slower).
         """
     )
 
@@ -37,6 +41,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Workers for the parallel figures (default: the machine's cores).")
     var workers: Int?
 
+    @Option(help: "Ticks each worker runs per dispatch (batched and single-API figures).")
+    var ticks: Int = Throughput.defaultTicksPerRound
+
+    @Option(help: "Alternating one-worker / all-worker measurements per batched figure (the median is reported).")
+    var repeats: Int = 3
+
     @Option(help: "The master seed.")
     var seed: UInt64 = 1
 
@@ -48,6 +58,8 @@ struct Bench: ParsableCommand {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds \(seconds) is out of range; allowed: (0, 600]") }
         if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
         if let w = workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); each worker needs at least one game") }
+        guard (1 ... 100).contains(repeats) else { throw ValidationError("--repeats \(repeats) is out of range; allowed: 1 ... 100") }
+        guard (1 ... 1_000_000).contains(ticks) else { throw ValidationError("--ticks \(ticks) is out of range; allowed: 1 ... 1000000") }
         if preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
     }
 
@@ -78,7 +90,7 @@ struct Bench: ParsableCommand {
             FileHandleOutput.standardError("warning: the allocation counter is not this process's malloc; allocation figures are not measured")
         }
         print("bench \(games.map(\.rawValue).joined(separator: ", ")) (\(envs) games; \(machine.summary))")
-        print("method: \(Bench.methodLine)")
+        print("method: \(methodLine)")
         var results: [JSONValue] = []
         for (g, presetName) in cases {
             switch g {
@@ -90,7 +102,9 @@ struct Bench: ParsableCommand {
             ("command", .string(CommandLine.arguments.joined(separator: " "))),
             ("version", .string(GymTrainVersion.string)),
             ("date", .string(BenchMachine.timestamp(iso: true))),
-            ("method", .string(Bench.methodLine)),
+            ("method", .string(methodLine)),
+            ("ticksPerDispatch", .number(ticks)),
+            ("repeats", .number(repeats)),
             ("environments", .number(envs)),
             ("secondsPerFigure", .number(seconds)),
             ("seed", .number(seed)),
@@ -108,52 +122,58 @@ struct Bench: ParsableCommand {
         print("wrote \(path)")
     }
 
-    static let methodLine = "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per worker per tick); same-step auto-reset; each worker owns a slice of the games and runs 256 ticks per dispatch; wall clock after one warm-up round; per CPU-s = steps / process CPU time"
+    var methodLine: String {
+        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per worker per tick); same-step auto-reset; each worker owns a slice of the games and runs \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+    }
 
     // MARK: - Pong
 
     func benchPong(_ presetName: String, workers all: Int) throws -> JSONValue {
         let config = try PongConfig.preset(presetName)
-        let envs = self.envs, seconds = self.seconds, seed = self.seed
+        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
         return benchCase(game: "pong", preset: presetName, frameSkip: config.frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: PongBatch.observationCount,
                                                     actions: config.verticalMovement ? 5 : 3, seed: seed),
                          batched: { runner, control in
                              Throughput.pongBatch(config: config, environments: envs, runner: runner, control: control,
-                                                  seconds: seconds, seed: seed)
+                                                  seconds: seconds, seed: seed, ticksPerRound: ticks)
                          }, allocations: { runner, control in
                              let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
-                             return Bench.allocationsPerStep(environments: envs) { batch.run(ticks: $0) }
+                             return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
+                                 batch.run(ticks: $0, wrappingEachWorker: $1)
+                             }
                          }, single: { workers in
                              Throughput.pongSingleAPI(config: config, environments: envs, workers: workers,
-                                                      seconds: seconds, seed: seed)
+                                                      seconds: seconds, seed: seed, ticksPerRound: ticks)
                          })
     }
 
     func benchBreakout(_ presetName: String, workers all: Int) throws -> JSONValue {
         let config = try BreakoutConfig.preset(presetName)
-        let envs = self.envs, seconds = self.seconds, seed = self.seed
+        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
         return benchCase(game: "breakout", preset: presetName, frameSkip: config.frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: BreakoutPhysics.observationCount(for: config),
-                                                    actions: BreakoutAction.allCases.count, seed: seed),
+                                                    actions: BreakoutAction.count, seed: seed),
                          batched: { runner, control in
                              Throughput.breakoutBatch(config: config, environments: envs, runner: runner, control: control,
-                                                      seconds: seconds, seed: seed)
+                                                      seconds: seconds, seed: seed, ticksPerRound: ticks)
                          }, allocations: { runner, control in
                              let batch = BreakoutBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
-                             return Bench.allocationsPerStep(environments: envs) { batch.run(ticks: $0) }
+                             return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
+                                 batch.run(ticks: $0, wrappingEachWorker: $1)
+                             }
                          }, single: { workers in
                              Throughput.breakoutSingleAPI(config: config, environments: envs, workers: workers,
-                                                          seconds: seconds, seed: seed)
+                                                          seconds: seconds, seed: seed, ticksPerRound: ticks)
                          })
     }
 
     /// One game and preset: batched with random actions and with the linear
-    /// policy in the loop (1 worker, all workers, allocations), and the
-    /// single-game API when given.
+    /// policy in the loop (1 worker and all workers alternating `repeats`
+    /// times, allocations), and the single-game API when given.
     func benchCase(game: String, preset: String, frameSkip: Int, workers all: Int, policy: LinearPolicy,
                    batched: (ParallelRunner, BatchControl) -> Throughput.Measurement,
-                   allocations: (ParallelRunner, BatchControl) -> Double?,
+                   allocations: (ParallelRunner, BatchControl) -> AllocationCount?,
                    single: ((Int) -> Throughput.Measurement)?) -> JSONValue {
         print("\(game) \(preset) (frameSkip \(frameSkip)):")
         let one = ParallelRunner(workers: 1), many = ParallelRunner(workers: all)
@@ -161,16 +181,19 @@ struct Bench: ParsableCommand {
                                            ("frameSkip", .number(frameSkip))]
         for (label, key, control) in [("batched", "batched", BatchControl.random),
                                       ("batched + linear policy", "batchedLinearPolicy", .linear(policy))] {
-            let m1 = batched(one, control)
-            let mN = all > 1 ? batched(many, control) : m1
+            var pairs: [(one: Throughput.Measurement, many: Throughput.Measurement)] = []
+            for _ in 0 ..< repeats {
+                let m1 = batched(one, control)
+                pairs.append((m1, all > 1 ? batched(many, control) : m1))
+            }
             let alloc1 = allocations(one, control)
             let allocN = all > 1 ? allocations(many, control) : alloc1
-            rows.append((key, figure(label, m1, mN, alloc1, allocN, frameSkip)))
+            rows.append((key, figure(label, pairs, alloc1, allocN, frameSkip)))
         }
         if let single {
             let s1 = single(1)
             let sN = all > 1 ? single(all) : s1
-            rows.append(("singleAPI", figure("single API", s1, sN, nil, nil, frameSkip)))
+            rows.append(("singleAPI", figure("single API", [(s1, sN)], nil, nil, frameSkip)))
         }
         return .object(rows)
     }
@@ -183,37 +206,72 @@ struct Bench: ParsableCommand {
         return LinearPolicy(inputs: inputs, outputs: actions, weights: w, bias: b, normalizer: nil)
     }
 
-    /// malloc calls (all threads) per step over 256 ticks after a 64-tick
-    /// warm-up, or nil when the counter is not this process's malloc.
-    static func allocationsPerStep(environments: Int, run: (Int) -> Void) -> Double? {
+    /// Allocations over two dispatches of `ticks` ticks after a 64-tick
+    /// warm-up: in all threads, and inside the workers' step loops alone
+    /// (each worker counts its own thread's while it steps its slice); nil
+    /// when the counter is not this process's malloc.
+    static func allocations(environments: Int, workers: Int, ticks: Int,
+                            run: (Int, @escaping @Sendable (Int, () -> Void) -> Void) -> Void) -> AllocationCount? {
         guard malloc_counter_active() != 0 else { return nil }
-        run(64)
-        let ticks = 256
+        let perWorker = WorkerCounts(workers)
+        let counting: @Sendable (Int, () -> Void) -> Void = { w, step in
+            malloc_counter_start_thread()
+            step()
+            perWorker.add(w, malloc_counter_stop_thread())
+        }
+        run(64, counting)
+        perWorker.reset()
+        let dispatches = 2
         malloc_counter_start()
-        run(ticks)
-        let count = malloc_counter_stop()
-        return Double(count) / Double(ticks * environments)
+        for _ in 0 ..< dispatches { run(ticks, counting) }
+        let total = malloc_counter_stop()
+        return AllocationCount(total: total, inWorkerLoops: perWorker.sum, steps: dispatches * ticks * environments,
+                               dispatches: dispatches)
     }
 
-    func figure(_ label: String, _ one: Throughput.Measurement, _ many: Throughput.Measurement,
-                _ alloc1: Double?, _ allocN: Double?, _ frameSkip: Int) -> JSONValue {
-        let scaling = many.stepsPerSecond / one.stepsPerSecond
+    func figure(_ label: String, _ pairs: [(one: Throughput.Measurement, many: Throughput.Measurement)],
+                _ alloc1: AllocationCount?, _ allocN: AllocationCount?, _ frameSkip: Int) -> JSONValue {
+        let ratios = pairs.map { $0.many.stepsPerSecond / $0.one.stepsPerSecond }
+        let scaling = Bench.median(ratios)
+        let one = Bench.medianMeasurement(pairs.map(\.one)), many = Bench.medianMeasurement(pairs.map(\.many))
         let rt1 = one.stepsPerSecond * Double(frameSkip) / 60, rtN = many.stepsPerSecond * Double(frameSkip) / 60
         var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time, \(formatRate(one.stepsPerCPUSecond)) per CPU-s)"
         if many.workers > 1 {
             line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, \(formatRate(many.stepsPerCPUSecond)) per CPU-s, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))×"
+            if ratios.count > 1 {
+                line += " [\(String(format: "%.2f", ratios.min() ?? 0))–\(String(format: "%.2f", ratios.max() ?? 0)) over \(ratios.count)]"
+            }
         }
-        if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1))" }
-        if let allocN, many.workers > 1 { line += " (\(many.workers) workers: \(Bench.formatAllocations(allocN)))" }
+        if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1.perStepInWorkerLoops))" }
+        if let allocN, many.workers > 1 {
+            line += " (\(many.workers) workers: \(Bench.formatAllocations(allocN.perStepInWorkerLoops)) in the step loops, \(Bench.formatAllocations(allocN.perStepTotal)) with Dispatch's \(String(format: "%.0f", allocN.perDispatchOutsideLoops)) per dispatch)"
+        }
         print(line)
         var members: [(String, JSONValue)] = [
             ("oneWorker", measurementJSON(one, frameSkip)),
             ("allWorkers", measurementJSON(many, frameSkip)),
             ("scaling", .number(scaling)),
+            ("scalingPerRepeat", .array(ratios.map { .number($0) })),
+            ("oneWorkerStepsPerSecondPerRepeat", .array(pairs.map { .number($0.one.stepsPerSecond) })),
+            ("allWorkersStepsPerSecondPerRepeat", .array(pairs.map { .number($0.many.stepsPerSecond) })),
         ]
-        members.append(("allocationsPerStepOneWorker", alloc1.map { .number($0) } ?? .null))
-        members.append(("allocationsPerStepAllWorkers", allocN.map { .number($0) } ?? .null))
+        members.append(("allocationsPerStepOneWorker", alloc1.map { .number($0.perStepInWorkerLoops) } ?? .null))
+        members.append(("allocationsPerStepAllWorkers", allocN.map { .number($0.perStepInWorkerLoops) } ?? .null))
+        members.append(("allocationsPerStepAllWorkersWithDispatch", allocN.map { .number($0.perStepTotal) } ?? .null))
+        members.append(("allocationsPerDispatchOutsideStepLoops", allocN.map { .number($0.perDispatchOutsideLoops) } ?? .null))
         return .object(members)
+    }
+
+    /// The middle value (the lower middle for an even count).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[(sorted.count - 1) / 2]
+    }
+
+    /// The measurement with the median rate.
+    static func medianMeasurement(_ ms: [Throughput.Measurement]) -> Throughput.Measurement {
+        let sorted = ms.sorted { $0.stepsPerSecond < $1.stepsPerSecond }
+        return sorted[(sorted.count - 1) / 2]
     }
 
     func measurementJSON(_ m: Throughput.Measurement, _ frameSkip: Int) -> JSONValue {
@@ -288,4 +346,35 @@ struct BenchMachine {
         f.dateFormat = iso ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyyMMdd-HHmmss"
         return f.string(from: Date())
     }
+}
+
+/// Allocations counted over some dispatches of a batch runner.
+struct AllocationCount {
+    /// malloc calls in every thread of the process.
+    var total: UInt64
+    /// malloc calls made by the workers while stepping their slices.
+    var inWorkerLoops: UInt64
+    var steps: Int
+    var dispatches: Int
+
+    var perStepTotal: Double { Double(total) / Double(steps) }
+    var perStepInWorkerLoops: Double { Double(inWorkerLoops) / Double(steps) }
+    /// The rest (dispatching and joining the workers), per dispatch.
+    var perDispatchOutsideLoops: Double { Double(total - min(total, inWorkerLoops)) / Double(dispatches) }
+}
+
+/// One counter per worker, each written only by its own worker.
+final class WorkerCounts: @unchecked Sendable {
+    private let counts: UnsafeMutableBufferPointer<UInt64>
+
+    init(_ workers: Int) {
+        counts = .allocate(capacity: workers)
+        counts.initialize(repeating: 0)
+    }
+
+    deinit { counts.deallocate() }
+
+    func add(_ worker: Int, _ n: UInt64) { counts[worker] += n }
+    func reset() { for i in counts.indices { counts[i] = 0 } }
+    var sum: UInt64 { counts.reduce(0, +) }
 }
