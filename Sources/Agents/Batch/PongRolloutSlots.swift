@@ -138,6 +138,10 @@ extension PongTask {
     /// Whether ``playBatched(_:runner:slots:)`` is faster for this config:
     /// as for ``PongBatchMatches/batchIsFaster(_:)``, when the batch can take
     /// its eight-lane quiet path (one frame per step, no sticky actions).
+    /// Measured (release, one worker, ES with `Configs/train.json`'s
+    /// settings): classic against tracker and random 4.5 → 2.7 s for 100
+    /// iterations, self-play 3.4 → 2.2 s for 60; the `ale` preset (frame skip
+    /// 4, sticky actions) 2.24 s one by one against 2.30 s batched for 30.
     public var batchIsFaster: Bool { PongBatchMatches.batchIsFaster(config) }
 
     /// The plan on ``PongBatch``es (see ``PongRolloutSlots``).
