@@ -16,8 +16,10 @@ public struct PolicyScore: Equatable, Sendable {
 public enum PolicyEvaluation {
     /// Plays `episodes` episodes of up to `steps` agent steps each with the
     /// greedy `policy`; episode `i` is seeded `Seeds.episode(runSeed: seed, index: i)`
-    /// and started by the task with index `i` (Pong: sides alternate). The
-    /// result does not depend on the number of workers.
+    /// and started by the task with index `i` (Pong: sides alternate), as a
+    /// one-member ``RolloutPlan`` (batched where the task says that is
+    /// faster; every path gives the same score). The result does not depend
+    /// on the number of workers or slots.
     /// - Parameters:
     ///   - path: how the episodes are played (every path gives the same score).
     ///   - slots: episodes each worker steps together on the batched path.
