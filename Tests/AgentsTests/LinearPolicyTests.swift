@@ -98,6 +98,54 @@ func referenceLogits(_ policy: LinearPolicy, _ x: [Float]) -> [Double] {
         }
     }
 
+    /// The single-observation path sums four actions' rows side by side;
+    /// each logit must stay bit for bit the row-by-row loop's (a float sum
+    /// over the folded weights in input order), and the greedy action its argmax.
+    @Test func singleObservationLogitsAreTheRowByRowSumsBitForBit() {
+        for (inputs, outputs) in [(12, 3), (12, 5), (70, 4), (7, 1), (5, 6), (33, 9), (1, 2)] {
+            for seed in UInt64(1) ... 4 {
+                var policy = randomPolicy(inputs: inputs, outputs: outputs, seed: seed, normalize: seed % 2 == 0)
+                var rng = Xoshiro256(seed: seed &+ 100)
+                if seed % 2 == 0 {
+                    var statistics = ObservationStatistics(features: inputs)
+                    for _ in 0 ..< 20 {
+                        let x = (0 ..< inputs).map { _ in 4 * rng.nextSigned() + 1 }
+                        x.withUnsafeBufferPointer { statistics.add($0) }
+                    }
+                    var normalizer = ObservationNormalizer(features: inputs)
+                    normalizer.merge(statistics)
+                    policy.setNormalizer(normalizer)
+                }
+                for _ in 0 ..< 20 {
+                    let x = (0 ..< inputs).map { _ in rng.nextSigned() }
+                    var expected = [Float](repeating: 0, count: outputs)
+                    var best = 0
+                    for a in 0 ..< outputs {
+                        var s = policy.foldedBias[a]
+                        for i in 0 ..< inputs { s += policy.foldedWeights[a * inputs + i] * x[i] }
+                        expected[a] = s
+                        if s > expected[best] { best = a }
+                    }
+                    var logits = [Float](repeating: .nan, count: outputs)
+                    x.withUnsafeBufferPointer { xb in logits.withUnsafeMutableBufferPointer { policy.logits(xb, into: $0) } }
+                    #expect(logits.map(\.bitPattern) == expected.map(\.bitPattern), "\(inputs)×\(outputs) seed \(seed)")
+                    #expect(x.withUnsafeBufferPointer { policy.greedyAction($0) } == best,
+                            "\(inputs)×\(outputs) seed \(seed)")
+                    // Paired with another policy of the same shape on another observation.
+                    let other = randomPolicy(inputs: inputs, outputs: outputs, seed: seed &+ 50)
+                    let y = (0 ..< inputs).map { _ in rng.nextSigned() }
+                    let pair = x.withUnsafeBufferPointer { xb in
+                        y.withUnsafeBufferPointer { yb in
+                            LinearPolicy.greedyActions(policy, xb.baseAddress!, other, yb.baseAddress!)
+                        }
+                    }
+                    let alone = y.withUnsafeBufferPointer { other.greedyAction($0) }
+                    #expect(pair.0 == best && pair.1 == alone, "pair \(inputs)×\(outputs) seed \(seed)")
+                }
+            }
+        }
+    }
+
     @Test func softmaxSamplingFollowsTheProbabilities() {
         var logits: [Float] = [0, Float(Foundation.log(2.0)), Float(Foundation.log(5.0))]   // probabilities 1/8, 2/8, 5/8
         var rng = Xoshiro256(seed: 3)

@@ -174,13 +174,13 @@ public struct LinearPolicy: Equatable, Sendable {
     @inlinable
     public func logits(_ x: UnsafeBufferPointer<Float>, into logits: UnsafeMutableBufferPointer<Float>) {
         precondition(x.count >= inputs && logits.count >= outputs, "buffer too small")
-        let d = inputs
         foldedWeights.withUnsafeBufferPointer { w in
-            for a in 0 ..< outputs {
-                var s = foldedBias[a]
-                let row = a * d
-                for i in 0 ..< d { s += w[row + i] * x[i] }
-                logits[a] = s
+            guard let wb = w.baseAddress, let xb = x.baseAddress else { return }
+            var a = 0
+            while a < outputs {
+                let s = logitQuad(wb, xb, from: a)
+                for k in 0 ..< min(4, outputs - a) { logits[a + k] = s[k] }
+                a += 4
             }
         }
     }
@@ -190,18 +190,78 @@ public struct LinearPolicy: Equatable, Sendable {
     @inlinable
     public func greedyAction(_ x: UnsafeBufferPointer<Float>) -> Int {
         precondition(x.count >= inputs, "observation too short")
-        let d = inputs
         return foldedWeights.withUnsafeBufferPointer { w in
+            guard let wb = w.baseAddress, let xb = x.baseAddress else { return 0 }
             var best = 0
             var bestValue = -Float.infinity
-            for a in 0 ..< outputs {
-                var s = foldedBias[a]
-                let row = a * d
-                for i in 0 ..< d { s += w[row + i] * x[i] }
-                if s > bestValue { bestValue = s; best = a }
+            var a = 0
+            while a < outputs {
+                let s = logitQuad(wb, xb, from: a)
+                for k in 0 ..< min(4, outputs - a) where s[k] > bestValue {
+                    bestValue = s[k]
+                    best = a + k
+                }
+                a += 4
             }
             return best
         }
+    }
+
+    /// The greedy actions of two policies of the same shape, each for its own
+    /// observation: exactly `p.greedyAction(x)` and `q.greedyAction(y)` (the
+    /// same sums in the same order), with the two policies' sums interleaved
+    /// so that they run side by side (a batch of games whose slots play
+    /// different policies, e.g. ES members).
+    @inlinable
+    public static func greedyActions(_ p: LinearPolicy, _ x: UnsafePointer<Float>,
+                                     _ q: LinearPolicy, _ y: UnsafePointer<Float>) -> (Int, Int) {
+        precondition(p.inputs == q.inputs && p.outputs == q.outputs, "the policies' shapes differ")
+        return p.foldedWeights.withUnsafeBufferPointer { wp in
+            q.foldedWeights.withUnsafeBufferPointer { wq in
+                guard let pb = wp.baseAddress, let qb = wq.baseAddress else { return (0, 0) }
+                let outputs = p.outputs, last = outputs - 1, d = p.inputs
+                var bestP = 0, bestQ = 0
+                var valueP = -Float.infinity, valueQ = -Float.infinity
+                var a = 0
+                while a < outputs {
+                    let r1 = Swift.min(a + 1, last), r2 = Swift.min(a + 2, last), r3 = Swift.min(a + 3, last)
+                    let p0 = pb + a * d, p1 = pb + r1 * d, p2 = pb + r2 * d, p3 = pb + r3 * d
+                    let q0 = qb + a * d, q1 = qb + r1 * d, q2 = qb + r2 * d, q3 = qb + r3 * d
+                    var s = SIMD4<Float>(p.foldedBias[a], p.foldedBias[r1], p.foldedBias[r2], p.foldedBias[r3])
+                    var t = SIMD4<Float>(q.foldedBias[a], q.foldedBias[r1], q.foldedBias[r2], q.foldedBias[r3])
+                    for i in 0 ..< d {
+                        s = s + SIMD4<Float>(p0[i], p1[i], p2[i], p3[i]) * SIMD4<Float>(repeating: x[i])
+                        t = t + SIMD4<Float>(q0[i], q1[i], q2[i], q3[i]) * SIMD4<Float>(repeating: y[i])
+                    }
+                    for k in 0 ..< Swift.min(4, outputs - a) {
+                        if s[k] > valueP { valueP = s[k]; bestP = a + k }
+                        if t[k] > valueQ { valueQ = t[k]; bestQ = a + k }
+                    }
+                    a += 4
+                }
+                return (bestP, bestQ)
+            }
+        }
+    }
+
+    /// The logits of actions `a ..< a + 4` (an action past the last repeats
+    /// the last one's row; its lane is not used). Each lane is the row's
+    /// `b'ₐ + Σᵢ W'ₐᵢ·xᵢ` summed in input order, one multiply and one add per
+    /// input (no fused multiply-add), so every logit is bit for bit the plain
+    /// row-by-row loop's; the four rows' sums run side by side, so a long
+    /// observation (Breakout's 70 inputs) is not one long chain of dependent
+    /// additions per action.
+    @inlinable @inline(__always)
+    func logitQuad(_ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>, from a: Int) -> SIMD4<Float> {
+        let last = outputs - 1, d = inputs
+        let r1 = Swift.min(a + 1, last), r2 = Swift.min(a + 2, last), r3 = Swift.min(a + 3, last)
+        let w0 = w + a * d, w1 = w + r1 * d, w2 = w + r2 * d, w3 = w + r3 * d
+        var s = SIMD4<Float>(foldedBias[a], foldedBias[r1], foldedBias[r2], foldedBias[r3])
+        for i in 0 ..< d {
+            let product = SIMD4<Float>(w0[i], w1[i], w2[i], w3[i]) * SIMD4<Float>(repeating: x[i])
+            s = s + product
+        }
+        return s
     }
 
     // MARK: - Many observations (one sgemm)

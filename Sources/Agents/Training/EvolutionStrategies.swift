@@ -46,7 +46,14 @@ public struct IterationReport: Equatable, Sendable {
 ///    `E`; row `i` from a generator seeded by the iteration's seed and `i`).
 /// 2. Members `2i` and `2i+1` play with `θ + σεᵢ` and `θ − σεᵢ`
 ///    (antithetic sampling), each the same `episodesPerMember` episodes
-///    (common random numbers), in parallel on the ``ParallelRunner``.
+///    (common random numbers), as one ``RolloutPlan`` on the
+///    ``ParallelRunner``: by ``rolloutPath`` (default ``RolloutPath/automatic``)
+///    either batched — each worker steps ``slots`` episodes together on one
+///    batch (``PongRolloutSlots``; Pong without frame skip or sticky
+///    actions, where that was measured faster) with one greedy learner per
+///    slot acting on its own observation row — or one by one on single
+///    environments (``Rollout/playOneByOne(_:task:runner:)``, the reference).
+///    Both give the same results bit for bit (fitness, steps, statistics).
 /// 3. Fitness = a member's mean episode return, shaped by centred ranks
 ///    (``centredRanks(_:)``, ties share their mean rank).
 /// 4. Gradient estimate `g = Eᵀw / (2·pairs·σ)` with `wᵢ = u₂ᵢ − u₂ᵢ₊₁`:
@@ -64,6 +71,10 @@ public struct EvolutionStrategies<Task: TrainingTask> {
     public let seed: UInt64
     public private(set) var policy: LinearPolicy
     public private(set) var state: TrainerState
+    /// How members' episodes are played (every path gives the same results).
+    public var rolloutPath: RolloutPath = .automatic
+    /// Episodes each worker steps together on the batched path.
+    public var slots = Rollout.defaultSlots
 
     /// A fresh run from a zero policy.
     public init(task: Task, settings: ESSettings, seed: UInt64, normalize: Bool, trainConfigHash: UInt64) {
@@ -109,40 +120,32 @@ public struct EvolutionStrategies<Task: TrainingTask> {
         }
         let directions = noise
         let centre = policy.parameters
-        let centrePolicy = policy
-        let episodeSeedBase = Seeds.stream(iterationSeed, 0xE915_0DE5)
         let episodes = settings.episodesPerMember
-        let task = self.task
-        let collect = policy.normalizer != nil
 
-        // 2. Members in parallel; each writes only its own slot.
-        let members = runner.map(count: 2 * pairs, makeWorker: { _ in
-            RolloutWorker(env: task.makeEnvironment(centre: centrePolicy), agent: LinearAgent(policy: centrePolicy),
-                   observation: [Float](repeating: 0, count: centrePolicy.inputs))
-        }, job: { worker, j in
-            let sign: Float = j % 2 == 0 ? 1 : -1
-            let row = j / 2
+        // 2. Members, each writing only its own results.
+        let plan = RolloutPlan(
+            members: 2 * pairs, episodes: episodes, maxSteps: task.episodeSteps,
+            seedBase: Seeds.stream(iterationSeed, 0xE915_0DE5), collectStatistics: policy.normalizer != nil,
+            centre: policy
+        ) { member, learner in
+            let sign: Float = member % 2 == 0 ? 1 : -1
+            let row = member / 2
             centre.withUnsafeBufferPointer { c in
                 directions.withUnsafeBufferPointer { e in
-                    worker.agent.policy.setParameters(centre: c, plus: sign * sigma,
-                                                      times: UnsafeBufferPointer(rebasing: e[row * p ..< (row + 1) * p]))
+                    learner.setParameters(centre: c, plus: sign * sigma,
+                                          times: UnsafeBufferPointer(rebasing: e[row * p ..< (row + 1) * p]))
                 }
             }
-            var statistics: ObservationStatistics? = collect ? ObservationStatistics(features: centrePolicy.inputs) : nil
+        }
+        let played = Rollout.play(plan, task: task, path: rolloutPath, slots: slots, runner: runner)
+        let members = (0 ..< 2 * pairs).map { m in
             var total = 0.0, steps = 0
-            for k in 0 ..< episodes {
-                let episodeSeed = Seeds.episode(runSeed: episodeSeedBase, index: k)
-                task.reset(&worker.env, seed: episodeSeed, index: k)
-                worker.agent.reset(seed: Seeds.stream(episodeSeed, 10))
-                let r = worker.observation.withUnsafeMutableBufferPointer { obs in
-                    Rollout.play(&worker.env, agent: &worker.agent, maxSteps: task.episodeSteps,
-                                 observation: obs, statistics: &statistics)
-                }
+            for r in played.episodes[m * episodes ..< (m + 1) * episodes] {
                 total += r.totalReturn
                 steps += r.steps
             }
-            return MemberResult(fitness: total / Double(episodes), steps: steps, statistics: statistics)
-        })
+            return MemberResult(fitness: total / Double(episodes), steps: steps, statistics: played.statistics[m])
+        }
 
         // 3–4. Rank-shaped fitness and the gradient estimate (one sgemv).
         let fitness = members.map(\.fitness)
@@ -210,14 +213,6 @@ public struct EvolutionStrategies<Task: TrainingTask> {
         }
         return ranks
     }
-}
-
-/// One worker's environment, agent and observation scratch (reused across
-/// the jobs the worker runs).
-struct RolloutWorker<Env: Environment> {
-    var env: Env
-    var agent: LinearAgent
-    var observation: [Float]
 }
 
 /// What one ES member's episodes gave.

@@ -16,22 +16,19 @@ public struct PolicyScore: Equatable, Sendable {
 public enum PolicyEvaluation {
     /// Plays `episodes` episodes of up to `steps` agent steps each with the
     /// greedy `policy`; episode `i` is seeded `Seeds.episode(runSeed: seed, index: i)`
-    /// and started by the task with index `i` (Pong: sides alternate). The
-    /// result does not depend on the number of workers.
+    /// and started by the task with index `i` (Pong: sides alternate), as a
+    /// one-member ``RolloutPlan`` (batched where the task says that is
+    /// faster; every path gives the same score). The result does not depend
+    /// on the number of workers or slots.
+    /// - Parameters:
+    ///   - path: how the episodes are played (every path gives the same score).
+    ///   - slots: episodes each worker steps together on the batched path.
     public static func run<Task: TrainingTask>(task: Task, policy: LinearPolicy, episodes: Int, steps: Int,
-                                               seed: UInt64, runner: ParallelRunner) -> PolicyScore {
-        let results = runner.map(count: episodes, makeWorker: { _ in
-            (task.makeEnvironment(centre: policy), LinearAgent(policy: policy),
-             [Float](repeating: 0, count: policy.inputs))
-        }, job: { worker, i in
-            let episodeSeed = Seeds.episode(runSeed: seed, index: i)
-            task.reset(&worker.0, seed: episodeSeed, index: i)
-            worker.1.reset(seed: Seeds.stream(episodeSeed, 10))
-            var none: ObservationStatistics?
-            return worker.2.withUnsafeMutableBufferPointer { obs in
-                Rollout.play(&worker.0, agent: &worker.1, maxSteps: steps, observation: obs, statistics: &none)
-            }
-        })
+                                               seed: UInt64, runner: ParallelRunner, path: RolloutPath = .automatic,
+                                               slots: Int = Rollout.defaultSlots) -> PolicyScore {
+        let plan = RolloutPlan(members: 1, episodes: episodes, maxSteps: steps, seedBase: seed,
+                               collectStatistics: false, centre: policy) { _, _ in }
+        let results = Rollout.play(plan, task: task, path: path, slots: slots, runner: runner).episodes
         return PolicyScore(episodes: episodes, steps: results.reduce(0) { $0 + $1.steps },
                            meanReturn: Statistics.mean(results.map(\.totalReturn)),
                            gained: results.reduce(0) { $0 + $1.gained }, lost: results.reduce(0) { $0 + $1.lost })

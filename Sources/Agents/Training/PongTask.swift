@@ -75,8 +75,9 @@ public struct PongEnvironments: Environment {
     public func render(into frame: inout GrayFrame) { games[current].render(into: &frame) }
 }
 
-/// Training a single-player game (Breakout): the return is the game's
-/// reward sum (its score) within ``episodeSteps``.
+/// Training any single-player ``Environment`` one by one (no batched path):
+/// the return is the game's reward sum within ``episodeSteps``. Breakout
+/// training uses ``BreakoutTask``, which also plays batched.
 public struct SinglePlayerTask<Env: Environment>: TrainingTask {
     public let target: PolicyTarget
     public let episodeSteps: Int

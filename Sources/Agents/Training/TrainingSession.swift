@@ -78,8 +78,8 @@ public struct TrainingSession {
             let game: BreakoutConfig
             do { game = try BreakoutConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
             let target = PolicyTarget.breakout(game)
-            let task = SinglePlayerTask(target: target, episodeSteps: config.episodeSteps) { BreakoutGame(config: game) }
-            let evalTask = SinglePlayerTask(target: target, episodeSteps: config.evalSteps) { BreakoutGame(config: game) }
+            let task = BreakoutTask(config: game, episodeSteps: config.episodeSteps)
+            let evalTask = BreakoutTask(config: game, episodeSteps: config.evalSteps)
             gameConfigJSON = game.json
             gameConfigHash = game.configHash
             self.target = target

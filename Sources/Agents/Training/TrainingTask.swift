@@ -18,6 +18,18 @@ public protocol TrainingTask: Sendable {
     func makeEnvironment(centre: LinearPolicy) -> Env
     /// Starts episode `index` of an iteration from `seed`.
     func reset(_ env: inout Env, seed: UInt64, index: Int)
+    /// Whether ``playBatched(_:runner:slots:)`` was measured faster than
+    /// playing one by one for this task (default: false).
+    var batchIsFaster: Bool { get }
+    /// Plays `plan` on batched environments with exactly the results of
+    /// ``Rollout/playOneByOne(_:task:runner:)``, `slots` episodes per worker
+    /// at a time; nil when the task has no batched path (the default).
+    func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) -> RolloutResults?
+}
+
+extension TrainingTask {
+    public var batchIsFaster: Bool { false }
+    public func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) -> RolloutResults? { nil }
 }
 
 /// What one episode gave.

@@ -121,6 +121,12 @@ public final class BreakoutBatch {
     /// Episodes started so far by game `i` (1 after `init`).
     public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
 
+    /// Writes game `i`'s observation (`observationCount` floats).
+    public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
+        precondition(i >= 0 && i < count, "game index out of range")
+        physics.observe(cores[i], bricks: grid(i), into: out)
+    }
+
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
         for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), into: out + i * observationCount) }

@@ -1,0 +1,22 @@
+import Gym
+
+/// Training Breakout: the return is the game's reward sum (its score) within
+/// ``episodeSteps``; every episode starts from its seed alone (the index
+/// does not matter). Played one by one on ``BreakoutGame``s or batched on
+/// ``BreakoutBatch``es (``playBatched(_:runner:slots:)``), with the same results.
+public struct BreakoutTask: TrainingTask {
+    public let config: BreakoutConfig
+    public let episodeSteps: Int
+
+    public init(config: BreakoutConfig, episodeSteps: Int) {
+        precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
+        self.config = config
+        self.episodeSteps = episodeSteps
+    }
+
+    public var target: PolicyTarget { .breakout(config) }
+
+    public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame { BreakoutGame(config: config) }
+
+    public func reset(_ env: inout BreakoutGame, seed: UInt64, index: Int) { env.reset(seed: seed) }
+}
