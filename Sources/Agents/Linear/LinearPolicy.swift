@@ -219,21 +219,12 @@ public struct LinearPolicy: Equatable, Sendable {
         return p.foldedWeights.withUnsafeBufferPointer { wp in
             q.foldedWeights.withUnsafeBufferPointer { wq in
                 guard let pb = wp.baseAddress, let qb = wq.baseAddress else { return (0, 0) }
-                let outputs = p.outputs, last = outputs - 1, d = p.inputs
                 var bestP = 0, bestQ = 0
                 var valueP = -Float.infinity, valueQ = -Float.infinity
                 var a = 0
-                while a < outputs {
-                    let r1 = Swift.min(a + 1, last), r2 = Swift.min(a + 2, last), r3 = Swift.min(a + 3, last)
-                    let p0 = pb + a * d, p1 = pb + r1 * d, p2 = pb + r2 * d, p3 = pb + r3 * d
-                    let q0 = qb + a * d, q1 = qb + r1 * d, q2 = qb + r2 * d, q3 = qb + r3 * d
-                    var s = SIMD4<Float>(p.foldedBias[a], p.foldedBias[r1], p.foldedBias[r2], p.foldedBias[r3])
-                    var t = SIMD4<Float>(q.foldedBias[a], q.foldedBias[r1], q.foldedBias[r2], q.foldedBias[r3])
-                    for i in 0 ..< d {
-                        s = s + SIMD4<Float>(p0[i], p1[i], p2[i], p3[i]) * SIMD4<Float>(repeating: x[i])
-                        t = t + SIMD4<Float>(q0[i], q1[i], q2[i], q3[i]) * SIMD4<Float>(repeating: y[i])
-                    }
-                    for k in 0 ..< Swift.min(4, outputs - a) {
+                while a < p.outputs {
+                    let s = p.logitQuad(pb, x, from: a), t = q.logitQuad(qb, y, from: a)
+                    for k in 0 ..< Swift.min(4, p.outputs - a) {
                         if s[k] > valueP { valueP = s[k]; bestP = a + k }
                         if t[k] > valueQ { valueQ = t[k]; bestQ = a + k }
                     }
