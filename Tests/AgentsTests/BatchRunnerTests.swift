@@ -21,9 +21,9 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
 }
 
 @Suite struct BatchRunnerTests {
-    /// The same games for 1, 2 and 3 workers, with random play and with the
-    /// linear policy in the loop (one sgemm per worker per tick over slices
-    /// of different sizes).
+    /// The same games for 1, 2 and 3 workers and any chunk size, with random
+    /// play and with the linear policy in the loop (one sgemm per chunk per
+    /// tick; at Pong's 12 inputs its logits do not depend on the batch).
     @Test func resultsAreIdenticalFor1_2And3Workers() throws {
         var config = try PongConfig.preset("classic")
         config.maxSteps = 400
@@ -33,14 +33,14 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
             let actions = c.verticalMovement ? 5 : 3
             for control in [PongBatchRunner.Control.random, .linear(testPolicy(actions: actions, seed: 3))] {
                 var reference: [UInt64]?
-                for workers in [1, 2, 3] {
+                for (workers, chunk) in [(1, 128), (2, 5), (3, 8), (2, 37), (3, 1)] {
                     let r = PongBatchRunner(config: c, environments: 37, seed: 11,
-                                            runner: ParallelRunner(workers: workers), control: control)
+                                            runner: ParallelRunner(workers: workers), control: control, chunk: chunk)
                     r.run(ticks: 500)
                     r.run(ticks: 250)
                     let o = outcome(r)
                     if let reference {
-                        #expect(o == reference, "preset \(name), \(workers) workers differ from 1 worker")
+                        #expect(o == reference, "preset \(name), \(workers) workers, chunks of \(chunk) differ from 1 worker")
                     } else {
                         reference = o
                         #expect((0 ..< 37).contains { r.totals($0).episodes > 0 }, "preset \(name): no episode finished")
@@ -51,7 +51,9 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
     }
 
     /// Breakout's runner: the same games for 1, 2 and 3 workers, random
-    /// play and the linear policy in the loop.
+    /// play and the linear policy in the loop (chunks of 4 games, so several
+    /// chunks per worker and a short last chunk: at 70 inputs the sgemm's
+    /// last bits depend on the chunk, never on the workers).
     @Test func breakoutResultsAreIdenticalFor1_2And3Workers() throws {
         var config = try BreakoutConfig.preset("classic")
         config.maxSteps = 300
@@ -63,7 +65,7 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
             var reference: [UInt64]?
             for workers in [1, 2, 3] {
                 let r = BreakoutBatchRunner(config: config, environments: 11, seed: 5,
-                                            runner: ParallelRunner(workers: workers), control: control)
+                                            runner: ParallelRunner(workers: workers), control: control, chunk: 4)
                 r.run(ticks: 400)
                 let o = (0 ..< 11).flatMap { g -> [UInt64] in
                     let t = r.totals(g)
@@ -130,15 +132,15 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
 
     /// With two workers the workers' step loops allocate nothing either:
     /// each worker counts its own thread's allocations while it steps its
-    /// slice (Dispatch's own bookkeeping, outside the loops, is not a step's).
+    /// chunks (Dispatch's own bookkeeping, outside the loops, is not a step's).
     @Test func twoWorkersStepLoopsAllocateNothing() throws {
         #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
         let counts = LockedCounts()
         for control in [PongBatchRunner.Control.random, .linear(testPolicy(actions: 3, seed: 1))] {
             let pong = PongBatchRunner(config: try PongConfig.preset("classic"), environments: 64, seed: 2, runner: ParallelRunner(workers: 2),
-                                       control: control)
+                                       control: control, chunk: 16)
             let breakout = BreakoutBatchRunner(config: try BreakoutConfig.preset("classic"), environments: 16, seed: 2,
-                                               runner: ParallelRunner(workers: 2))
+                                               runner: ParallelRunner(workers: 2), chunk: 4)
             pong.run(ticks: 20)
             breakout.run(ticks: 20)
             let counting: @Sendable (Int, () -> Void) -> Void = { w, step in

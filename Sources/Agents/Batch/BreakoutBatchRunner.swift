@@ -1,15 +1,18 @@
 import Gym
 
 /// Many Breakout games stepped in batches over the workers of a
-/// ``ParallelRunner``, the same design as ``PongBatchRunner``: worker `w`
-/// owns one contiguous slice (a ``BreakoutBatch`` with its `firstIndex`) and
-/// its buffers, and ``run(ticks:)`` is one dispatch of many ticks.
+/// ``ParallelRunner``, the same design as ``PongBatchRunner``: chunks of
+/// `chunk` games (each a ``BreakoutBatch`` with its `firstIndex`, and its
+/// buffers), taken one at a time by the workers in each dispatch of many
+/// ticks.
 ///
 /// Results do not depend on the number of workers: game `g` plays the
 /// episodes seeded by ``Seeds/batchEpisode(batchSeed:game:episode:)`` of
 /// `(seed, g, e)`; its random actions come from its own generator
-/// (`Seeds.stream(Seeds.stream(seed, 0xAC7), g)`); a linear policy acts on
-/// each observation row alone.
+/// (`Seeds.stream(Seeds.stream(seed, 0xAC7), g)`); the linear policy's sgemm
+/// covers one chunk, whose size and rows do not depend on the workers (at
+/// Breakout's ≥ 70 inputs sgemm's last bits depend on the batch size and the
+/// row, so they do depend on `chunk`).
 public final class BreakoutBatchRunner: @unchecked Sendable {
     public let config: BreakoutConfig
     public let environments: Int
@@ -17,13 +20,16 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     public private(set) var ticks = 0
     let batches: SlicedBatches<BreakoutBatchSlice>
 
+    /// - Parameter chunk: games per chunk (default 128).
     public init(config: BreakoutConfig, environments: Int, seed: UInt64, runner: ParallelRunner,
-                control: BatchControl = .random) {
+                control: BatchControl = .random, chunk: Int? = nil) {
         self.config = config
         self.environments = environments
         self.seed = seed
         if case .linear = control { BLAS.useSingleThread() }
-        batches = SlicedBatches(environments: environments, runner: runner) { first, count in
+        batches = SlicedBatches(environments: environments,
+                                chunk: chunk ?? SlicedBatches<BreakoutBatchSlice>.defaultChunk,
+                                runner: runner) { first, count in
             BreakoutBatchSlice(config: config, first: first, count: count, seed: seed, control: control)
         }
     }
@@ -35,7 +41,7 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     }
 
     /// ``run(ticks:)`` with worker `w`'s share wrapped: `wrap(w, step)` runs on
-    /// worker `w`'s thread and must call `step` (its slice's ticks) exactly
+    /// worker `w`'s thread and must call `step` (the chunks it takes) exactly
     /// once. For instrumenting the workers' own loops, e.g. counting their
     /// allocations apart from the dispatch's.
     public func run(ticks: Int, wrappingEachWorker wrap: @escaping @Sendable (_ worker: Int, _ step: () -> Void) -> Void) {
@@ -56,7 +62,7 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     }
 }
 
-/// One worker's Breakout slice and its buffers.
+/// One chunk of Breakout games and its buffers.
 final class BreakoutBatchSlice: BatchSlice, @unchecked Sendable {
     let batch: BreakoutBatch
     let first: Int, count: Int

@@ -1,11 +1,11 @@
 import Gym
 
-/// Many Pong games stepped in batches, split over the workers of a
-/// ``ParallelRunner``: each worker owns one contiguous slice of the games
-/// (a ``PongBatch`` with its `firstIndex`) together with its action,
+/// Many Pong games stepped in batches over the workers of a
+/// ``ParallelRunner``: the games are cut into chunks of `chunk` games, each
+/// a ``PongBatch`` (with its `firstIndex`) together with its action,
 /// observation and policy scratch buffers, and ``run(ticks:)`` makes one
-/// dispatch in which every worker steps its slice for all the ticks — no
-/// fork/join per tick.
+/// dispatch in which every worker takes chunks one at a time and steps each
+/// for all the ticks — no fork/join per tick (see `SlicedBatches`).
 ///
 /// Results do not depend on the number of workers: game `g` always plays
 /// the episodes seeded by ``PongBatch/episodeSeed(batchSeed:game:episode:)``
@@ -16,7 +16,7 @@ import Gym
 /// Control of the agent (bottom) side:
 /// - ``Control/random``: uniform random actions, like the opponent;
 /// - ``Control/linear(_:)``: the greedy action of a ``LinearPolicy``,
-///   computed for the whole slice with one `cblas_sgemm` per tick
+///   computed for the whole chunk with one `cblas_sgemm` per tick
 ///   (``LinearPolicy/actions(batch:observations:logits:into:)``).
 /// The opponent (top) side plays uniform random actions.
 public final class PongBatchRunner: @unchecked Sendable {
@@ -32,9 +32,12 @@ public final class PongBatchRunner: @unchecked Sendable {
     let batches: SlicedBatches<PongBatchSlice>
 
     /// - Parameters:
-    ///   - environments: games in all, at least `runner.workers`.
-    ///   - runner: the workers; the games are split into that many contiguous slices.
-    public init(config: PongConfig, environments: Int, seed: UInt64, runner: ParallelRunner, control: Control = .random) {
+    ///   - environments: games in all, at least 1.
+    ///   - runner: the workers that step the chunks.
+    ///   - chunk: games per chunk (default 128); the results do not depend on it
+    ///     (the linear policy's sgemm logits are batch-independent at Pong's 12 inputs).
+    public init(config: PongConfig, environments: Int, seed: UInt64, runner: ParallelRunner, control: Control = .random,
+                chunk: Int? = nil) {
         self.config = config
         self.environments = environments
         self.runner = runner
@@ -43,20 +46,21 @@ public final class PongBatchRunner: @unchecked Sendable {
             // Each worker calls sgemm on its own; BLAS threads would compete (PLATFORM.md).
             BLAS.useSingleThread()
         }
-        batches = SlicedBatches(environments: environments, runner: runner) { first, count in
+        batches = SlicedBatches(environments: environments, chunk: chunk ?? SlicedBatches<PongBatchSlice>.defaultChunk,
+                                runner: runner) { first, count in
             PongBatchSlice(config: config, first: first, count: count, seed: seed, control: control)
         }
     }
 
-    /// Steps every game `ticks` times: one dispatch, each worker stepping its
-    /// own slice for all the ticks.
+    /// Steps every game `ticks` times: one dispatch, each chunk stepped for
+    /// all the ticks by one worker.
     public func run(ticks: Int) {
         batches.run(ticks: ticks)
         self.ticks += ticks
     }
 
     /// ``run(ticks:)`` with worker `w`'s share wrapped: `wrap(w, step)` runs on
-    /// worker `w`'s thread and must call `step` (its slice's ticks) exactly
+    /// worker `w`'s thread and must call `step` (the chunks it takes) exactly
     /// once. For instrumenting the workers' own loops, e.g. counting their
     /// allocations apart from the dispatch's.
     public func run(ticks: Int, wrappingEachWorker wrap: @escaping @Sendable (_ worker: Int, _ step: () -> Void) -> Void) {
@@ -77,9 +81,8 @@ public final class PongBatchRunner: @unchecked Sendable {
     }
 }
 
-/// One worker's slice: its games and every buffer its ticks touch, allocated
-/// once.
-/// Sendable because exactly one worker (its index) steps it during a dispatch.
+/// One chunk: its games and every buffer its ticks touch, allocated once.
+/// Sendable because exactly one worker (the one that took it) steps it during a dispatch.
 final class PongBatchSlice: BatchSlice, @unchecked Sendable {
     let batch: PongBatch
     let first: Int, count: Int

@@ -12,9 +12,10 @@ struct Bench: ParsableCommand {
         Method: --envs games stepped together; one step = one agent step (frameSkip frames of \
         physics) plus the agent's observation written; actions uniform random from one \
         xoshiro256** generator per game; finished episodes reset in the same step. Batched: \
-        PongBatch (structure of arrays) / BreakoutBatch; each worker owns a contiguous slice of the \
-        games and runs --ticks ticks per dispatch. Policy in the loop: the agent side's action is \
-        the argmax of a linear policy W·x + b over the whole slice, one cblas_sgemm per tick. \
+        PongBatch (structure of arrays) / BreakoutBatch in chunks of 128 games, each with its own \
+        buffers; in each dispatch the workers take chunks one at a time and step each for --ticks \
+        ticks. Policy in the loop: the agent side's action is the argmax of a linear policy \
+        W·x + b over the whole chunk, one cblas_sgemm per chunk per tick. \
         Single API: one PongGame value per game (the reference). Each figure: one warm-up round, \
         then rounds until --seconds have passed (wall clock). Batched figures are taken --repeats \
         times, one worker and all workers alternating; the report gives the median rates and the \
@@ -123,7 +124,7 @@ struct Bench: ParsableCommand {
     }
 
     var methodLine: String {
-        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per worker per tick); same-step auto-reset; each worker owns a slice of the games and runs \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per 128-game chunk per tick); same-step auto-reset; workers take chunks of 128 games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
     // MARK: - Pong
@@ -208,7 +209,7 @@ struct Bench: ParsableCommand {
 
     /// Allocations over two dispatches of `ticks` ticks after a 64-tick
     /// warm-up: in all threads, and inside the workers' step loops alone
-    /// (each worker counts its own thread's while it steps its slice); nil
+    /// (each worker counts its own thread's while it steps its chunks); nil
     /// when the counter is not this process's malloc.
     static func allocations(environments: Int, workers: Int, ticks: Int,
                             run: (Int, @escaping @Sendable (Int, () -> Void) -> Void) -> Void) -> AllocationCount? {
@@ -352,7 +353,7 @@ struct BenchMachine {
 struct AllocationCount {
     /// malloc calls in every thread of the process.
     var total: UInt64
-    /// malloc calls made by the workers while stepping their slices.
+    /// malloc calls made by the workers while stepping their chunks.
     var inWorkerLoops: UInt64
     var steps: Int
     var dispatches: Int
