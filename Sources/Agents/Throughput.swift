@@ -68,9 +68,9 @@ extension Throughput {
     /// each) for at least `seconds`, after one warm-up round.
     public static func pongBatch(config: PongConfig, environments: Int, runner: ParallelRunner,
                                  control: PongBatchRunner.Control, seconds: Double, seed: UInt64,
-                                 ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
+                                 ticksPerRound: Int = defaultTicksPerRound, chunk: Int? = nil) -> Measurement {
         let batch = PongBatchRunner(config: config, environments: environments, seed: seed,
-                                    runner: runner, control: control)
+                                    runner: runner, control: control, chunk: chunk)
         return measure(workers: runner.workers, environments: environments, seconds: seconds,
                        ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
     }
@@ -78,9 +78,9 @@ extension Throughput {
     /// Steps a ``BreakoutBatchRunner`` the same way as ``pongBatch``.
     public static func breakoutBatch(config: BreakoutConfig, environments: Int, runner: ParallelRunner,
                                      control: BatchControl, seconds: Double, seed: UInt64,
-                                     ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
+                                     ticksPerRound: Int = defaultTicksPerRound, chunk: Int? = nil) -> Measurement {
         let batch = BreakoutBatchRunner(config: config, environments: environments, seed: seed,
-                                        runner: runner, control: control)
+                                        runner: runner, control: control, chunk: chunk)
         return measure(workers: runner.workers, environments: environments, seconds: seconds,
                        ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
     }

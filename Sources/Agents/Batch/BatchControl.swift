@@ -3,7 +3,7 @@ public enum BatchControl: Sendable {
     /// Uniform random actions, from one generator per game.
     case random
     /// The greedy action of a linear policy (observation length in, the
-    /// game's action count out), computed for a worker's whole slice with one
+    /// game's action count out), computed for a whole chunk with one
     /// `cblas_sgemm` per tick.
     case linear(LinearPolicy)
 }

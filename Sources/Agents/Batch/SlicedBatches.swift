@@ -10,7 +10,8 @@ protocol BatchSlice: AnyObject, Sendable {
 }
 
 /// The batch runners' shared design: `environments` games cut into chunks
-/// of a fixed size (``defaultChunk`` games; the last one holds the rest),
+/// of a fixed size (each runner's `defaultChunk` games unless told
+/// otherwise; the last one holds the rest),
 /// each chunk a batch with its own buffers. ``run(ticks:wrap:)`` is one
 /// dispatch: every worker takes the next chunk not yet taken, steps it for
 /// all the ticks, and takes another until none is left. No fork/join per
@@ -25,16 +26,9 @@ protocol BatchSlice: AnyObject, Sendable {
 /// - **Balance.** A worker slowed by the machine (the other vCPU's load,
 ///   the hypervisor) takes fewer chunks instead of keeping the other worker
 ///   waiting at the join.
-/// - **Cache.** A chunk's columns (128 Pong games: about 20 KB) stay in the
+/// - **Cache.** A chunk's columns (64 Pong games: about 10 KB) stay in the
 ///   core's caches for all the ticks of a dispatch.
 final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
-    /// Games per chunk unless told otherwise. 128 keeps a chunk's sgemm
-    /// (one per tick) long enough that two workers calling OpenBLAS at once
-    /// cost little (measured: 0.69 µs per 128-row call alone, 0.93 µs with
-    /// two threads calling; 64 rows doubled), and gives 8 chunks for the
-    /// 1024 games `gym-train bench` steps.
-    static var defaultChunk: Int { 128 }
-
     let slices: [Slice]
     let runner: ParallelRunner
     let environments: Int
@@ -42,7 +36,7 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     /// The next chunk to take in the current dispatch.
     private let next = Atomic<Int>(0)
 
-    init(environments: Int, chunk: Int = defaultChunk, runner: ParallelRunner,
+    init(environments: Int, chunk: Int, runner: ParallelRunner,
          make: (_ first: Int, _ count: Int) -> Slice) {
         precondition(environments >= 1, "need at least one game")
         precondition(chunk >= 1, "chunks need at least one game")

@@ -12,7 +12,7 @@ struct Bench: ParsableCommand {
         Method: --envs games stepped together; one step = one agent step (frameSkip frames of \
         physics) plus the agent's observation written; actions uniform random from one \
         xoshiro256** generator per game; finished episodes reset in the same step. Batched: \
-        PongBatch (structure of arrays) / BreakoutBatch in chunks of 128 games, each with its own \
+        PongBatch (structure of arrays) / BreakoutBatch in chunks of --chunk games, each with its own \
         buffers; in each dispatch the workers take chunks one at a time and step each for --ticks \
         ticks. Policy in the loop: the agent side's action is the argmax of a linear policy \
         W·x + b over the whole chunk, one cblas_sgemm per chunk per tick. \
@@ -45,6 +45,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Ticks each worker runs per dispatch (batched and single-API figures).")
     var ticks: Int = Throughput.defaultTicksPerRound
 
+    @Option(help: "Games per chunk of the batched figures, taken one at a time by the workers (default: Pong \(PongBatchRunner.defaultChunk), Breakout \(BreakoutBatchRunner.defaultChunk)).")
+    var chunk: Int?
+
     @Option(help: "Alternating one-worker / all-worker measurements per batched figure (the median is reported).")
     var repeats: Int = 3
 
@@ -59,6 +62,7 @@ struct Bench: ParsableCommand {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds \(seconds) is out of range; allowed: (0, 600]") }
         if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
         if let w = workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); each worker needs at least one game") }
+        if let chunk, !(1 ... 1_000_000).contains(chunk) { throw ValidationError("--chunk \(chunk) is out of range; allowed: 1 ... 1000000") }
         guard (1 ... 100).contains(repeats) else { throw ValidationError("--repeats \(repeats) is out of range; allowed: 1 ... 100") }
         guard (1 ... 1_000_000).contains(ticks) else { throw ValidationError("--ticks \(ticks) is out of range; allowed: 1 ... 1000000") }
         if preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
@@ -105,6 +109,7 @@ struct Bench: ParsableCommand {
             ("date", .string(BenchMachine.timestamp(iso: true))),
             ("method", .string(methodLine)),
             ("ticksPerDispatch", .number(ticks)),
+            ("chunk", chunk.map { .number($0) } ?? .string("default (Pong \(PongBatchRunner.defaultChunk), Breakout \(BreakoutBatchRunner.defaultChunk))")),
             ("repeats", .number(repeats)),
             ("environments", .number(envs)),
             ("secondsPerFigure", .number(seconds)),
@@ -124,22 +129,23 @@ struct Bench: ParsableCommand {
     }
 
     var methodLine: String {
-        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per 128-game chunk per tick); same-step auto-reset; workers take chunks of 128 games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(PongBatchRunner.defaultChunk) (Pong) or \(BreakoutBatchRunner.defaultChunk) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
     // MARK: - Pong
 
     func benchPong(_ presetName: String, workers all: Int) throws -> JSONValue {
         let config = try PongConfig.preset(presetName)
-        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
+        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks, chunk = self.chunk
         return benchCase(game: "pong", preset: presetName, frameSkip: config.frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: PongBatch.observationCount,
                                                     actions: config.verticalMovement ? 5 : 3, seed: seed),
                          batched: { runner, control in
                              Throughput.pongBatch(config: config, environments: envs, runner: runner, control: control,
-                                                  seconds: seconds, seed: seed, ticksPerRound: ticks)
+                                                  seconds: seconds, seed: seed, ticksPerRound: ticks, chunk: chunk)
                          }, allocations: { runner, control in
-                             let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
+                             let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner,
+                                                         control: control, chunk: chunk)
                              return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
                                  batch.run(ticks: $0, wrappingEachWorker: $1)
                              }
@@ -151,15 +157,16 @@ struct Bench: ParsableCommand {
 
     func benchBreakout(_ presetName: String, workers all: Int) throws -> JSONValue {
         let config = try BreakoutConfig.preset(presetName)
-        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
+        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks, chunk = self.chunk
         return benchCase(game: "breakout", preset: presetName, frameSkip: config.frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: BreakoutPhysics.observationCount(for: config),
                                                     actions: BreakoutAction.count, seed: seed),
                          batched: { runner, control in
                              Throughput.breakoutBatch(config: config, environments: envs, runner: runner, control: control,
-                                                      seconds: seconds, seed: seed, ticksPerRound: ticks)
+                                                      seconds: seconds, seed: seed, ticksPerRound: ticks, chunk: chunk)
                          }, allocations: { runner, control in
-                             let batch = BreakoutBatchRunner(config: config, environments: envs, seed: seed, runner: runner, control: control)
+                             let batch = BreakoutBatchRunner(config: config, environments: envs, seed: seed, runner: runner,
+                                                             control: control, chunk: chunk)
                              return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
                                  batch.run(ticks: $0, wrappingEachWorker: $1)
                              }
