@@ -27,6 +27,12 @@ import Testing
         #expect(CLI.files(in: dir) == ["bench.json"], "stray files: \(CLI.files(in: dir))")
     }
 
+    @Test func chunkOutOfRangeIsOneClearError() throws {
+        let r = try CLI.run(["bench", "--game", "pong", "--chunk", "0", "--seconds", "0.01"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("--chunk 0") && r.stderr.contains("1 ... 1000000"), "\(r.stderr)")
+    }
+
     @Test func unknownPresetIsOneClearError() throws {
         let r = try CLI.run(["bench", "--game", "breakout", "--preset", "classical", "--seconds", "0.01"])
         #expect(r.status != 0)
