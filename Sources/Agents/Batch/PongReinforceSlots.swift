@@ -6,7 +6,7 @@ import Gym
 ///
 /// Worker `w` plays episodes `w, w + W, …`; each of its slots plays one
 /// episode at a time and takes the worker's next when it ends, recording in
-/// its own ``Trajectory`` (allocated once, `maxSteps` rows). Why the results
+/// its own ``Trajectory`` (a ``TrajectoryStorage`` allocated once, `maxSteps` rows per slot). Why the results
 /// are the reference's, bit for bit:
 /// - The batch is ``PongGame`` bit for bit, run without auto-reset; episode
 ///   `k` is set up as in ``PongRolloutSlots`` (``PongTask/reset(_:seed:index:)``
@@ -15,11 +15,11 @@ import Gym
 ///   `Seeds.stream(seed, 11)`; the learner samples from its own generator
 ///   `Seeds.stream(seed, 10)`.
 /// - The learner acts on its own egocentric observation row through
-///   ``Trajectory/act(_:_:)`` (one row at a time, as the reference), the
+///   ``Trajectory/act(_:_:policy:)`` (one row at a time, as the reference), the
 ///   opponent on the other row; the learner's reward is the bottom's,
 ///   negated on top, and the episode stops at the plan's step limit or the
 ///   game's end (``Trajectory/record(_:reward:done:)``).
-/// - Each episode's gradient is computed by ``Trajectory/finish(_:)`` and
+/// - Each episode's gradient is computed by ``Trajectory/finish(_:plan:)`` and
 ///   written at its index, so the sum in episode order is the reference's.
 final class PongReinforceSlots {
     let plan: ReinforcePlan
@@ -28,7 +28,8 @@ final class PongReinforceSlots {
     let opponentCount: Int
     /// Opponent `o` of slot `i` at `i × opponentCount + o`.
     let opponents: SlotAgents
-    let trajectories: [Trajectory]
+    /// One trajectory per slot.
+    let storage: TrajectoryStorage
     /// Per slot: the running episode (valid while `index[i] >= 0`).
     let running: UnsafeMutableBufferPointer<TrajectoryEpisode>
     /// Per slot: the episode's index (−1 when idle).
@@ -64,7 +65,7 @@ final class PongReinforceSlots {
                 }
             }
         })
-        trajectories = (0 ..< slots).map { _ in Trajectory(plan: plan) }
+        storage = TrajectoryStorage(plan: plan, count: slots)
         func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
             let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
             b.initialize(repeating: value)
@@ -120,7 +121,8 @@ final class PongReinforceSlots {
               let bottom = learnerIsBottom.baseAddress, let who = opponent.baseAddress,
               let episode = running.baseAddress, let k = index.baseAddress
         else { return }
-        let opponents = self.opponents
+        let opponents = self.opponents, policy = plan.policy
+        let trajectories = (0 ..< slots).map { storage[$0] }
         for i in 0 ..< slots { _ = start(i) }
         let n = PongBatch.observationCount
         let output = PongBatchOutput(observations: bObs, opponentObservations: tObs, rewards: rew,
@@ -130,7 +132,7 @@ final class PongReinforceSlots {
                 guard k[i] >= 0 else { bAct[i] = 0; tAct[i] = 0; continue }
                 let own = UnsafeBufferPointer(start: (bottom[i] != 0 ? bObs : tObs) + i * n, count: n)
                 let other = UnsafeBufferPointer(start: (bottom[i] != 0 ? tObs : bObs) + i * n, count: n)
-                let learner = Int32(clamping: trajectories[i].act(&episode[i], own))
+                let learner = Int32(clamping: trajectories[i].act(&episode[i], own, policy: policy))
                 let rival = Int32(clamping: opponents.act(who[i], other))
                 if bottom[i] != 0 { bAct[i] = learner; tAct[i] = rival } else { tAct[i] = learner; bAct[i] = rival }
             }
@@ -140,7 +142,7 @@ final class PongReinforceSlots {
                 guard trajectories[i].record(&episode[i], reward: reward, done: term[i] | trunc[i] != 0) else {
                     continue
                 }
-                out[k[i]] = trajectories[i].finish(episode[i])
+                out[k[i]] = trajectories[i].finish(episode[i], plan: plan)
                 _ = start(i)
             }
         }

@@ -27,7 +27,7 @@ public struct ReinforceSettings: Equatable, Sendable {
 /// Each iteration plays `batchEpisodes` episodes (a ``ReinforcePlan``) with
 /// the softmax policy, each episode's draws from its own seeded generator,
 /// recording every step in a ``Trajectory`` allocated once per worker (or
-/// slot). By ``rolloutPath`` (default ``RolloutPath/automatic``) they are
+/// slot; ``TrajectoryStorage``). By ``rolloutPath`` (default ``RolloutPath/automatic``) they are
 /// played either batched — each worker steps ``slots`` episodes together on
 /// one batch (``PongReinforceSlots``: Pong without frame skip or sticky
 /// actions, ``TrainingTask/batchIsFaster``), each slot's learner sampling
@@ -41,7 +41,7 @@ public struct ReinforceSettings: Equatable, Sendable {
 /// - policy gradient: `∇W = Δᵀ X`, `∇b = Σₜ Δₜ` with `Δₜₐ = Aₜ(1[a = aₜ] − πₜₐ)`:
 ///   one `cblas_sgemm` per episode;
 /// - baseline gradient (of `−½(G − V)²`): `∇u = Xᵀ A`, `∇c = Σₜ Aₜ`: one `cblas_sgemv`
-///   (``Trajectory/finish(_:)``, shared by both paths).
+///   (``Trajectory/finish(_:plan:)``, shared by both paths).
 ///
 /// Episode gradients are summed in episode order and divided by the steps
 /// played; Adam ascends both. Seeds derive from the run seed, the iteration

@@ -50,18 +50,19 @@ public struct ReinforcePlan: Sendable {
     public func playOneByOne<Task: TrainingTask>(task: Task, runner: ParallelRunner) -> [EpisodeGradient] {
         let plan = self
         return runner.map(count: episodes, makeWorker: { _ in
-            (env: task.makeEnvironment(centre: plan.policy), trajectory: Trajectory(plan: plan))
+            (env: task.makeEnvironment(centre: plan.policy), storage: TrajectoryStorage(plan: plan, count: 1))
         }, job: { w, k in
             let seed = plan.episodeSeed(k)
             task.reset(&w.env, seed: seed, index: k)
             var episode = TrajectoryEpisode(plan: plan, seed: seed)
-            let raw = w.trajectory.raw
+            let trajectory = w.storage[0], policy = plan.policy
+            let raw = UnsafeMutableBufferPointer(start: trajectory.raw, count: policy.inputs)
             repeat {
                 w.env.observe(into: raw)
-                let step = w.env.step(w.trajectory.act(&episode, UnsafeBufferPointer(raw)))
-                if w.trajectory.record(&episode, reward: step.reward, done: step.isDone) { break }
+                let step = w.env.step(trajectory.act(&episode, UnsafeBufferPointer(raw), policy: policy))
+                if trajectory.record(&episode, reward: step.reward, done: step.isDone) { break }
             } while true
-            return w.trajectory.finish(episode)
+            return trajectory.finish(episode, plan: plan)
         })
     }
 }
@@ -92,68 +93,94 @@ struct TrajectoryEpisode {
     }
 }
 
-/// Storage for one episode's trajectory, allocated once for the plan's
-/// longest episode (no allocation per step), and the per-episode REINFORCE
-/// math shared by every rollout path: ``act(_:_:)`` samples and records a
-/// step, ``record(_:reward:done:)`` books its reward, ``finish(_:)``
-/// computes returns, advantages and the episode's gradients.
+/// Storage for `count` episodes' trajectories, allocated once for the
+/// plan's longest episode (no allocation per step): trajectory `i` is
+/// ``subscript(_:)``. Owned by one worker.
+final class TrajectoryStorage {
+    let count: Int
+    let scale, shift: UnsafeMutableBufferPointer<Float>
+    let raw, inputs, probabilities, rewards, advantages: UnsafeMutableBufferPointer<Float>
+    let actions: UnsafeMutableBufferPointer<Int>
+    let inputCount, outputCount, maxSteps: Int
+
+    init(plan: ReinforcePlan, count: Int) {
+        self.count = count
+        let d = plan.policy.inputs, k = plan.policy.outputs, steps = plan.maxSteps
+        (inputCount, outputCount, maxSteps) = (d, k, steps)
+        func floats(_ n: Int) -> UnsafeMutableBufferPointer<Float> {
+            let b = UnsafeMutableBufferPointer<Float>.allocate(capacity: n)
+            b.initialize(repeating: 0)
+            return b
+        }
+        scale = floats(d); _ = scale.initialize(from: plan.scale)
+        shift = floats(d); _ = shift.initialize(from: plan.shift)
+        raw = floats(count * d)
+        inputs = floats(count * steps * d)
+        probabilities = floats(count * steps * k)
+        rewards = floats(count * steps)
+        advantages = floats(count * steps)
+        actions = .allocate(capacity: count * steps)
+        actions.initialize(repeating: 0)
+    }
+
+    deinit {
+        for b in [scale, shift, raw, inputs, probabilities, rewards, advantages] { b.deallocate() }
+        actions.deallocate()
+    }
+
+    /// Trajectory `i`'s rows (valid while the storage lives).
+    subscript(_ i: Int) -> Trajectory {
+        let d = inputCount, k = outputCount, n = maxSteps
+        guard let raw = raw.baseAddress, let x = inputs.baseAddress, let p = probabilities.baseAddress,
+              let r = rewards.baseAddress, let a = advantages.baseAddress, let actions = actions.baseAddress,
+              let scale = scale.baseAddress, let shift = shift.baseAddress
+        else { preconditionFailure("empty trajectory storage") }
+        return Trajectory(inputCount: d, outputCount: k, maxSteps: n, scale: scale, shift: shift,
+                          raw: raw + i * d, inputs: x + i * n * d, probabilities: p + i * n * k,
+                          actions: actions + i * n, rewards: r + i * n, advantages: a + i * n)
+    }
+}
+
+/// One episode's trajectory rows in a ``TrajectoryStorage``, and the
+/// per-episode REINFORCE math shared by every rollout path: ``act(_:_:policy:)``
+/// samples and records a step, ``record(_:reward:done:)`` books its reward,
+/// ``finish(_:plan:)`` computes returns, advantages and the episode's gradients.
 ///
 /// For an episode of `T` steps with normalised inputs `X` (`T × D`),
 /// action probabilities `π` and discounted returns `G`, the advantage is
 /// `A = G − V(X)`, and
 /// - policy gradient: `∇W = Δᵀ X`, `∇b = Σₜ Δₜ` with `Δₜₐ = Aₜ(1[a = aₜ] − πₜₐ)`: one `cblas_sgemm`;
 /// - baseline gradient (of `−½(G − V)²`): `∇u = Xᵀ A`, `∇c = Σₜ Aₜ`: one `cblas_sgemv`.
-final class Trajectory {
-    let plan: ReinforcePlan
-    /// Scratch for one raw observation (`inputs` floats).
-    let raw: UnsafeMutableBufferPointer<Float>
-    /// `maxSteps × inputs`, normalised inputs.
-    let inputs: UnsafeMutableBufferPointer<Float>
-    /// `maxSteps × outputs`: probabilities while playing, then Δ.
-    let probabilities: UnsafeMutableBufferPointer<Float>
-    let actions: UnsafeMutableBufferPointer<Int>
-    let rewards: UnsafeMutableBufferPointer<Float>
-    let advantages: UnsafeMutableBufferPointer<Float>
-
-    init(plan: ReinforcePlan) {
-        self.plan = plan
-        let steps = plan.maxSteps
-        raw = .allocate(capacity: plan.policy.inputs)
-        inputs = .allocate(capacity: steps * plan.policy.inputs)
-        probabilities = .allocate(capacity: steps * plan.policy.outputs)
-        actions = .allocate(capacity: steps)
-        rewards = .allocate(capacity: steps)
-        advantages = .allocate(capacity: steps)
-        for b in [raw, inputs, probabilities, rewards, advantages] { b.initialize(repeating: 0) }
-        actions.initialize(repeating: 0)
-    }
-
-    deinit {
-        for b in [raw, inputs, probabilities, rewards, advantages] { b.deallocate() }
-        actions.deallocate()
-    }
+struct Trajectory {
+    let inputCount, outputCount, maxSteps: Int
+    /// Normalisation `x = raw × scale + shift` (`inputCount` each).
+    let scale, shift: UnsafeMutablePointer<Float>
+    /// Scratch for one raw observation (`inputCount` floats).
+    let raw: UnsafeMutablePointer<Float>
+    /// `maxSteps × inputCount`, normalised inputs.
+    let inputs: UnsafeMutablePointer<Float>
+    /// `maxSteps × outputCount`: probabilities while playing, then Δ.
+    let probabilities: UnsafeMutablePointer<Float>
+    let actions: UnsafeMutablePointer<Int>
+    let rewards, advantages: UnsafeMutablePointer<Float>
 
     /// Step `episode.steps`: adds the raw observation to the statistics,
-    /// records its normalised inputs and the policy's probabilities, and
+    /// records its normalised inputs and `policy`'s probabilities, and
     /// samples the action from the episode's generator.
     @inline(__always)
-    func act(_ episode: inout TrajectoryEpisode, _ raw: UnsafeBufferPointer<Float>) -> Int {
-        let d = plan.policy.inputs, k = plan.policy.outputs, t = episode.steps
-        if plan.collectStatistics { episode.statistics?.add(raw) }
-        plan.scale.withUnsafeBufferPointer { scale in
-            plan.shift.withUnsafeBufferPointer { shift in
-                for j in 0 ..< d { inputs[t * d + j] = raw[j] * scale[j] + shift[j] }
-            }
-        }
-        let row = UnsafeMutableBufferPointer(rebasing: probabilities[t * k ..< (t + 1) * k])
-        plan.policy.logits(raw, into: row)
+    func act(_ episode: inout TrajectoryEpisode, _ raw: UnsafeBufferPointer<Float>, policy: LinearPolicy) -> Int {
+        let d = inputCount, k = outputCount, t = episode.steps
+        if episode.statistics != nil { episode.statistics?.add(raw) }
+        for j in 0 ..< d { inputs[t * d + j] = raw[j] * scale[j] + shift[j] }
+        let row = UnsafeMutableBufferPointer(start: probabilities + t * k, count: k)
+        policy.logits(raw, into: row)
         let action = LinearPolicy.sample(row, rng: &episode.rng)
         actions[t] = action
         return action
     }
 
     /// Books the reward of the step just acted; returns whether the episode
-    /// is over (the game ended or the plan's step limit is reached).
+    /// is over (the game ended or `maxSteps` is reached).
     @inline(__always)
     func record(_ episode: inout TrajectoryEpisode, reward: Float, done: Bool) -> Bool {
         rewards[episode.steps] = reward
@@ -162,13 +189,13 @@ final class Trajectory {
         episode.result.totalReturn += r
         if r > 0 { episode.result.gained += r } else if r < 0 { episode.result.lost -= r }
         episode.steps += 1
-        return done || episode.steps >= plan.maxSteps
+        return done || episode.steps >= maxSteps
     }
 
     /// Returns, advantages, Δ (written over the probabilities) and the
     /// episode's gradients on BLAS.
-    func finish(_ episode: TrajectoryEpisode) -> EpisodeGradient {
-        let d = plan.policy.inputs, k = plan.policy.outputs, t = episode.steps
+    func finish(_ episode: TrajectoryEpisode, plan: ReinforcePlan) -> EpisodeGradient {
+        let d = inputCount, k = outputCount, t = episode.steps
         let discount = plan.discount
         let (x, probs) = (inputs, probabilities)
         plan.baseline.withUnsafeBufferPointer { baseline in
@@ -189,14 +216,13 @@ final class Trajectory {
         var baselineGradient = [Float](repeating: 0, count: d + 1)
         gradient.withUnsafeMutableBufferPointer { gw in
             baselineGradient.withUnsafeMutableBufferPointer { gu in
-                guard t > 0, let db = probs.baseAddress, let xb = x.baseAddress, let ab = advantages.baseAddress,
-                      let gwb = gw.baseAddress, let gub = gu.baseAddress else { return }
+                guard t > 0, let gwb = gw.baseAddress, let gub = gu.baseAddress else { return }
                 cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(k), Int32(d), Int32(t),
-                            1, db, Int32(k), xb, Int32(d), 0, gwb, Int32(d))
-                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(t), Int32(d), 1, xb, Int32(d), ab, 1, 0, gub, 1)
+                            1, probs, Int32(k), x, Int32(d), 0, gwb, Int32(d))
+                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(t), Int32(d), 1, x, Int32(d), advantages, 1, 0, gub, 1)
                 for s in 0 ..< t {
-                    for a in 0 ..< k { gwb[k * d + a] += db[s * k + a] }
-                    gub[d] += ab[s]
+                    for a in 0 ..< k { gwb[k * d + a] += probs[s * k + a] }
+                    gub[d] += advantages[s]
                 }
             }
         }
