@@ -92,6 +92,18 @@ import Gym
         }
     }
 
+    @Test func longEpisodesGetFewerSlotsWithinTheStorageBudget() {
+        let policy = LinearPolicy(inputs: PongGame.observationCount, outputs: 3, normalize: false)
+        let baseline = [Float](repeating: 0, count: PongGame.observationCount + 1)
+        func plan(_ steps: Int) -> ReinforcePlan {
+            ReinforcePlan(episodes: 4, maxSteps: steps, seedBase: 1, discount: 1, policy: policy, baseline: baseline)
+        }
+        #expect(TrajectoryStorage.slots(plan(5000), wanted: 16) == 16)
+        let long = TrajectoryStorage.slots(plan(1_000_000), wanted: 16)
+        #expect(long >= 1 && long < 16 && long * TrajectoryStorage.bytes(plan(1_000_000)) <= 256 << 20)
+        #expect(TrajectoryStorage.slots(plan(100_000_000), wanted: 16) == 1)
+    }
+
     @Test func oneByOneReinforceDoesNotDependOnWorkers() throws {
         var config = PongConfig()
         config.maxScore = 2

@@ -150,7 +150,8 @@ final class PongReinforceSlots {
 }
 
 extension PongTask {
-    /// The iteration's episodes on ``PongBatch``es (see ``PongReinforceSlots``).
+    /// The iteration's episodes on ``PongBatch``es (see ``PongReinforceSlots``),
+    /// at most `slots` per worker (fewer for very long episodes: ``TrajectoryStorage/slots(_:wanted:)``).
     public func playReinforceBatched(_ plan: ReinforcePlan, runner: ParallelRunner,
                                      slots: Int) -> [EpisodeGradient]? {
         precondition(slots >= 1, "slots must be at least 1")
@@ -166,7 +167,8 @@ extension PongTask {
         ParallelRunner(workers: workers).forEachWorker { w in
             guard let out = shared.base else { return }
             let episodes = (count - w + workers - 1) / workers
-            PongReinforceSlots(task: self, plan: plan, slots: min(slots, episodes),
+            PongReinforceSlots(task: self, plan: plan,
+                               slots: TrajectoryStorage.slots(plan, wanted: min(slots, episodes)),
                                episodes: stride(from: w, to: count, by: workers), out: out).play()
         }
         return results.compactMap { $0 }

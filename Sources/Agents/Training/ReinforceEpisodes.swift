@@ -128,6 +128,19 @@ final class TrajectoryStorage {
         actions.deallocate()
     }
 
+    /// Bytes of one trajectory of `plan` (its `maxSteps` rows).
+    static func bytes(_ plan: ReinforcePlan) -> Int {
+        let d = plan.policy.inputs, k = plan.policy.outputs
+        return plan.maxSteps * ((d + k + 2) * MemoryLayout<Float>.stride + MemoryLayout<Int>.stride)
+    }
+
+    /// At most `wanted` trajectories, fewer when long episodes would make a
+    /// worker's storage exceed 256 MiB (never fewer than one; the results do
+    /// not depend on the number of slots).
+    static func slots(_ plan: ReinforcePlan, wanted: Int) -> Int {
+        max(1, min(wanted, (256 << 20) / max(bytes(plan), 1)))
+    }
+
     /// Trajectory `i`'s rows (valid while the storage lives).
     subscript(_ i: Int) -> Trajectory {
         let d = inputCount, k = outputCount, n = maxSteps
