@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "pong-breakout-gym",
+    // Synchronization's Atomic (the batch runners' chunk counter) needs macOS 15;
+    // Linux has no such floor.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Gym", targets: ["Gym"]),
         .library(name: "Agents", targets: ["Agents"]),

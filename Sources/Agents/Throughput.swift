@@ -7,7 +7,7 @@ import Gym
 /// observation written) per environment per tick, random actions, finished
 /// episodes reset in place.
 public enum Throughput {
-    /// Ticks each worker runs per dispatch unless told otherwise. Measured
+    /// Ticks per dispatch (every game stepped this many times) unless told otherwise. Measured
     /// (Pong classic, 1024 games, 2 workers on this project's 2-core VM):
     /// with 256 ticks (≈ 4 ms per dispatch) the process used 1.82–1.87 of its
     /// 2 cores; with 2048 (≈ 30 ms) 1.86–1.96, the rest lost to waking and

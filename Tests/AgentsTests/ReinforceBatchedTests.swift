@@ -68,6 +68,7 @@ import Gym
 
     @Test(arguments: [false, true])
     func pongBatchedEpisodeGradientsEqualOneByOne(normalize: Bool) throws {
+        BLAS.useSingleThread() // as the trainers do: the gradients' sgemm bits depend on OpenBLAS's thread count
         var config = PongConfig()
         config.maxScore = 2
         let task = PongTask(config: config, opponents: [.agent(try AgentSpec.parse("tracker")), .selfPlay,

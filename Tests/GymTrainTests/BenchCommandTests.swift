@@ -21,7 +21,7 @@ import Testing
         let text = json.serialized()
         for key in ["\"machine\"", "\"cpu\"", "\"buildConfiguration\"", "\"batchedLinearPolicy\"", "\"singleAPI\"",
                     "\"stepsPerSecond\"", "\"allocationsPerStepOneWorker\"", "\"timesRealTime\"", "\"method\"",
-                    "\"scalingPerRepeat\"", "\"allocationsPerStepAllWorkersWithDispatch\"", "\"ticksPerDispatch\""] {
+                    "\"scalingPerRepeat\"", "\"allocationsPerStepAllWorkersInStepLoops\"", "\"ticksPerDispatch\""] {
             #expect(text.contains(key), "report lacks \(key)")
         }
         #expect(CLI.files(in: dir) == ["bench.json"], "stray files: \(CLI.files(in: dir))")

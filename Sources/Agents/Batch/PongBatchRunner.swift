@@ -42,8 +42,10 @@ public final class PongBatchRunner: @unchecked Sendable {
     /// - Parameters:
     ///   - environments: games in all, at least 1.
     ///   - runner: the workers that step the chunks.
-    ///   - chunk: games per chunk (default ``defaultChunk``); the results do not depend on it
-    ///     (the linear policy's sgemm logits are batch-independent at Pong's 12 inputs).
+    ///   - chunk: games per chunk (default ``defaultChunk``). The results never depend on the
+    ///     workers; with the linear policy they also do not depend on the chunk size only
+    ///     because the sgemm logits were measured batch-independent at Pong's 12 inputs on
+    ///     the project's OpenBLAS 0.3.21 (``LinearPolicy``; pinned by a test).
     public init(config: PongConfig, environments: Int, seed: UInt64, runner: ParallelRunner, control: Control = .random,
                 chunk: Int? = nil) {
         self.config = config

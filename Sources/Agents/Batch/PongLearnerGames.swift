@@ -13,8 +13,8 @@ import Gym
 /// The batch runs without auto-reset: a finished slot waits for its next
 /// ``start(_:seed:episode:)``. The trainers' slot engines (``PongRolloutSlots``
 /// for ES, ``PongReinforceSlots`` for REINFORCE) choose the learners' actions
-/// and book the results; this class owns the game side. All buffers are
-/// allocated once; one worker uses it.
+/// and book the results; this class owns the game side. Buffers are
+/// allocated once per call (nothing per step); one worker uses it.
 final class PongLearnerGames {
     let batch: PongBatch
     let slots: Int
@@ -98,7 +98,9 @@ final class PongLearnerGames {
         }
     }
 
-    /// An idle slot's actions (its game has ended and stays ended).
+    /// An idle slot's actions: the slot has no episode left to play (its game
+    /// may still be running when the last episode was cut at the step limit;
+    /// it keeps being stepped, with no effect on any result).
     @inline(__always)
     func setIdle(_ i: Int) {
         bottomActions[i] = 0

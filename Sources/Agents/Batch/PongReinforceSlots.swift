@@ -116,6 +116,9 @@ extension PongTask {
                                slots: TrajectoryStorage.slots(plan, wanted: min(slots, episodes)),
                                episodes: stride(from: w, to: count, by: workers), out: out).play()
         }
-        return results.compactMap { $0 }
+        return (0 ..< count).map { k in
+            guard let gradient = results[k] else { preconditionFailure("episode \(k) was not played") }
+            return gradient
+        }
     }
 }

@@ -6,8 +6,8 @@ import Gym
 /// episode, with its own ``LinearAgent`` given the job's member's parameters
 /// when the job starts; a slot whose job is done takes the worker's next job.
 /// Each episode's result is written at its index of the plan's results, each
-/// job's statistics at its member's. All buffers are allocated once; the
-/// object is used by one worker only.
+/// job's statistics at its member's. Buffers are allocated once per call
+/// (nothing per step); the object is used by one worker only.
 final class RolloutSlots {
     let plan: RolloutPlan
     let slots: Int
@@ -84,7 +84,7 @@ final class RolloutSlots {
     @inline(__always)
     func act(_ i: Int, _ observation: UnsafeBufferPointer<Float>) -> Int {
         if plan.collectStatistics { statistics[i].add(observation) }
-        return learners[i].act(observation)
+        return learners[i].policy.greedyAction(observation)
     }
 
     /// The learners of slots `i` and `j` act on their observation rows:
@@ -105,10 +105,7 @@ final class RolloutSlots {
     /// plan's step limit is reached).
     @inline(__always)
     func record(_ i: Int, reward: Float, done: Bool) -> Bool {
-        running[i].steps += 1
-        let r = Double(reward)
-        running[i].totalReturn += r
-        if r > 0 { running[i].gained += r } else if r < 0 { running[i].lost -= r }
+        running[i].add(reward: reward)
         return done || running[i].steps >= plan.maxSteps
     }
 
@@ -127,6 +124,7 @@ final class RolloutSlots {
     /// engine (worker `w` plays jobs `w, w + W, …`; one dispatch in all).
     static func run(_ plan: RolloutPlan, slots: Int, runner: ParallelRunner,
                     play: @Sendable (RolloutSlots) -> Void) -> RolloutResults {
+        precondition(slots >= 1, "slots must be at least 1")
         let count = plan.jobs
         let workers = min(runner.workers, count)
         let episodes = UnsafeMutableBufferPointer<EpisodeResult>.allocate(capacity: plan.members * plan.episodes)

@@ -3,8 +3,6 @@ import Synchronization
 /// One chunk of a sliced batch: its games and every buffer its ticks touch,
 /// allocated once; stepped by exactly one worker at a time.
 protocol BatchSlice: AnyObject, Sendable {
-    /// Global index of the chunk's first game.
-    var first: Int { get }
     /// Steps every game of the chunk `ticks` times.
     func run(ticks: Int)
 }
@@ -30,7 +28,7 @@ protocol BatchSlice: AnyObject, Sendable {
 ///   core's caches for all the ticks of a dispatch.
 final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     let slices: [Slice]
-    let runner: ParallelRunner
+    let workers: Int
     let environments: Int
     let chunk: Int
     /// The next chunk to take in the current dispatch.
@@ -41,7 +39,7 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
         precondition(environments >= 1, "need at least one game")
         precondition(chunk >= 1, "chunks need at least one game")
         self.environments = environments
-        self.runner = runner
+        workers = runner.workers
         self.chunk = chunk
         slices = stride(from: 0, to: environments, by: chunk).map { first in
             make(first, min(chunk, environments - first))
@@ -54,7 +52,7 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     /// call `step` exactly once).
     func run(ticks: Int, wrap: (@Sendable (_ worker: Int, _ step: () -> Void) -> Void)? = nil) {
         next.store(0, ordering: .relaxed)
-        let workers = min(runner.workers, slices.count)
+        let workers = min(self.workers, slices.count)
         @Sendable func take() {
             while true {
                 let k = next.add(1, ordering: .relaxed).oldValue

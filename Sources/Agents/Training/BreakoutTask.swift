@@ -2,8 +2,11 @@ import Gym
 
 /// Training Breakout: the return is the game's reward sum (its score) within
 /// ``episodeSteps``; every episode starts from its seed alone (the index
-/// does not matter). Played one by one on ``BreakoutGame``s or batched on
-/// ``BreakoutBatch``es (``playBatched(_:runner:slots:)``), with the same results.
+/// does not matter). ES episodes and evaluations are played one by one on
+/// ``BreakoutGame``s or batched on ``BreakoutBatch``es
+/// (``playBatched(_:runner:slots:)``, measured slower, so only when forced),
+/// with the same results; REINFORCE has no batched Breakout path and always
+/// plays one by one.
 public struct BreakoutTask: TrainingTask {
     public let config: BreakoutConfig
     public let episodeSteps: Int

@@ -105,6 +105,7 @@ public struct EvolutionStrategies<Task: TrainingTask> {
 
     /// One iteration (see the type's description).
     public mutating func iterate(runner: ParallelRunner) -> IterationReport {
+        BLAS.useSingleThread() // the gradient's sgemv must not depend on OpenBLAS's thread count
         let iteration = state.iteration
         let iterationSeed = Seeds.stream(seed, UInt64(iteration))
         let pairs = settings.pairs, p = policy.parameterCount

@@ -91,12 +91,16 @@ public struct Reinforce<Task: TrainingTask>: PolicyTrainer {
     }
 
     public mutating func iterate(runner: ParallelRunner) -> IterationReport {
+        // Each episode's gradient is one sgemm over its steps; with more than
+        // one OpenBLAS thread a long episode's product is split over threads
+        // and its last bits change with their number.
+        BLAS.useSingleThread()
         let plan = ReinforcePlan(episodes: settings.batchEpisodes, maxSteps: task.episodeSteps,
                                  seedBase: Seeds.stream(seed, UInt64(state.iteration)), discount: settings.discount,
                                  policy: policy, baseline: state.baseline)
         let d = policy.inputs, p = policy.parameterCount
         let episodes: [EpisodeGradient]
-        if rolloutPath == .batched || (rolloutPath == .automatic && task.batchIsFaster),
+        if rolloutPath.tries(batchedFor: task),
            let batched = task.playReinforceBatched(plan, runner: runner, slots: slots) {
             episodes = batched
         } else {

@@ -197,10 +197,7 @@ struct Trajectory {
     @inline(__always)
     func record(_ episode: inout TrajectoryEpisode, reward: Float, done: Bool) -> Bool {
         rewards[episode.steps] = reward
-        episode.result.steps += 1
-        let r = Double(reward)
-        episode.result.totalReturn += r
-        if r > 0 { episode.result.gained += r } else if r < 0 { episode.result.lost -= r }
+        episode.result.add(reward: reward)
         episode.steps += 1
         return done || episode.steps >= maxSteps
     }

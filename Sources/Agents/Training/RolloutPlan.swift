@@ -82,6 +82,12 @@ public enum RolloutPath: Sendable {
     /// Each episode on a single environment by ``Rollout/play(_:agent:maxSteps:observation:statistics:)``
     /// (the reference).
     case oneByOne
+
+    /// Whether `task`'s episodes go to its batched path (which may still
+    /// decline, e.g. a task without one: the caller then plays one by one).
+    public func tries<Task: TrainingTask>(batchedFor task: Task) -> Bool {
+        self == .batched || (self == .automatic && task.batchIsFaster)
+    }
 }
 
 extension Rollout {
@@ -94,7 +100,7 @@ extension Rollout {
     public static func play<Task: TrainingTask>(_ plan: RolloutPlan, task: Task, path: RolloutPath = .automatic,
                                                 slots: Int = defaultSlots, runner: ParallelRunner) -> RolloutResults {
         precondition(slots >= 1, "slots must be at least 1")
-        if path == .batched || (path == .automatic && task.batchIsFaster),
+        if path.tries(batchedFor: task),
            let results = task.playBatched(plan, runner: runner, slots: slots) {
             return results
         }

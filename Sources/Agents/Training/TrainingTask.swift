@@ -53,6 +53,16 @@ public struct EpisodeResult: Equatable, Sendable {
     public init(totalReturn: Double = 0, gained: Double = 0, lost: Double = 0, steps: Int = 0) {
         self.totalReturn = totalReturn; self.gained = gained; self.lost = lost; self.steps = steps
     }
+
+    /// Books one step and its reward (every rollout path books through this,
+    /// so their sums agree bit for bit).
+    @inlinable @inline(__always)
+    public mutating func add(reward: Float) {
+        steps += 1
+        let r = Double(reward)
+        totalReturn += r
+        if r > 0 { gained += r } else if r < 0 { lost -= r }
+    }
 }
 
 /// Plays episodes of a task with a linear agent.
@@ -70,10 +80,7 @@ public enum Rollout {
             env.observe(into: observation)
             if statistics != nil { statistics?.add(view) }
             let step = env.step(agent.act(view))
-            result.steps += 1
-            let r = Double(step.reward)
-            result.totalReturn += r
-            if r > 0 { result.gained += r } else if r < 0 { result.lost -= r }
+            result.add(reward: step.reward)
             if step.isDone { break }
         }
         return result

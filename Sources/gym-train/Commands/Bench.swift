@@ -42,7 +42,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Workers for the parallel figures (default: the machine's cores).")
     var workers: Int?
 
-    @Option(help: "Ticks each worker runs per dispatch (batched and single-API figures).")
+    @Option(help: "Ticks per dispatch: every game (so every chunk) is stepped this many times in each dispatch.")
     var ticks: Int = Throughput.defaultTicksPerRound
 
     @Option(help: "Games per chunk of the batched figures, taken one at a time by the workers (default: Pong \(PongBatchRunner.defaultChunk), Breakout \(BreakoutBatchRunner.defaultChunk)).")
@@ -61,7 +61,7 @@ struct Bench: ParsableCommand {
         guard (1 ... 1_000_000).contains(envs) else { throw ValidationError("--envs \(envs) is out of range; allowed: 1 ... 1000000") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds \(seconds) is out of range; allowed: (0, 600]") }
         if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
-        if let w = workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); each worker needs at least one game") }
+        if let w = workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); the single-API figure gives each worker at least one game") }
         if let chunk, !(1 ... 1_000_000).contains(chunk) { throw ValidationError("--chunk \(chunk) is out of range; allowed: 1 ... 1000000") }
         guard (1 ... 100).contains(repeats) else { throw ValidationError("--repeats \(repeats) is out of range; allowed: 1 ... 100") }
         guard (1 ... 1_000_000).contains(ticks) else { throw ValidationError("--ticks \(ticks) is out of range; allowed: 1 ... 1000000") }
@@ -245,12 +245,12 @@ struct Bench: ParsableCommand {
         let rt1 = one.stepsPerSecond * Double(frameSkip) / 60, rtN = many.stepsPerSecond * Double(frameSkip) / 60
         var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time, \(formatRate(one.stepsPerCPUSecond)) per CPU-s)"
         if many.workers > 1 {
-            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, \(formatRate(many.stepsPerCPUSecond)) per CPU-s, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))×"
+            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, \(formatRate(many.stepsPerCPUSecond)) per CPU-s, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))× (median of paired ratios)"
             if ratios.count > 1 {
                 line += " [\(String(format: "%.2f", ratios.min() ?? 0))–\(String(format: "%.2f", ratios.max() ?? 0)) over \(ratios.count)]"
             }
         }
-        if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1.perStepInWorkerLoops))" }
+        if let alloc1 { line += "; allocations/step \(Bench.formatAllocations(alloc1.perStepTotal))" }
         if let allocN, many.workers > 1 {
             line += " (\(many.workers) workers: \(Bench.formatAllocations(allocN.perStepInWorkerLoops)) in the step loops, \(Bench.formatAllocations(allocN.perStepTotal)) with Dispatch's \(String(format: "%.0f", allocN.perDispatchOutsideLoops)) per dispatch)"
         }
@@ -263,17 +263,20 @@ struct Bench: ParsableCommand {
             ("oneWorkerStepsPerSecondPerRepeat", .array(pairs.map { .number($0.one.stepsPerSecond) })),
             ("allWorkersStepsPerSecondPerRepeat", .array(pairs.map { .number($0.many.stepsPerSecond) })),
         ]
-        members.append(("allocationsPerStepOneWorker", alloc1.map { .number($0.perStepInWorkerLoops) } ?? .null))
-        members.append(("allocationsPerStepAllWorkers", allocN.map { .number($0.perStepInWorkerLoops) } ?? .null))
-        members.append(("allocationsPerStepAllWorkersWithDispatch", allocN.map { .number($0.perStepTotal) } ?? .null))
+        // Whole-process counts under the keys earlier reports used; the loops' own apart.
+        members.append(("allocationsPerStepOneWorker", alloc1.map { .number($0.perStepTotal) } ?? .null))
+        members.append(("allocationsPerStepAllWorkers", allocN.map { .number($0.perStepTotal) } ?? .null))
+        members.append(("allocationsPerStepAllWorkersInStepLoops", allocN.map { .number($0.perStepInWorkerLoops) } ?? .null))
         members.append(("allocationsPerDispatchOutsideStepLoops", allocN.map { .number($0.perDispatchOutsideLoops) } ?? .null))
         return .object(members)
     }
 
-    /// The middle value (the lower middle for an even count).
+    /// The middle value (the mean of the two middle ones for an even count).
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[(sorted.count - 1) / 2]
+        guard !sorted.isEmpty else { return 0 }
+        let m = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2
     }
 
     /// The measurement with the median rate.
