@@ -20,11 +20,13 @@ import Gym
 /// Two evaluation paths, chosen by measurement (`gym-train bench-policy`,
 /// release build, one thread, 12 inputs × 3 actions, ns per observation):
 /// - one observation: a plain loop (``logits(_:into:)``, ``greedyAction(_:)``),
-///   22–29 ns, against 102 ns for an sgemm of batch 1;
+///   15–26 ns (four actions' rows summed side by side), against 100–160 ns
+///   for an sgemm of batch 1;
 /// - many observations: one `cblas_sgemm` (``logits(batch:observations:into:)``,
 ///   ``actions(batch:observations:logits:into:)``), the form a batch of
-///   environments stepped together should use: 20 ns at batch 8 (break-even),
-///   8.2 at 64, 7.4 at 1024. With 128 inputs sgemm wins even at batch 1.
+///   environments stepped together should use: break-even near batch 8–16,
+///   7.4–10 ns from batch 64 (the README's table; this VM's figures move by
+///   up to ±30% between runs). With 128 inputs sgemm wins even at batch 1.
 /// Both compute the same products; they may differ in the last bit of a
 /// logit (the summation order differs), which tests bound.
 ///
