@@ -87,6 +87,27 @@ import Gym
         }
     }
 
+    /// The batched path forced on configs `automatic` leaves one by one
+    /// (frame skip with sticky actions: the `ale` preset) and on vertical
+    /// movement (five actions): the same results bit for bit.
+    @Test(arguments: ["ale", "touch"])
+    func pongForcedBatchedEpisodesEqualOneByOneOnOtherPresets(preset: String) throws {
+        var config = try PongConfig.preset(preset)
+        config.maxScore = 2
+        let task = PongTask(config: config, opponents: [.agent(try AgentSpec.parse("tracker")), .selfPlay],
+                            episodeSteps: 400)
+        let actions = config.verticalMovement ? 5 : 3
+        let centre = Self.centre(inputs: PongGame.observationCount, outputs: actions, seed: 6, normalize: false)
+        let plan = Self.plan(centre: centre, members: 3, episodes: 4, maxSteps: 400, collect: false)
+        let reference = Rollout.playOneByOne(plan, task: task, runner: ParallelRunner(workers: 1))
+        #expect(reference.episodes.contains { $0.totalReturn != 0 }, "preset \(preset): no point was scored")
+        for (workers, slots) in [(1, 2), (2, 5)] {
+            let batched = Rollout.play(plan, task: task, path: .batched, slots: slots,
+                                       runner: ParallelRunner(workers: workers))
+            #expect(Self.bits(batched) == Self.bits(reference), "preset \(preset), workers \(workers), slots \(slots)")
+        }
+    }
+
     @Test func breakoutBatchedEpisodesEqualOneByOneForAnyWorkersAndSlots() {
         var config = BreakoutConfig()
         config.lives = 1
