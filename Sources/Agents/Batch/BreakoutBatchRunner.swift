@@ -83,16 +83,11 @@ final class BreakoutBatchSlice: BatchSlice, @unchecked Sendable {
         batch = BreakoutBatch(config: config, count: count, seed: seed, firstIndex: first)
         self.first = first
         self.count = count
-        func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, n))
-            b.initialize(repeating: value)
-            return b
-        }
-        actions = column(count, 0)
-        observations = column(count * batch.observationCount, 0)
-        rewards = column(count, 0); rewardSum = column(count, 0)
-        terminated = column(count, 0); truncated = column(count, 0); episodesDone = column(count, 0)
-        actionRNG = column(count, Xoshiro256(seed: 0))
+        actions = .column(count, 0)
+        observations = .column(count * batch.observationCount, 0)
+        rewards = .column(count, 0); rewardSum = .column(count, 0)
+        terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
+        actionRNG = .column(count, Xoshiro256(seed: 0))
         let actionSeed = Seeds.stream(seed, 0xAC7)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
         if case let .linear(p) = control {
@@ -102,7 +97,7 @@ final class BreakoutBatchSlice: BatchSlice, @unchecked Sendable {
         } else {
             policy = nil
         }
-        logits = column(policy == nil ? 1 : count * batch.actionCount, 0)
+        logits = .column(policy == nil ? 1 : count * batch.actionCount, 0)
         if let o = observations.baseAddress { batch.observe(into: o) }
     }
 

@@ -21,13 +21,8 @@ final class BreakoutRolloutSlots {
         self.book = book
         slots = book.slots
         batch = BreakoutBatch(config: config, count: slots, seed: 0, autoReset: .off)
-        func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
-            b.initialize(repeating: value)
-            return b
-        }
-        observations = column(slots * batch.observationCount, 0); rewards = column(slots, 0)
-        actions = column(slots, 0); terminated = column(slots, 0); truncated = column(slots, 0)
+        observations = .column(slots * batch.observationCount, 0); rewards = .column(slots, 0)
+        actions = .column(slots, 0); terminated = .column(slots, 0); truncated = .column(slots, 0)
     }
 
     deinit {

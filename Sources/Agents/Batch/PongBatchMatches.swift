@@ -134,23 +134,18 @@ final class PongMatchSlots {
         self.slots = slots
         rosterCount = roster.count
         batch = PongBatch(config: config, count: slots, seed: 0, agentSide: .bottom, autoReset: .off)
-        func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
-            b.initialize(repeating: value)
-            return b
-        }
         func agents() -> SlotAgents {
             SlotAgents((0 ..< slots).flatMap { _ in roster.map { $0.makePongAgent(config: config) } })
         }
         bottomAgents = agents(); topAgents = agents()
         let n = PongBatch.observationCount
-        bottomObs = column(slots * n, 0); topObs = column(slots * n, 0); rewards = column(slots, 0)
-        bottomActions = column(slots, 0); topActions = column(slots, 0)
-        terminated = column(slots, 0); truncated = column(slots, 0)
-        events = column(slots, PongEvents())
-        gameIndex = column(slots, -1); bottomAgent = column(slots, 0); topAgent = column(slots, 0)
-        records = column(slots, Self.emptyRecord)
-        receivers = column(slots, .bottom)
+        bottomObs = .column(slots * n, 0); topObs = .column(slots * n, 0); rewards = .column(slots, 0)
+        bottomActions = .column(slots, 0); topActions = .column(slots, 0)
+        terminated = .column(slots, 0); truncated = .column(slots, 0)
+        events = .column(slots, PongEvents())
+        gameIndex = .column(slots, -1); bottomAgent = .column(slots, 0); topAgent = .column(slots, 0)
+        records = .column(slots, Self.emptyRecord)
+        receivers = .column(slots, .bottom)
     }
 
     deinit {

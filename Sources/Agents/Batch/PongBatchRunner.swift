@@ -113,16 +113,11 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
         self.first = first
         self.count = count
         actionCount = UInt64(batch.actionCount)
-        func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
-            b.initialize(repeating: value)
-            return b
-        }
-        agentActions = column(count, 0); opponentActions = column(count, 0)
-        observations = column(count * PongBatch.observationCount, 0)
-        rewards = column(count, 0); rewardSum = column(count, 0)
-        terminated = column(count, 0); truncated = column(count, 0); episodesDone = column(count, 0)
-        actionRNG = column(count, Xoshiro256(seed: 0))
+        agentActions = .column(count, 0); opponentActions = .column(count, 0)
+        observations = .column(count * PongBatch.observationCount, 0)
+        rewards = .column(count, 0); rewardSum = .column(count, 0)
+        terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
+        actionRNG = .column(count, Xoshiro256(seed: 0))
         let actionSeed = Seeds.stream(seed, 0xAC7)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
         if case let .linear(p) = control {
@@ -132,7 +127,7 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
         } else {
             policy = nil
         }
-        logits = column(policy == nil ? 1 : count * batch.actionCount, 0)
+        logits = .column(policy == nil ? 1 : count * batch.actionCount, 0)
         if let o = observations.baseAddress { batch.observe(batch.agentSide, into: o) }
     }
 

@@ -42,16 +42,11 @@ final class PongLearnerGames {
                 }
             }
         })
-        func column<T>(_ n: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
-            b.initialize(repeating: value)
-            return b
-        }
         let n = PongBatch.observationCount
-        bottomObs = column(slots * n, 0); topObs = column(slots * n, 0); rewards = column(slots, 0)
-        bottomActions = column(slots, 0); topActions = column(slots, 0)
-        terminated = column(slots, 0); truncated = column(slots, 0)
-        learnerIsBottom = column(slots, 1); opponent = column(slots, 0)
+        bottomObs = .column(slots * n, 0); topObs = .column(slots * n, 0); rewards = .column(slots, 0)
+        bottomActions = .column(slots, 0); topActions = .column(slots, 0)
+        terminated = .column(slots, 0); truncated = .column(slots, 0)
+        learnerIsBottom = .column(slots, 1); opponent = .column(slots, 0)
     }
 
     deinit {

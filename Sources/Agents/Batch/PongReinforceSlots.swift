@@ -43,10 +43,8 @@ final class PongReinforceSlots {
         queue = episodes.makeIterator()
         games = PongLearnerGames(task: task, centre: plan.policy, slots: slots)
         storage = TrajectoryStorage(plan: plan, count: slots)
-        running = .allocate(capacity: slots)
-        running.initialize(repeating: TrajectoryEpisode(plan: plan, seed: 0))
-        index = .allocate(capacity: slots)
-        index.initialize(repeating: -1)
+        running = .column(slots, TrajectoryEpisode(plan: plan, seed: 0))
+        index = .column(slots, -1)
     }
 
     deinit {

@@ -24,8 +24,7 @@ final class PongRolloutSlots {
     init(task: PongTask, book: RolloutSlots) {
         self.book = book
         games = PongLearnerGames(task: task, centre: book.plan.centre, slots: book.slots)
-        learnerActions = .allocate(capacity: book.slots)
-        learnerActions.initialize(repeating: 0)
+        learnerActions = .column(book.slots, 0)
     }
 
     deinit { learnerActions.deallocate() }

@@ -35,15 +35,10 @@ final class RolloutSlots {
         self.episodesOut = episodesOut
         self.statisticsOut = statisticsOut
         queue = jobs.makeIterator()
-        func column<T>(_ value: T) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: slots)
-            b.initialize(repeating: value)
-            return b
-        }
-        learners = column(LinearAgent(policy: plan.centre))
-        member = column(-1); episode = column(0); end = column(0)
-        running = column(EpisodeResult())
-        statistics = column(ObservationStatistics(features: plan.collectStatistics ? plan.centre.inputs : 0))
+        learners = .column(slots, LinearAgent(policy: plan.centre))
+        member = .column(slots, -1); episode = .column(slots, 0); end = .column(slots, 0)
+        running = .column(slots, EpisodeResult())
+        statistics = .column(slots, ObservationStatistics(features: plan.collectStatistics ? plan.centre.inputs : 0))
     }
 
     deinit {
