@@ -173,6 +173,7 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
                 }
                 batches.run(ticks: 5)
                 batches.run(ticks: 7)
+                #expect(batches.ticks == 12)
                 let chunks = (environments + chunk - 1) / chunk
                 #expect(batches.slices.count == chunks)
                 #expect(batches.slices.map(\.first) == Array(stride(from: 0, to: environments, by: chunk)))
@@ -183,6 +184,7 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
                 for g in [0, environments / 2, environments - 1] {
                     let (slice, i) = batches.locate(g)
                     #expect(slice.first + i == g && i < slice.count, "game \(g) located in the wrong chunk")
+                    #expect(batches.totals(g) == (12, 2), "game \(g): totals \(batches.totals(g))")
                 }
             }
         }
@@ -203,6 +205,12 @@ final class CountingSlice: BatchSlice, @unchecked Sendable {
     }
 
     var calls: [Int] { lock.lock(); defer { lock.unlock() }; return ticks }
+
+    /// Every game of the chunk: the ticks it ran, and the runs.
+    func totals(_ i: Int) -> (reward: Double, episodes: Int) {
+        let c = calls
+        return (Double(c.reduce(0, +)), c.count)
+    }
 }
 
 /// Allocation counts reported by workers (locked; read after the dispatch).

@@ -17,7 +17,8 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     public let config: BreakoutConfig
     public let environments: Int
     public let seed: UInt64
-    public private(set) var ticks = 0
+    /// Ticks run so far (each tick is one agent step of every game).
+    public var ticks: Int { batches.ticks }
     /// Games per chunk unless told otherwise. Measured with `gym-train bench
     /// --game breakout --preset classic --chunk N` (1024 games, 2 workers, two
     /// runs each): 32 gave 1.84–1.88× the one-worker rate with random actions
@@ -43,7 +44,6 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     /// Steps every game `ticks` times: one dispatch.
     public func run(ticks: Int) {
         batches.run(ticks: ticks)
-        self.ticks += ticks
     }
 
     /// ``run(ticks:)`` with worker `w`'s share wrapped: `wrap(w, step)` runs on
@@ -52,7 +52,6 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     /// allocations apart from the dispatch's.
     public func run(ticks: Int, wrappingEachWorker wrap: @escaping @Sendable (_ worker: Int, _ step: () -> Void) -> Void) {
         batches.run(ticks: ticks, wrap: wrap)
-        self.ticks += ticks
     }
 
     /// Game `g`'s current state.
@@ -63,8 +62,7 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
 
     /// Per game: summed reward and episodes finished so far.
     public func totals(_ g: Int) -> (reward: Double, episodes: Int) {
-        let (slice, i) = batches.locate(g)
-        return (Double(slice.rewardSum[i]), Int(slice.episodesDone[i]))
+        batches.totals(g)
     }
 }
 
@@ -105,6 +103,10 @@ final class BreakoutBatchSlice: BatchSlice, @unchecked Sendable {
         actions.deallocate(); observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
         logits.deallocate(); terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
         actionRNG.deallocate()
+    }
+
+    func totals(_ i: Int) -> (reward: Double, episodes: Int) {
+        (Double(rewardSum[i]), Int(episodesDone[i]))
     }
 
     func run(ticks: Int) {

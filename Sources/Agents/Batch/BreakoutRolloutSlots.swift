@@ -4,9 +4,9 @@ import Gym
 /// equivalent of ``Rollout/playOneByOne(_:task:runner:)`` on ``BreakoutGame``s,
 /// with exactly its results. The batch is ``BreakoutGame`` bit for bit, run
 /// without auto-reset: slot `i` starts each episode with
-/// ``BreakoutBatch/reset(_:seed:)`` and the episode's seed; its learner
-/// (reset with `Seeds.stream(seed, 10)`) acts on the slot's observation row
-/// alone (``LinearAgent/act(_:)``, never one sgemm over the slots: from 32
+/// ``BreakoutBatch/reset(_:seed:)`` and the episode's seed; its greedy
+/// learner acts on the slot's observation row alone
+/// (``LinearPolicy/greedyAction(_:)``, never one sgemm over the slots: from 32
 /// inputs sgemm's last bits depend on the batch); an episode stops at the
 /// plan's step limit or the game's end. ``RolloutSlots`` books the results.
 final class BreakoutRolloutSlots {

@@ -36,7 +36,7 @@ public final class PongBatchRunner: @unchecked Sendable {
     public static let defaultChunk = 64
 
     /// Ticks run so far (each tick is one agent step of every game).
-    public private(set) var ticks = 0
+    public var ticks: Int { batches.ticks }
     let batches: SlicedBatches<PongBatchSlice>
 
     /// - Parameters:
@@ -66,7 +66,6 @@ public final class PongBatchRunner: @unchecked Sendable {
     /// all the ticks by one worker.
     public func run(ticks: Int) {
         batches.run(ticks: ticks)
-        self.ticks += ticks
     }
 
     /// ``run(ticks:)`` with worker `w`'s share wrapped: `wrap(w, step)` runs on
@@ -75,7 +74,6 @@ public final class PongBatchRunner: @unchecked Sendable {
     /// allocations apart from the dispatch's.
     public func run(ticks: Int, wrappingEachWorker wrap: @escaping @Sendable (_ worker: Int, _ step: () -> Void) -> Void) {
         batches.run(ticks: ticks, wrap: wrap)
-        self.ticks += ticks
     }
 
     /// Game `g`'s current state.
@@ -86,8 +84,7 @@ public final class PongBatchRunner: @unchecked Sendable {
 
     /// Per game: the agent side's summed reward and the episodes finished so far.
     public func totals(_ g: Int) -> (reward: Double, episodes: Int) {
-        let (slice, i) = batches.locate(g)
-        return (Double(slice.rewardSum[i]), Int(slice.episodesDone[i]))
+        batches.totals(g)
     }
 }
 
@@ -136,6 +133,10 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
         observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
         terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
         actionRNG.deallocate(); logits.deallocate()
+    }
+
+    func totals(_ i: Int) -> (reward: Double, episodes: Int) {
+        (Double(rewardSum[i]), Int(episodesDone[i]))
     }
 
     func run(ticks: Int) {

@@ -7,10 +7,10 @@ import Gym
 /// ## Why the results are the reference's, bit for bit
 /// - The games are ``PongLearnerGames``: ``PongGame`` bit for bit, each
 ///   episode set up (side, opponent, seeds) as ``PongTask/reset(_:seed:index:)``
-///   and ``PongVersus`` set it up; the learner is reset with
-///   `Seeds.stream(seed, 10)`.
+///   and ``PongVersus`` set it up; the greedy learner draws nothing, so
+///   the reference's learner reset has nothing to match.
 /// - Both sides act on their own egocentric observation row, one row at a
-///   time (``LinearAgent/act(_:)``, the single-observation path; never one
+///   time (``LinearPolicy/greedyAction(_:)``, the single-observation path; never one
 ///   sgemm over the slots); an episode stops at the plan's step limit or the
 ///   game's end.
 /// - Results and statistics are booked by ``RolloutSlots`` in each job's

@@ -3,8 +3,9 @@ import Gym
 /// One worker's learners and bookkeeping on the batched rollout path (shared
 /// by ``PongRolloutSlots`` and ``BreakoutRolloutSlots``, which own the batch):
 /// slot `i` plays one job of a ``RolloutPlan`` at a time, episode after
-/// episode, with its own ``LinearAgent`` given the job's member's parameters
-/// when the job starts; a slot whose job is done takes the worker's next job.
+/// episode, with its own greedy ``LinearPolicy`` given the job's member's
+/// parameters when the job starts (greedy play draws nothing, so there is no
+/// generator to reset); a slot whose job is done takes the worker's next job.
 /// Each episode's result is written at its index of the plan's results, each
 /// job's statistics at its member's. Buffers are allocated once per call
 /// (nothing per step); the object is used by one worker only.
@@ -12,7 +13,7 @@ final class RolloutSlots {
     let plan: RolloutPlan
     let slots: Int
     /// One greedy learner per slot.
-    let learners: UnsafeMutableBufferPointer<LinearAgent>
+    let learners: UnsafeMutableBufferPointer<LinearPolicy>
     /// Per slot: its member (−1 when idle), current episode and end episode.
     let member, episode, end: UnsafeMutableBufferPointer<Int>
     /// Per slot: the running episode's result.
@@ -35,7 +36,7 @@ final class RolloutSlots {
         self.episodesOut = episodesOut
         self.statisticsOut = statisticsOut
         queue = jobs.makeIterator()
-        learners = .column(slots, LinearAgent(policy: plan.centre))
+        learners = .column(slots, plan.centre)
         member = .column(slots, -1); episode = .column(slots, 0); end = .column(slots, 0)
         running = .column(slots, EpisodeResult())
         statistics = .column(slots, ObservationStatistics(features: plan.collectStatistics ? plan.centre.inputs : 0))
@@ -60,7 +61,7 @@ final class RolloutSlots {
         member[i] = job.member
         episode[i] = job.first
         end[i] = job.end
-        plan.parameters(job.member, &learners[i].policy)
+        plan.parameters(job.member, &learners[i])
         if plan.collectStatistics { statistics[i] = ObservationStatistics(features: plan.centre.inputs) }
         return true
     }
@@ -69,7 +70,6 @@ final class RolloutSlots {
     /// seed (the game resets its environment and opponent with it).
     func startEpisode(_ i: Int) -> (seed: UInt64, index: Int) {
         let seed = plan.episodeSeed(episode[i])
-        learners[i].reset(seed: Seeds.stream(seed, 10))
         running[i] = EpisodeResult()
         return (seed, episode[i])
     }
@@ -79,7 +79,7 @@ final class RolloutSlots {
     @inline(__always)
     func act(_ i: Int, _ observation: UnsafeBufferPointer<Float>) -> Int {
         if plan.collectStatistics { statistics[i].add(observation) }
-        return learners[i].policy.greedyAction(observation)
+        return learners[i].greedyAction(observation)
     }
 
     /// The learners of slots `i` and `j` act on their observation rows:
@@ -91,8 +91,8 @@ final class RolloutSlots {
             statistics[i].add(x)
             statistics[j].add(y)
         }
-        return LinearPolicy.greedyActions(learners[i].policy, x.baseAddress.unsafelyUnwrapped,
-                                          learners[j].policy, y.baseAddress.unsafelyUnwrapped)
+        return LinearPolicy.greedyActions(learners[i], x.baseAddress.unsafelyUnwrapped,
+                                          learners[j], y.baseAddress.unsafelyUnwrapped)
     }
 
     /// Books one step's reward of slot `i` (the learner's, as `Rollout.play`

@@ -5,6 +5,8 @@ import Synchronization
 protocol BatchSlice: AnyObject, Sendable {
     /// Steps every game of the chunk `ticks` times.
     func run(ticks: Int)
+    /// Game `i` of the chunk: its summed reward and the episodes it finished.
+    func totals(_ i: Int) -> (reward: Double, episodes: Int)
 }
 
 /// The batch runners' shared design: `environments` games cut into chunks
@@ -31,6 +33,8 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     let workers: Int
     let environments: Int
     let chunk: Int
+    /// Ticks run so far (each tick is one step of every game).
+    private(set) var ticks = 0
     /// The next chunk to take in the current dispatch.
     private let next = Atomic<Int>(0)
 
@@ -51,6 +55,7 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     /// `wrap(w, step)` when given (on the worker's own thread; `wrap` must
     /// call `step` exactly once).
     func run(ticks: Int, wrap: (@Sendable (_ worker: Int, _ step: () -> Void) -> Void)? = nil) {
+        self.ticks += ticks
         next.store(0, ordering: .relaxed)
         let workers = min(self.workers, slices.count)
         @Sendable func take() {
@@ -69,5 +74,11 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     func locate(_ g: Int) -> (slice: Slice, index: Int) {
         precondition(g >= 0 && g < environments, "game index out of range")
         return (slices[g / chunk], g % chunk)
+    }
+
+    /// Game `g`'s summed reward and finished episodes.
+    func totals(_ g: Int) -> (reward: Double, episodes: Int) {
+        let (slice, i) = locate(g)
+        return slice.totals(i)
     }
 }
