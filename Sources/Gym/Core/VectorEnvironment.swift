@@ -1,0 +1,141 @@
+/// How a vector environment restarts games whose episode ended
+/// (Gymnasium's `AutoresetMode`, same three modes, same meaning).
+public enum AutoresetMode: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// The step *after* an episode ended restarts that game: it ignores the
+    /// game's actions, returns the new episode's first observation, reward 0,
+    /// both flags false, end `.none`, no events (Gymnasium's default).
+    case nextStep = 0
+    /// The step that ends an episode also restarts the game: its reward,
+    /// flags, end reason and events describe the finished episode, the
+    /// observation is the new episode's first, and the finished episode's
+    /// last observation goes to `finalObservations`.
+    case sameStep = 1
+    /// A finished game stays finished (stepping it repeats its flags and
+    /// changes nothing) until the caller resets it (``VectorEnvironment/reset(mask:seeds:)``).
+    case disabled = 2
+
+    public var description: String {
+        switch self {
+        case .nextStep: "next-step"
+        case .sameStep: "same-step"
+        case .disabled: "disabled"
+        }
+    }
+}
+
+/// What a game's observation vector holds: its length, its layout version
+/// (bumped whenever the meaning of an index changes, so checkpoints made for
+/// another layout are refused) and, per index, a lower and an upper bound
+/// that every observation the game produces respects, for every config in
+/// range (tests roll out at the edges of every config range to pin them).
+public struct ObservationLayout: Equatable, Sendable {
+    /// Floats per observation (per seat).
+    public let count: Int
+    /// Layout version (see the type's doc).
+    public let version: Int
+    /// Per-index lower bounds (`count` entries).
+    public let lower: [Float]
+    /// Per-index upper bounds (`count` entries).
+    public let upper: [Float]
+
+    public init(count: Int, version: Int, lower: [Float], upper: [Float]) {
+        precondition(lower.count == count && upper.count == count, "one bound per index")
+        self.count = count; self.version = version; self.lower = lower; self.upper = upper
+    }
+}
+
+/// Caller-owned buffers one ``VectorEnvironment/step(actions:into:)`` writes.
+///
+/// Plain contiguous memory, so a C caller (the C ABI) can own it. With `N`
+/// games, `S` seats (``VectorEnvironment/seats``) and `n` floats per
+/// observation (``ObservationLayout/count``), game-major:
+/// - `observations`, `finalObservations`: `N × S × n` floats, game `i` seat
+///   `s` at `(i × S + s) × n`;
+/// - `rewards`: `N × S` floats, game `i` seat `s` at `i × S + s`;
+/// - `terminated`, `truncated`, `ends`, `events`: `N` entries.
+/// Optional buffers that are nil are not written (a caller that needs no
+/// observation, e.g. a benchmark of the physics alone, pays for none).
+@frozen
+public struct VectorStepOutput<Events> {
+    /// Every seat's observation after the step (after a same-step or
+    /// next-step restart: the new episode's first).
+    public var observations: UnsafeMutablePointer<Float>?
+    /// Every seat's reward this step (summed over repeated frames).
+    public var rewards: UnsafeMutablePointer<Float>
+    /// 1 when the game ended by its rules this step, else 0.
+    public var terminated: UnsafeMutablePointer<UInt8>
+    /// 1 when an outside limit ended the game this step, else 0.
+    public var truncated: UnsafeMutablePointer<UInt8>
+    /// ``EpisodeEnd`` raw values (0 while running).
+    public var ends: UnsafeMutablePointer<UInt8>?
+    /// What happened in each game this step.
+    public var events: UnsafeMutablePointer<Events>?
+    /// Same-step autoreset: every seat's last observation of a game whose
+    /// episode ended this step (game `i`'s rows written only then).
+    public var finalObservations: UnsafeMutablePointer<Float>?
+
+    @inlinable
+    public init(observations: UnsafeMutablePointer<Float>?, rewards: UnsafeMutablePointer<Float>,
+                terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
+                ends: UnsafeMutablePointer<UInt8>? = nil, events: UnsafeMutablePointer<Events>? = nil,
+                finalObservations: UnsafeMutablePointer<Float>? = nil) {
+        self.observations = observations
+        self.rewards = rewards
+        self.terminated = terminated
+        self.truncated = truncated
+        self.ends = ends
+        self.events = events
+        self.finalObservations = finalObservations
+    }
+}
+
+/// N games of one kind stepped together: the one batched API every caller
+/// (the slot engine in Agents, the benchmark, the C ABI, Python) drives the
+/// same way for either game.
+///
+/// - Seats: Pong has two (0 = bottom, 1 = top), Breakout one. Every step
+///   takes one action per seat per game from one caller-owned buffer
+///   (`N × S` Int32, game `i` seat `s` at `i × S + s`); an action outside
+///   `0 ..< actionCount` acts as the game's no-op.
+/// - Seeds: game `i` of a batch built with `seed` and `firstIndex` plays
+///   episode `e` (counted per game from 0) with
+///   ``Seeds/batchEpisode(batchSeed:game:episode:)`` of
+///   `(seed, firstIndex + i, e)` until it is reset with an explicit seed;
+///   after ``reset(_:seed:)`` with `s`, its later automatic restarts draw
+///   their seeds from `s` alone (so a batch of one game reset with `s` and
+///   game `i` of any batch reset with `s` play the same episodes).
+/// - Determinism: the same seeds and actions give bit-identical outputs,
+///   whatever the batch size or a game's position in it.
+public protocol VectorEnvironment: AnyObject {
+    associatedtype Config: GameConfig
+    associatedtype Events
+    associatedtype SavedGame
+
+    var config: Config { get }
+    /// Number of games.
+    var count: Int { get }
+    /// Seats per game (players acting each step).
+    var seats: Int { get }
+    /// Discrete actions per seat (`0 ..< actionCount`).
+    var actionCount: Int { get }
+    /// The observation of one seat.
+    var observationLayout: ObservationLayout { get }
+    var autoresetMode: AutoresetMode { get }
+
+    /// Starts a new episode of game `i` with seed `seed`.
+    func reset(_ i: Int, seed: UInt64)
+    /// Starts a new episode of every game `i` with `mask[i] != 0`, with
+    /// `seeds[i]` (nil: the game's next seed from its own stream).
+    func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?)
+    /// Writes every seat's current observation of every game (`N × S × n`).
+    func observe(into out: UnsafeMutablePointer<Float>)
+    /// One agent step of every game (see the type's doc).
+    func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<Events>)
+
+    /// Game `i` as a saved game (config and full state, generators included).
+    func snapshot(_ i: Int) -> SavedGame
+    /// Restores game `i` from a saved game of this batch's config.
+    func restore(_ snapshot: SavedGame, into i: Int) throws(SnapshotError)
+    /// Draws game `i` as a grayscale frame of the game's own size.
+    func render(_ i: Int, into frame: inout GrayFrame)
+}
