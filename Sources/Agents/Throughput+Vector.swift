@@ -119,24 +119,45 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         (Double(rewardSum[i]), Int(episodesDone[i]))
     }
 
+    /// Every seat's uniform random action (see ``VectorBench``): a
+    /// non-generic loop, so it is compiled for the concrete types whatever
+    /// environment the slice holds.
+    static func randomActions(count: Int, seats: Int, actionCount k: UInt64,
+                              generators: UnsafeMutablePointer<Xoshiro256>, into act: UnsafeMutablePointer<Int32>) {
+        if seats == 1 {
+            for i in 0 ..< count { act[i] = Int32(truncatingIfNeeded: ((generators[i].next() >> 32) &* k) >> 32) }
+            return
+        }
+        if seats == 2 {
+            for i in 0 ..< count {
+                let r = generators[i].next()
+                act[2 * i] = Int32(truncatingIfNeeded: ((r >> 32) &* k) >> 32)
+                act[2 * i + 1] = Int32(truncatingIfNeeded: ((r & 0xFFFF_FFFF) &* k) >> 32)
+            }
+            return
+        }
+        for i in 0 ..< count {
+            let row = act + i * seats
+            var r: UInt64 = 0
+            for s in 0 ..< seats {
+                if s % 2 == 0 { r = generators[i].next() }
+                let half = s % 2 == 0 ? r >> 32 : r & 0xFFFF_FFFF
+                row[s] = Int32(truncatingIfNeeded: (half &* k) >> 32)
+            }
+        }
+    }
+
     func run(ticks: Int) {
         guard let act = actions.baseAddress, let obs = observations.baseAddress, let rew = rewards.baseAddress,
               let term = terminated.baseAddress, let trunc = truncated.baseAddress,
               let scratch = logits.baseAddress, let chosen = policyActions.baseAddress else { return }
         let out = VectorStepOutput<E.Events>(observations: obs, rewards: rew, terminated: term, truncated: trunc,
                                              observedSeats: 1)
-        let k = actionCount, seats = self.seats
         for _ in 0 ..< ticks {
             if let policy { policy.actions(batch: count, observations: obs, logits: scratch, into: chosen) }
-            for i in 0 ..< count {
-                var r = actionRNG[i].next()
-                for s in 0 ..< seats {
-                    if s > 0, s % 2 == 0 { r = actionRNG[i].next() }
-                    let half = s % 2 == 0 ? r >> 32 : r & 0xFFFF_FFFF
-                    act[i * seats + s] = Int32(truncatingIfNeeded: (half &* k) >> 32)
-                }
-                if policy != nil { act[i * seats] = chosen[i] }
-            }
+            VectorBenchSlice.randomActions(count: count, seats: seats, actionCount: actionCount,
+                                           generators: actionRNG.baseAddress.unsafelyUnwrapped, into: act)
+            if policy != nil { for i in 0 ..< count { act[i * seats] = chosen[i] } }
             env.step(actions: act, into: out)
             for i in 0 ..< count {
                 rewardSum[i] += rew[i * seats]
