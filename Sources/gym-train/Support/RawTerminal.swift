@@ -144,6 +144,11 @@ enum RawTerminal {
     }
 
     private static func installHandlers() {
+        // A parent may have started us with these blocked (a test runner's thread does): take them back.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for sig in [SIGTSTP, SIGHUP, SIGTERM, SIGINT, SIGCONT, SIGWINCH] + fatalSignals { sigaddset(&unblock, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for sig in [SIGTSTP, SIGHUP, SIGTERM, SIGINT, SIGCONT, SIGWINCH] {
             var action = sigaction()
             action.sa_flags = 0
