@@ -6,7 +6,7 @@ import Testing
 struct RecordedAgentTests {
     @Test func runsRoundTripForManySequences() {
         var rng = SplitMix64(seed: 42)
-        for trial in 0 ..< 200 {
+        for trial in 0 ..< 50 {
             let n = Int(rng.next() % 300)
             var actions: [UInt8] = []
             for _ in 0 ..< n { actions.append(UInt8(rng.next() % 4 == 0 ? rng.next() % 5 : UInt64(actions.last ?? 0))) }

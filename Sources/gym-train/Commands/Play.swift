@@ -115,13 +115,14 @@ struct Play: ParsableCommand {
         let sessionSeed = seed ?? UInt64(Date().timeIntervalSince1970 * 1000)
         switch kind {
         case .pong:
-            let config: PongConfig = try rules.config(settings: settings, kind: kind)
+            let config: PongConfig = try rules.config(kind: kind)
             let spec = try chosenOpponent(remembered: settings.opponent, config: config)
             settings.opponent = spec.text
             remember(kind, rules.rules, in: &settings, at: settingsURL)
             try session(PongTable.self, config: config, opponent: spec, sessionSeed: sessionSeed)
         case .breakout:
-            let config: BreakoutConfig = try rules.config(settings: settings, kind: kind)
+            if opponent != nil { throw CLIError("--opponent is for Pong; Breakout is played alone (drop --opponent or add --game pong)") }
+            let config: BreakoutConfig = try rules.config(kind: kind)
             remember(kind, rules.rules, in: &settings, at: settingsURL)
             try session(BreakoutTable.self, config: config, opponent: nil, sessionSeed: sessionSeed)
         }
@@ -135,7 +136,7 @@ struct Play: ParsableCommand {
         var rules: PlaySettings.Rules
         var fromSettings: Bool
 
-        func config<C: GameConfig>(settings _: PlaySettings, kind: GameKind) throws -> C {
+        func config<C: GameConfig>(kind: GameKind) throws -> C {
             let source = fromSettings ? "remembered \(kind.rawValue) config" : "config"
             do {
                 if let doc = rules.config { return try C.decode(doc, source: source) }
@@ -193,7 +194,9 @@ struct Play: ParsableCommand {
     // MARK: - Sessions
 
     func resumeGame(path: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read save file \(path): no such file or not readable")
+        }
         let header = try PlaySaveHeader.read(data, path: path)
         let folder = out ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
         switch header.game {

@@ -97,7 +97,10 @@ final class PlaySession<T: PlayTable> {
                     }
                 }
             }
-            if running, !paused, !table.isOver, Self.now() >= next {
+            if paused || table.isOver || options.manualClock {
+                // After a pause or an end screen the clock starts again one step from then, not where it stopped.
+                next = Self.now() + interval
+            } else if Self.now() >= next {
                 advance()
                 next += interval
                 // After a stall (a suspended process, a slow terminal) play on from now rather than catch up.
