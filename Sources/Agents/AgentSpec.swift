@@ -36,8 +36,9 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { displayName }
 
-    /// The agent kinds, for error messages and help.
-    public static let kinds = ["random", "tracker", "constant", "linear", "recorded"]
+    /// The agent kinds, for error messages and help (`recorded`, which replays a
+    /// record's actions and is written by `gym-train play`, is not offered).
+    public static let kinds = ["random", "tracker", "constant", "linear"]
 
     /// Parses a spec.
     /// - Throws: ``AgentSpecError`` naming the problem and what is allowed.
