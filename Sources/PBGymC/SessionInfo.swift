@@ -26,8 +26,13 @@ extension Session {
             ("score_names", .array(games.scoreNames.map { .string($0) })),
             ("end_names", .array(EpisodeEnd.allCases.map { .string($0.description) })),
             ("slot_names", .array(Slot.allCases.map { .string("\($0)") })),
+            ("presets", .array(presetNames.map { .string($0) })),
             ("config", games.configJSON),
         ])
+    }
+
+    var presetNames: [String] {
+        config.game == .pong ? PongConfig.presetNames : BreakoutConfig.presetNames
     }
 
     /// Game `i` as text: a status line, then the field in characters
