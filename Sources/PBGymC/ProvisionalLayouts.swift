@@ -4,14 +4,16 @@ import Gym
 /// batches publish theirs through ``VectorEnvironment/observationLayout``;
 /// then the adapters read the protocol's and this file goes.
 ///
-/// The bounds hold for every config in range: positions are divided by half
-/// the field (a ball may leave the field by its size before it scores, so
-/// ±1.5), velocities by the max speed (±1; ±2 in Breakout, whose gravity may
-/// add to a ball's speed), counters and flags lie in 0 ... 1.
+/// Bounds, pinned by the Python suite's long rollouts of every preset
+/// (python/tests/test_bounds.py): positions are divided by half the field
+/// (a ball may leave the field by its size before it scores, so ±1.5),
+/// velocities by the max speed (±2: a moving paddle, Pong's touch preset,
+/// or gravity in Breakout adds to a ball's velocity beyond it), counters
+/// and flags lie in 0 ... 1.
 enum ProvisionalLayouts {
     static func pong(_ c: PongConfig) -> ObservationLayout {
-        let lower: [Float] = [-1, 0, -1, 0, -1.5, -1.5, -1, -1, -2.5, 0, 0, 0]
-        let upper: [Float] = [1, 1, 1, 1, 1.5, 1.5, 1, 1, 2.5, 1, 1, 1]
+        let lower: [Float] = [-1, 0, -1, 0, -1.5, -1.5, -2, -2, -2.5, 0, 0, 0]
+        let upper: [Float] = [1, 1, 1, 1, 1.5, 1.5, 2, 2, 2.5, 1, 1, 1]
         return ObservationLayout(count: PongBatch.observationCount, version: PongGame.observationLayoutVersion,
                                  lower: lower, upper: upper)
     }

@@ -228,12 +228,13 @@ class NativeEnv:
             if a.size != self.actions.size:
                 raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self.actions.size} "
                                  f"({self.num_games} games x {self.seats} seats)")
-            if not (np.issubdtype(a.dtype, np.integer) or a.dtype == np.bool_):
-                if not np.all(np.mod(a, 1) == 0):
+            if a.dtype != np.int32:
+                if a.dtype.kind not in "iub" and not np.all(np.mod(a, 1) == 0):
                     raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
-            if a.size and (a.min() < 0 or a.max() >= self.action_count):
-                bad = a.reshape(-1)[(a.reshape(-1) < 0) | (a.reshape(-1) >= self.action_count)][0]
-                raise ValueError(f"pbgym: action {bad} is outside 0 ..< {self.action_count}")
+                # Values beyond int32 would wrap into range: refuse them here
+                # (the library checks every action in range itself).
+                if a.size and (a.min() < -(2**31) or a.max() >= 2**31):
+                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}")
             np.copyto(self.actions, a.reshape(self.actions.shape), casting="unsafe")
         status = self._step(self._h)
         if status:

@@ -67,7 +67,6 @@ class PBGymVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seeded = False
         self._initial_scores: np.ndarray | None = None
-        self._zero_events = {name: np.zeros(self.num_envs, dtype=np.int64) for name in native.event_names}
 
     @property
     def native(self) -> NativeEnv:
@@ -79,20 +78,30 @@ class PBGymVectorEnv(VectorEnv):
 
     def _infos(self, mask: np.ndarray, ended: np.ndarray | None, scores: np.ndarray, events: bool) -> dict[str, Any]:
         """Infos for the games in ``mask``, in ``_add_info``'s layout (an array
-        per key and a ``_key`` mask)."""
+        per key and a ``_key`` mask); one numpy operation per key."""
         native = self._native
+        every = bool(mask.all())
         infos: dict[str, Any] = {}
         if ended is None:
-            infos["end"] = np.where(mask, "none", None).astype(object)
+            end = np.full(self.num_envs, "none", dtype=object)
         else:
-            infos["end"] = np.where(mask, native.end_names[native.ends], None).astype(object)
+            end = native.end_names[ended]
+        if not every:
+            end[~mask] = None
+        infos["end"] = end
         infos["_end"] = mask.copy()
+        wide = scores.astype(np.int64)
+        if not every:
+            wide[~mask] = 0
         for k, name in enumerate(native.score_names):
-            infos[name] = np.where(mask, scores[:, k], 0).astype(np.int64)
+            infos[name] = wide[:, k]
             infos["_" + name] = mask.copy()
         ev: dict[str, Any] = {}
+        counts = native.events.astype(np.int64) if events else np.zeros(native.events.shape, dtype=np.int64)
+        if not every:
+            counts[~mask] = 0
         for k, name in enumerate(native.event_names):
-            ev[name] = np.where(mask, native.events[:, k], 0).astype(np.int64) if events else self._zero_events[name].copy()
+            ev[name] = counts[:, k]
             ev["_" + name] = mask.copy()
         infos["events"] = ev
         infos["_events"] = mask.copy()
