@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 
@@ -56,4 +56,11 @@ class PlatformWheel(bdist_wheel):
         return "py3", "none", platform
 
 
-setup(cmdclass={"build_py": BuildWithSwift, "bdist_wheel": PlatformWheel})
+class BinaryDistribution(Distribution):
+    """A package holding a native library: installed to platlib."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(cmdclass={"build_py": BuildWithSwift, "bdist_wheel": PlatformWheel}, distclass=BinaryDistribution)
