@@ -32,8 +32,13 @@ final class BreakoutAdapter: GameAdapter {
     func observe(into out: UnsafeMutablePointer<Float>) { batch.observe(into: out) }
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) { batch.observe(i, into: out) }
 
+    /// The brick rectangles of the last size drawn (the observation's, in a step loop).
+    var pixelLayout: BreakoutPixelLayout?
+
     func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
-        batch.render(i, size: size, into: out)
+        if pixelLayout?.size != size { pixelLayout = BreakoutPixelLayout(config: config, size: size) }
+        guard let layout = pixelLayout else { return }
+        batch.render(i, layout: layout, into: out)
     }
 
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,

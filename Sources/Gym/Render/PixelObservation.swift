@@ -97,23 +97,23 @@ public struct PixelObservation: Equatable, Sendable {
     }
 
     /// Draws a Breakout game from its core and its brick grid
-    /// (`brickRows × brickColumns` cells).
+    /// (`brickRows × brickColumns` cells), the bricks' rectangles taken from
+    /// `layout` (made for this config at this size).
     public func render(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, config c: BreakoutConfig,
-                       into out: UnsafeMutablePointer<UInt8>) {
+                       layout: BreakoutPixelLayout, into out: UnsafeMutablePointer<UInt8>) {
+        precondition(layout.size == self, "the layout is for another image size")
         let sx = Float(width) / c.fieldWidth, sy = Float(height) / c.fieldHeight
         let h = c.fieldHeight
         out.update(repeating: 0, count: byteCount)
-        let bw = c.brickWidth, bh = c.brickHeight, bottom = c.wallBottom
-        // A gap of background between bricks only where a brick spans at
-        // least four pixels each way (at 84 × 84 a gap would eat the brick).
-        let gapX: Float = bw * sx >= 4 ? 1 / sx : 0
-        let gapY: Float = bh * sy >= 4 ? 1 / sy : 0
-        let cols = c.brickColumns
-        for cell in 0 ..< c.brickRows * cols where bricks[cell] & BrickCell.hitsMask != 0 {
-            let col = cell % cols, row = cell / cols
-            let x = Float(col) * bw, y = bottom + Float(row) * bh
-            fill(out, minX: x + gapX, maxX: x + bw - gapX, minY: y + gapY, maxY: y + bh - gapY,
-                 sx: sx, sy: sy, fieldHeight: h, value: BreakoutGame.shade(bricks[cell]))
+        layout.cells.withUnsafeBufferPointer { rects in
+            for cell in 0 ..< rects.count {
+                let b = bricks[cell]
+                guard b & BrickCell.hitsMask != 0 else { continue }
+                let r = rects[cell], v = BreakoutGame.shade(b)
+                for y in Int(r[2]) ..< Int(r[3]) {
+                    (out + y * width + Int(r[0])).update(repeating: v, count: Int(r[1] - r[0]))
+                }
+            }
         }
         let ph = c.paddleHeight / 2
         fill(out, minX: s.paddleX - s.paddleHalfWidth, maxX: s.paddleX + s.paddleHalfWidth,
@@ -132,6 +132,34 @@ public struct PixelObservation: Equatable, Sendable {
     }
 }
 
+/// The pixel rectangle of every brick cell of one Breakout config at one
+/// image size, computed once (rendering then fills rows, with no float
+/// arithmetic per brick). A gap of background separates bricks only where
+/// a brick spans at least four pixels each way (at 84 × 84 a gap would
+/// eat the brick).
+public struct BreakoutPixelLayout: Sendable {
+    public let size: PixelObservation
+    /// Per cell: x0, x1, y0, y1 (half-open, clamped to the image).
+    let cells: [SIMD4<Int32>]
+
+    public init(config c: BreakoutConfig, size: PixelObservation) {
+        self.size = size
+        let sx = Float(size.width) / c.fieldWidth, sy = Float(size.height) / c.fieldHeight
+        let bw = c.brickWidth, bh = c.brickHeight, bottom = c.wallBottom, h = c.fieldHeight
+        let gapX: Float = bw * sx >= 4 ? 1 / sx : 0
+        let gapY: Float = bh * sy >= 4 ? 1 / sy : 0
+        cells = (0 ..< c.brickRows * c.brickColumns).map { cell in
+            let col = cell % c.brickColumns, row = cell / c.brickColumns
+            let x = Float(col) * bw, y = bottom + Float(row) * bh
+            let x0 = PixelObservation.clamp(((x + gapX) * sx).rounded(.down), size.width)
+            let x1 = PixelObservation.clamp(((x + bw - gapX) * sx).rounded(.up), size.width)
+            let y0 = PixelObservation.clamp(((h - (y + bh - gapY)) * sy).rounded(.down), size.height)
+            let y1 = PixelObservation.clamp(((h - (y + gapY)) * sy).rounded(.up), size.height)
+            return SIMD4(Int32(x0), Int32(max(x0, x1)), Int32(y0), Int32(max(y0, y1)))
+        }
+    }
+}
+
 extension PongBatch {
     /// Draws game `i` into `out` (`size.byteCount` bytes): the bottom seat's
     /// view, or the top seat's (rotated 180°) when `rotated`.
@@ -142,9 +170,9 @@ extension PongBatch {
 }
 
 extension BreakoutBatch {
-    /// Draws game `i` into `out` (`size.byteCount` bytes).
-    public func render(_ i: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+    /// Draws game `i` into `out` (`layout.size.byteCount` bytes).
+    public func render(_ i: Int, layout: BreakoutPixelLayout, into out: UnsafeMutablePointer<UInt8>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        size.render(cores[i], bricks: grid(i), config: config, into: out)
+        layout.size.render(cores[i], bricks: grid(i), config: physics.config, layout: layout, into: out)
     }
 }
