@@ -9,8 +9,9 @@ final class BreakoutAdapter: GameAdapter {
     let count: Int
     var events: [BreakoutEvents]
 
-    init(config: BreakoutConfig, count: Int) {
+    init(config: BreakoutConfig, count: Int, observationSize: PixelObservation) {
         self.config = config
+        self.observationSize = observationSize
         self.count = count
         batch = BreakoutBatch(config: config, count: count, seed: 0, autoReset: .off)
         layout = ProvisionalLayouts.breakout(config, count: batch.observationCount)
@@ -32,13 +33,18 @@ final class BreakoutAdapter: GameAdapter {
     func observe(into out: UnsafeMutablePointer<Float>) { batch.observe(into: out) }
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) { batch.observe(i, into: out) }
 
-    /// The brick rectangles of the last size drawn (the observation's, in a step loop).
-    var pixelLayout: BreakoutPixelLayout?
+    /// Pixel observations at the observation size (made at the first use):
+    /// each game's wall image is kept; other sizes (render, ansi) draw whole.
+    var renderer: BreakoutPixelRenderer?
+    let observationSize: PixelObservation
 
     func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
-        if pixelLayout?.size != size { pixelLayout = BreakoutPixelLayout(config: config, size: size) }
-        guard let layout = pixelLayout else { return }
-        batch.render(i, layout: layout, into: out)
+        if size == observationSize {
+            if renderer == nil { renderer = BreakoutPixelRenderer(config: config, count: count, size: size) }
+            renderer?.render(batch, i, into: out)
+        } else {
+            batch.render(i, layout: BreakoutPixelLayout(config: config, size: size), into: out)
+        }
     }
 
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,

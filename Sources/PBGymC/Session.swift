@@ -48,7 +48,7 @@ final class Session: @unchecked Sendable {
             do { bc = try BreakoutConfig.decode(c.gameConfig, source: "config.config") } catch {
                 throw ABIError(.badConfig, error.description)
             }
-            games = BreakoutAdapter(config: bc, count: c.numGames)
+            games = BreakoutAdapter(config: bc, count: c.numGames, observationSize: c.pixelSize)
             kind = 3
         }
         count = c.numGames

@@ -57,3 +57,42 @@ import Testing
         #expect(b[wallRow * 84 + 4] == 0)
     }
 }
+
+@Suite struct BreakoutPixelRendererTests {
+    /// Frames from the kept wall images equal frames drawn whole, step by
+    /// step while bricks break (the cache must notice every change).
+    @Test func cachedFramesEqualWholeFrames() throws {
+        var config = try BreakoutConfig.preset("classic")
+        config.lives = 1
+        let batch = BreakoutBatch(config: config, count: 3, seed: 9)
+        let size = PixelObservation(width: 40, height: 60)!
+        let renderer = BreakoutPixelRenderer(config: config, count: 3, size: size)
+        var actions: [Int32] = [1, 2, 3]
+        var rewards = [Float](repeating: 0, count: 3)
+        var term = [UInt8](repeating: 0, count: 3), trunc = term
+        var cached = [UInt8](repeating: 0, count: size.byteCount), whole = cached
+        var changes = 0
+        var before = [UInt8](repeating: 0, count: 3 * batch.cellCount)
+        for t in 0 ..< 3000 {
+            for i in 0 ..< 3 { actions[i] = Int32((t / 17 + i) % 4) }
+            rewards.withUnsafeMutableBufferPointer { r in
+                term.withUnsafeMutableBufferPointer { te in
+                    trunc.withUnsafeMutableBufferPointer { tr in
+                        batch.step(actions: actions, into: BreakoutBatchOutput(observations: nil, rewards: r.baseAddress!,
+                                                                               terminated: te.baseAddress!, truncated: tr.baseAddress!))
+                    }
+                }
+            }
+            for i in 0 ..< 3 {
+                cached.withUnsafeMutableBufferPointer { renderer.render(batch, i, into: $0.baseAddress!) }
+                whole.withUnsafeMutableBufferPointer { batch.render(i, layout: renderer.layout, into: $0.baseAddress!) }
+                #expect(cached == whole, "step \(t) game \(i)")
+                for k in 0 ..< batch.cellCount where before[i * batch.cellCount + k] != batch.bricks[i * batch.cellCount + k] {
+                    changes += 1
+                    before[i * batch.cellCount + k] = batch.bricks[i * batch.cellCount + k]
+                }
+            }
+        }
+        #expect(changes > 0, "bricks must break during the test")
+    }
+}

@@ -101,9 +101,15 @@ public struct PixelObservation: Equatable, Sendable {
     /// `layout` (made for this config at this size).
     public func render(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, config c: BreakoutConfig,
                        layout: BreakoutPixelLayout, into out: UnsafeMutablePointer<UInt8>) {
+        renderWall(bricks: bricks, layout: layout, into: out)
+        renderMovers(s, config: c, into: out)
+    }
+
+    /// Draws the background and the bricks alone (what changes only when a
+    /// brick does).
+    public func renderWall(bricks: UnsafePointer<UInt8>, layout: BreakoutPixelLayout,
+                           into out: UnsafeMutablePointer<UInt8>) {
         precondition(layout.size == self, "the layout is for another image size")
-        let sx = Float(width) / c.fieldWidth, sy = Float(height) / c.fieldHeight
-        let h = c.fieldHeight
         out.update(repeating: 0, count: byteCount)
         layout.cells.withUnsafeBufferPointer { rects in
             for cell in 0 ..< rects.count {
@@ -115,6 +121,13 @@ public struct PixelObservation: Equatable, Sendable {
                 }
             }
         }
+    }
+
+    /// Draws the paddle, the balls and a pending serve's ball over an image
+    /// that holds the wall.
+    public func renderMovers(_ s: BreakoutCore, config c: BreakoutConfig, into out: UnsafeMutablePointer<UInt8>) {
+        let sx = Float(width) / c.fieldWidth, sy = Float(height) / c.fieldHeight
+        let h = c.fieldHeight
         let ph = c.paddleHeight / 2
         fill(out, minX: s.paddleX - s.paddleHalfWidth, maxX: s.paddleX + s.paddleHalfWidth,
              minY: c.paddleInset - ph, maxY: c.paddleInset + ph, sx: sx, sy: sy, fieldHeight: h, value: 255)
