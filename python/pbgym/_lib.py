@@ -228,14 +228,14 @@ class NativeEnv:
             if a.size != self.actions.size:
                 raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self.actions.size} "
                                  f"({self.num_games} games x {self.seats} seats)")
-            if a.dtype != np.int32:
-                if a.dtype.kind not in "iub" and not np.all(np.mod(a, 1) == 0):
-                    raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
-                # Values beyond int32 would wrap into range: refuse them here
-                # (the library checks every action in range itself).
-                if a.size and (a.min() < -(2**31) or a.max() >= 2**31):
-                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}")
+            if a.dtype.kind not in "iub" and not np.all(np.mod(a, 1) == 0):
+                raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
             np.copyto(self.actions, a.reshape(self.actions.shape), casting="unsafe")
+            if a.dtype.itemsize > 4 or a.dtype.kind == "u":
+                # A value beyond int32 would wrap into range: compare back
+                # (the library checks every action against the action count).
+                if not np.array_equal(self.actions.reshape(a.shape), a):
+                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}")
         status = self._step(self._h)
         if status:
             check(status)

@@ -57,8 +57,8 @@ def python_rate(cls, games: int, obs_type: str, seconds: float) -> tuple[float, 
 
 
 def swift_line(gym_train: str | None, game: str, games: int) -> str:
-    if not gym_train:
-        return "gym-train not found (pass --gym-train PATH)"
+    if not gym_train or not Path(gym_train).exists():
+        return f"gym-train not found{f' at {gym_train}' if gym_train else ''} (pass --gym-train PATH)"
     with tempfile.TemporaryDirectory() as d:
         out = subprocess.run([gym_train, "bench", "--game", game, "--preset", "classic", "--envs", str(games),
                               "--workers", "1", "--repeats", "1", "--out", os.path.join(d, "b.json")],

@@ -65,6 +65,8 @@ class PBGymVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(native.action_count)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._all_games = np.ones(self.num_envs, dtype=bool)
+        self._all_games.flags.writeable = False
         self._seeded = False
         self._initial_scores: np.ndarray | None = None
 
@@ -81,6 +83,9 @@ class PBGymVectorEnv(VectorEnv):
         per key and a ``_key`` mask); one numpy operation per key."""
         native = self._native
         every = bool(mask.all())
+        if every:
+            # One read-only mask shared by every key (no copy per key per step).
+            mask = self._all_games
         infos: dict[str, Any] = {}
         if ended is None:
             end = np.full(self.num_envs, "none", dtype=object)
@@ -89,22 +94,22 @@ class PBGymVectorEnv(VectorEnv):
         if not every:
             end[~mask] = None
         infos["end"] = end
-        infos["_end"] = mask.copy()
+        infos["_end"] = mask if every else mask.copy()
         wide = scores.astype(np.int64)
         if not every:
             wide[~mask] = 0
         for k, name in enumerate(native.score_names):
             infos[name] = wide[:, k]
-            infos["_" + name] = mask.copy()
+            infos["_" + name] = mask if every else mask.copy()
         ev: dict[str, Any] = {}
         counts = native.events.astype(np.int64) if events else np.zeros(native.events.shape, dtype=np.int64)
         if not every:
             counts[~mask] = 0
         for k, name in enumerate(native.event_names):
             ev[name] = counts[:, k]
-            ev["_" + name] = mask.copy()
+            ev["_" + name] = mask if every else mask.copy()
         infos["events"] = ev
-        infos["_events"] = mask.copy()
+        infos["_events"] = mask if every else mask.copy()
         return infos
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
