@@ -14,7 +14,7 @@ final class BreakoutAdapter: GameAdapter {
         self.observationSize = observationSize
         self.count = count
         batch = BreakoutBatch(config: config, count: count, seed: 0, autoReset: .off)
-        layout = ProvisionalLayouts.breakout(config, count: batch.observationCount)
+        layout = batch.observationLayout
         events = Array(repeating: BreakoutEvents(), count: count)
     }
 

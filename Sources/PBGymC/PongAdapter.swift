@@ -32,7 +32,7 @@ final class PongAdapter: GameAdapter {
         self.twoPlayer = twoPlayer
         self.agentSide = twoPlayer ? .bottom : agentSide
         batch = PongBatch(config: config, count: count, seed: 0, agentSide: self.agentSide, autoReset: .off)
-        layout = ProvisionalLayouts.pong(config)
+        layout = batch.observationLayout
         opponents = twoPlayer ? [] : try Opponent.make(spec: opponentSpec, config: config, count: count)
         self.keepHistory = keepHistory && !twoPlayer
         history = Array(repeating: [], count: self.keepHistory ? count : 0)
