@@ -11,10 +11,11 @@ struct GamePayload {
 
 /// A batch of one game kind behind the one interface ``Session`` drives.
 ///
-/// The adapter's batch never restarts a game by itself (its autoreset is
-/// off): the session owns autoreset modes and seed streams, so both games
-/// behave the same way. Once the batches conform to ``VectorEnvironment``
-/// this adapter is where they plug in.
+/// The adapter's batch never restarts a game by itself (its autoreset mode
+/// is `.disabled`): the session owns autoreset modes and seed streams
+/// (episode `e` of stream `s` plays `Seeds.episode(runSeed: s, index: e)`,
+/// as `gym-train eval` seeds its episodes), so both games and the CLI agree.
+/// Observation bounds come from the batch's ``VectorEnvironment/observationLayout``.
 protocol GameAdapter: AnyObject {
     var count: Int { get }
     /// Seats the caller acts for per game (Pong two-player: 2).
