@@ -6,8 +6,10 @@ For each game: the vector env stepped from Python with random actions
 (features, then 84x84 pixels; actions drawn once up front, observations
 zero-copy, one thread), the same library handle stepped in a bare loop of
 library calls (no numpy work: the library's own rate plus ctypes), and,
-when a gym-train binary is found, its `bench` line for the batched engine
-with one worker (the Swift figure).
+when a gym-train binary is found, its `bench` lines for the batched engine
+with one worker (the Swift figure: both sides random, no built-in
+opponent, so the Pong workloads differ: the Python env also runs the
+tracker opponent and observes for it).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def swift_line(gym_train: str | None, game: str, games: int) -> str:
         out = subprocess.run([gym_train, "bench", "--game", game, "--preset", "classic", "--envs", str(games),
                               "--workers", "1", "--repeats", "1", "--out", os.path.join(d, "b.json")],
                              capture_output=True, text=True)
-    lines = [line.strip() for line in out.stdout.splitlines() if re.search(r"batch", line, re.I)]
+    lines = [line.strip() for line in out.stdout.splitlines() if re.match(r"\s*batched", line)]
     return " | ".join(lines) if lines else (out.stdout.strip().splitlines() or ["(no output)"])[-1]
 
 
