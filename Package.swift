@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Gym", targets: ["Gym"]),
         .library(name: "Agents", targets: ["Agents"]),
         .executable(name: "gym-train", targets: ["gym-train"]),
+        // The C ABI the Python package loads (libpbgym.so); see python/.
+        .library(name: "pbgym", type: .dynamic, targets: ["PBGymC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,6 +27,9 @@ let package = Package(
         // Counts heap allocations (a malloc replacement forwarding to glibc's);
         // linked only into gym-train (for `bench`) and the tests.
         .target(name: "MallocCounter"),
+        // The C ABI over Gym and Agents (`pbg_*` functions, status codes,
+        // handles from a registry); every input is validated, none traps.
+        .target(name: "PBGymC", dependencies: ["Gym", "Agents"]),
         .executableTarget(name: "gym-train", dependencies: [
             "Gym", "Agents", "MallocCounter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

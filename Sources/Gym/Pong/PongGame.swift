@@ -30,8 +30,8 @@
 /// | 4 | ball x, `(x − W/2)/(W/2)` | [−1, 1] |
 /// | 5 | ball y, `(y − H/2)/(H/2)`; own goal line at −1 | about [−1, 1] |
 /// | 6 | ball x velocity / `maxBallSpeed` | about [−1.5, 1.5] |
-/// | 7 | ball y velocity / `maxBallSpeed`; negative = toward own goal | [−1, 1] |
-/// | 8 | ball x − own paddle x, over W/2 | [−1, 1] |
+/// | 7 | ball y velocity / `maxBallSpeed`; negative = toward own goal | [−1, 1]; with `verticalMovement` ± (1 + `paddleVerticalSpeed` / `maxBallSpeed`) |
+/// | 8 | ball x − own paddle x, over W/2 | [−2, 2] |
 /// | 9 | ball speed level / `maxBallSpeed` | (0, 1] |
 /// | 10 | own score / `maxScore` | [0, 1] |
 /// | 11 | opponent score / `maxScore` | [0, 1] |

@@ -1,0 +1,104 @@
+import Foundation
+import Gym
+
+/// Breakout behind ``GameAdapter`` (one seat).
+final class BreakoutAdapter: GameAdapter {
+    let batch: BreakoutBatch
+    let config: BreakoutConfig
+    let layout: ObservationLayout
+    let count: Int
+    var events: [BreakoutEvents]
+
+    init(config: BreakoutConfig, count: Int, observationSize: PixelObservation) {
+        self.config = config
+        self.observationSize = observationSize
+        self.count = count
+        batch = BreakoutBatch(config: config, count: count, seed: 0, autoReset: .off)
+        layout = batch.observationLayout
+        events = Array(repeating: BreakoutEvents(), count: count)
+    }
+
+    var seats: Int { 1 }
+    var actionCount: Int { batch.actionCount }
+    let eventNames = ["points", "brick_hits", "broken_normal", "broken_tough", "broken_explosive",
+                      "broken_extra_ball", "broken_speed_up", "paddle_hits", "balls_lost", "lives_lost",
+                      "levels_cleared", "pushes", "balls_released", "speed_ups"]
+    var scoreNames: [String] { ["score", "lives"] }
+    var configJSON: JSONValue { config.json }
+    var renderSize: PixelObservation {
+        PixelObservation(width: max(1, Int(config.fieldWidth / 2)), height: max(1, Int(config.fieldHeight / 2))) ?? .atari
+    }
+
+    func start(_ i: Int, seed: UInt64) { batch.reset(i, seed: seed) }
+    func observe(into out: UnsafeMutablePointer<Float>) { batch.observe(into: out) }
+    func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) { batch.observe(i, into: out) }
+
+    /// Pixel observations at the observation size (made at the first use):
+    /// each game's wall image is kept; other sizes (render, ansi) draw whole.
+    var renderer: BreakoutPixelRenderer?
+    let observationSize: PixelObservation
+
+    func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        if size == observationSize {
+            if renderer == nil { renderer = BreakoutPixelRenderer(config: config, count: count, size: size) }
+            renderer?.render(batch, i, into: out)
+        } else {
+            batch.render(i, layout: BreakoutPixelLayout(config: config, size: size), into: out)
+        }
+    }
+
+    func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
+              rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
+              truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
+              events eventOut: UnsafeMutablePointer<Int32>?) {
+        events.withUnsafeMutableBufferPointer { ev in
+            let out = BreakoutBatchOutput(observations: observations, rewards: rewards, terminated: terminated,
+                                          truncated: truncated, ends: ends,
+                                          events: eventOut == nil ? nil : ev.baseAddress)
+            batch.step(actions: actions, into: out)
+            guard let e = eventOut else { return }
+            for i in 0 ..< count {
+                let x = ev[i], row = e + i * 14
+                row[0] = x.points; row[1] = x.brickHits; row[2] = x.brokenNormal; row[3] = x.brokenTough
+                row[4] = x.brokenExplosive; row[5] = x.brokenExtraBall; row[6] = x.brokenSpeedUp
+                row[7] = x.paddleHits; row[8] = x.ballsLost; row[9] = x.livesLost; row[10] = x.levelsCleared
+                row[11] = x.pushes; row[12] = x.ballsReleased; row[13] = x.speedUps
+            }
+        }
+    }
+
+    func scores(_ i: Int) -> (Int32, Int32) {
+        let c = batch.core(i)
+        return (c.score, c.lives)
+    }
+
+    func statusLine(_ i: Int) -> String {
+        let c = batch.core(i)
+        return "breakout  score \(c.score)  lives \(c.lives)  bricks \(c.bricksLeft)  step \(c.steps)\(c.end == .none ? "" : "  (\(c.end))")"
+    }
+
+    func payload(_ i: Int) throws(ABIError) -> GamePayload {
+        do { return GamePayload(json: Array(try batch.snapshot(i).encoded())) } catch {
+            throw ABIError(.invalidArgument, "snapshot: cannot encode game \(i): \(error)")
+        }
+    }
+
+    func restore(_ p: GamePayload, into i: Int) throws(ABIError) {
+        let saved: BreakoutGame.SavedGame
+        do { saved = try BreakoutGame.SavedGame.decode(Data(p.json)) } catch {
+            throw ABIError(.badSnapshot, "snapshot: \(error.description)")
+        }
+        guard p.history.isEmpty else { throw ABIError(.badSnapshot, "snapshot: a Breakout snapshot holds no opponent history") }
+        let c = saved.state.core
+        let lim = 4 * max(config.fieldWidth, config.fieldHeight)
+        try checkFinite([c.paddleX, c.paddleHalfWidth, c.speed], limit: lim, what: "the Breakout state")
+        for k in 0 ..< 8 {
+            try checkFinite([c.ballX[k], c.ballY[k], c.ballVX[k], c.ballVY[k]], limit: lim, what: "ball \(k)")
+        }
+        guard c.lives >= 0, c.lives <= Int32(config.lives), c.steps >= 0, c.frames >= 0, c.score >= 0,
+              c.levelsCleared >= 0, c.levelsCleared <= Int32(config.levels) else {
+            throw ABIError(.badSnapshot, "snapshot: lives, levels, score or step counters out of range")
+        }
+        do { try batch.restore(saved, into: i) } catch { throw ABIError(.badSnapshot, "snapshot: \(error.description)") }
+    }
+}

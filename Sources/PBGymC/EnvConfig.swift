@@ -1,0 +1,108 @@
+import Gym
+
+/// What an environment is created from: a JSON object (the create text).
+///
+///     {"game": "pong", "config": {"preset": "classic", "maxScore": 5},
+///      "num_games": 8, "obs_type": "features", "pixel_size": [84, 84],
+///      "autoreset": "next-step", "seed": 0, "players": 1,
+///      "opponent": "tracker", "agent_side": "bottom", "opponent_history": true}
+///
+/// Only `game` is required. Unknown keys, wrong types and out-of-range
+/// values are refused with a message naming the key, the value and what
+/// is allowed.
+struct EnvConfig {
+    enum Game: String { case pong, breakout }
+    enum ObsType: String { case features, pixels }
+
+    var game: Game
+    /// The game config document (`preset` plus overrides), decoded by the game.
+    var gameConfig: JSONValue = .object([])
+    var numGames = 1
+    var obsType = ObsType.features
+    var pixelSize = PixelObservation.atari
+    var autoreset = AutoresetMode.nextStep
+    /// Game `i`'s first run seed is `seed + i` (wrapping).
+    var seed: UInt64 = 0
+    /// Pong: 1 (the caller plays one side against ``opponent``) or 2.
+    var players = 1
+    var opponent = "tracker"
+    var agentSideTop = false
+    /// Keep each game's opponent observations of the running episode, so a
+    /// snapshot can rebuild the opponent's state (default: one game only).
+    var opponentHistory: Bool?
+
+    static let maxGames = 1 << 20
+    static let keys = ["game", "config", "num_games", "obs_type", "pixel_size", "autoreset", "seed",
+                       "players", "opponent", "agent_side", "opponent_history"]
+
+    static func parse(_ text: String) throws(ABIError) -> EnvConfig {
+        let doc: JSONValue
+        do { doc = try JSONValue.parse(text) } catch { throw ABIError(.badConfig, "config: \(error.description)") }
+        guard case let .object(members) = doc else {
+            throw ABIError(.badConfig, "config: expected a JSON object, found \(doc.kindName)")
+        }
+        for (key, _) in members where !keys.contains(key) {
+            throw ABIError(.badConfig, "config: unknown key \"\(key)\"; allowed: \(keys.joined(separator: ", "))")
+        }
+        guard let g = doc["game"] else { throw ABIError(.badConfig, "config: missing key \"game\" (pong or breakout)") }
+        guard case let .string(gs) = g, let game = Game(rawValue: gs) else {
+            throw bad("game", g, "\"pong\" or \"breakout\"")
+        }
+        var c = EnvConfig(game: game)
+        if let v = doc["config"] {
+            guard case .object = v else { throw bad("config", v, "an object (preset and config keys)") }
+            c.gameConfig = v
+        }
+        if let v = doc["num_games"] { c.numGames = try int(v, "num_games", 1 ... maxGames) }
+        if let v = doc["obs_type"] {
+            guard case let .string(s) = v, let t = ObsType(rawValue: s) else { throw bad("obs_type", v, "\"features\" or \"pixels\"") }
+            c.obsType = t
+        }
+        if let v = doc["pixel_size"] {
+            guard case let .array(a) = v, a.count == 2 else { throw bad("pixel_size", v, "[height, width]") }
+            let h = try int(a[0], "pixel_size[0] (height)", 1 ... PixelObservation.maxSide)
+            let w = try int(a[1], "pixel_size[1] (width)", 1 ... PixelObservation.maxSide)
+            guard let size = PixelObservation(width: w, height: h) else { throw bad("pixel_size", v, "[height, width]") }
+            c.pixelSize = size
+        }
+        if let v = doc["autoreset"] {
+            guard case let .string(s) = v, let m = AutoresetMode.allCases.first(where: { $0.description == s }) else {
+                throw bad("autoreset", v, AutoresetMode.allCases.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            c.autoreset = m
+        }
+        if let v = doc["seed"] {
+            guard case let .number(_, text) = v, let s = UInt64(text) else { throw bad("seed", v, "an integer in 0 ... 2^64-1") }
+            c.seed = s
+        }
+        if let v = doc["players"] {
+            c.players = try int(v, "players", 1 ... (game == .pong ? 2 : 1))
+        }
+        if let v = doc["opponent"] {
+            guard game == .pong else { throw ABIError(.badConfig, "config: \"opponent\" is for Pong only") }
+            guard case let .string(s) = v else { throw bad("opponent", v, "an agent spec, e.g. \"tracker\" or \"random\"") }
+            c.opponent = s
+        }
+        if let v = doc["agent_side"] {
+            guard game == .pong else { throw ABIError(.badConfig, "config: \"agent_side\" is for Pong only") }
+            guard case let .string(s) = v, s == "bottom" || s == "top" else { throw bad("agent_side", v, "\"bottom\" or \"top\"") }
+            c.agentSideTop = s == "top"
+        }
+        if let v = doc["opponent_history"] {
+            guard case let .bool(b) = v else { throw bad("opponent_history", v, "true or false") }
+            c.opponentHistory = b
+        }
+        return c
+    }
+
+    static func bad(_ key: String, _ v: JSONValue, _ allowed: String) -> ABIError {
+        ABIError(.badConfig, "config: \(key)=\(v.serialized(pretty: false)) is invalid; allowed: \(allowed)")
+    }
+
+    static func int(_ v: JSONValue, _ key: String, _ range: ClosedRange<Int>) throws(ABIError) -> Int {
+        guard case let .number(_, text) = v, let i = Int(text), range.contains(i) else {
+            throw bad(key, v, "an integer in \(range.lowerBound) ... \(range.upperBound)")
+        }
+        return i
+    }
+}

@@ -1,0 +1,214 @@
+import Gym
+
+// The C ABI: every function validates its arguments, returns an
+// ``ABIStatus`` (0 = success) and, on failure, leaves one line naming the
+// problem as the calling thread's last error (`pbg_last_error`). No input
+// traps. Handles are numbers from a registry (a stale one is an error).
+// Buffers belong to the caller; `pbg_bind` records a buffer once (with its
+// size, checked then) and `pbg_reset`/`pbg_step`/`pbg_observe` write into it.
+
+/// The ABI version (bumped when a signature or a meaning changes).
+@_cdecl("pbg_abi_version")
+public func pbg_abi_version() -> Int32 { Session.abiVersion }
+
+/// Copies the thread's last error text (UTF-8, NUL-terminated, cut to fit)
+/// into `buf` of `cap` bytes; returns the full text's length in bytes.
+@_cdecl("pbg_last_error")
+public func pbg_last_error(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64) -> Int64 {
+    let text = LastError.bytes
+    if let buf, cap > 0 {
+        let n = min(text.count, Int(cap) - 1)
+        for k in 0 ..< n { buf[k] = CChar(bitPattern: text[k]) }
+        buf[n] = 0
+    }
+    return Int64(text.count)
+}
+
+/// Writes `text` with a NUL into `buf` (`needed` gets its length plus 1).
+func copyText(_ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64,
+              _ needed: UnsafeMutablePointer<Int64>?, what: String) throws(ABIError) {
+    let bytes = Array(text.utf8)
+    needed?.pointee = Int64(bytes.count + 1)
+    guard let buf, cap >= Int64(bytes.count + 1) else {
+        throw ABIError(.bufferTooSmall, "\(what): the text needs \(bytes.count + 1) bytes, the buffer holds \(max(0, cap))")
+    }
+    for k in 0 ..< bytes.count { buf[k] = CChar(bitPattern: bytes[k]) }
+    buf[bytes.count] = 0
+}
+
+/// Creates an environment from a JSON config text (see ``EnvConfig``);
+/// its handle goes to `handle`.
+@_cdecl("pbg_create")
+public func pbg_create(_ json: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        guard let json else { throw ABIError(.invalidArgument, "create: the config text is null") }
+        guard let handle else { throw ABIError(.invalidArgument, "create: the handle pointer is null") }
+        let session = try Session(EnvConfig.parse(String(cString: json)))
+        handle.pointee = Registry.add(session)
+    }
+}
+
+/// Closes an environment (its handle becomes stale).
+@_cdecl("pbg_destroy")
+public func pbg_destroy(_ h: UInt64) -> Int32 {
+    abiCall { () throws(ABIError) in try Registry.remove(h) }
+}
+
+/// The environment's description as JSON text (sizes, seats, actions,
+/// pixel shape, layout version, names, effective config).
+@_cdecl("pbg_info")
+public func pbg_info(_ h: UInt64, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64,
+                     _ needed: UnsafeMutablePointer<Int64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let text = try Registry.with(h) { s throws(ABIError) in s.info.serialized(pretty: false) }
+        try copyText(text, buf, cap, needed, what: "info")
+    }
+}
+
+/// The observation bounds of one seat: `n` (the observation length) floats each.
+@_cdecl("pbg_bounds")
+public func pbg_bounds(_ h: UInt64, _ lower: UnsafeMutablePointer<Float>?, _ upper: UnsafeMutablePointer<Float>?,
+                       _ n: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            let l = s.games.layout
+            guard let lower, let upper else { throw ABIError(.invalidArgument, "bounds: a buffer is null") }
+            guard n >= Int64(l.count) else {
+                throw ABIError(.bufferTooSmall, "bounds: buffers hold \(n) floats, the observation has \(l.count)")
+            }
+            for k in 0 ..< l.count { lower[k] = l.lower[k]; upper[k] = l.upper[k] }
+        }
+    }
+}
+
+/// Binds (or, with a null address, unbinds) the caller's buffer for `slot`
+/// (0 actions i32, 1 observations f32, 2 pixels u8, 3 rewards f32,
+/// 4 terminated u8, 5 truncated u8, 6 ends u8, 7 events i32, 8 scores i32,
+/// 9 final observations f32, 10 final pixels u8); `bytes` is its size.
+@_cdecl("pbg_bind")
+public func pbg_bind(_ h: UInt64, _ slot: Int32, _ address: UnsafeMutableRawPointer?, _ bytes: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            try s.bind(slot, address: UInt(bitPattern: address), bytes: bytes)
+        }
+    }
+}
+
+/// Bytes the buffer of `slot` needs (into `needed`).
+@_cdecl("pbg_slot_bytes")
+public func pbg_slot_bytes(_ h: UInt64, _ slot: Int32, _ needed: UnsafeMutablePointer<Int64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            guard let needed else { throw ABIError(.invalidArgument, "slot_bytes: the result pointer is null") }
+            guard let sl = Session.Slot(rawValue: slot) else {
+                throw ABIError(.invalidArgument, "slot_bytes: slot \(slot) is not a buffer slot; allowed: 0 ... \(Session.Slot.allCases.count - 1)")
+            }
+            needed.pointee = Int64(s.bytes(sl))
+        }
+    }
+}
+
+/// Starts new episodes: every game (mask null) or those with `mask[i] != 0`;
+/// with `seeds` (n entries) game `i` restarts its seed stream from
+/// `seeds[i]`, without it each game goes on to its next episode. Writes
+/// the bound observation, pixel and score buffers.
+@_cdecl("pbg_reset")
+public func pbg_reset(_ h: UInt64, _ mask: UnsafePointer<UInt8>?, _ seeds: UnsafePointer<UInt64>?, _ n: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in try s.reset(mask: mask, seeds: seeds, n: n) }
+    }
+}
+
+/// One step of every game with the bound actions, into the bound buffers.
+@_cdecl("pbg_step")
+public func pbg_step(_ h: UInt64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in try s.step() }
+    }
+}
+
+/// Writes the bound observation, pixel and score buffers from the current state.
+@_cdecl("pbg_observe")
+public func pbg_observe(_ h: UInt64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in s.writeObservations() }
+    }
+}
+
+/// Game `game` as bytes: with a short (or null) buffer the status is
+/// `bufferTooSmall` and `needed` holds the size.
+@_cdecl("pbg_snapshot")
+public func pbg_snapshot(_ h: UInt64, _ game: Int64, _ buf: UnsafeMutablePointer<UInt8>?, _ cap: Int64,
+                         _ needed: UnsafeMutablePointer<Int64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let bytes = try Registry.with(h) { s throws(ABIError) in try s.snapshot(s.checkGame(game, "snapshot")) }
+        needed?.pointee = Int64(bytes.count)
+        guard let buf, cap >= Int64(bytes.count) else {
+            throw ABIError(.bufferTooSmall, "snapshot: needs \(bytes.count) bytes, the buffer holds \(max(0, cap))")
+        }
+        for k in 0 ..< bytes.count { buf[k] = bytes[k] }
+    }
+}
+
+/// Restores game `game` from `len` snapshot bytes (of this environment's
+/// kind and config); the game then continues exactly as the saved one.
+@_cdecl("pbg_restore")
+public func pbg_restore(_ h: UInt64, _ game: Int64, _ data: UnsafePointer<UInt8>?, _ len: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            let i = try s.checkGame(game, "restore")
+            guard let data else { throw ABIError(.invalidArgument, "restore: the data pointer is null") }
+            guard len >= 0, len <= 1 << 34 else { throw ABIError(.invalidArgument, "restore: length \(len) is out of range") }
+            try s.restore(UnsafeBufferPointer(start: data, count: Int(len)), into: i)
+        }
+    }
+}
+
+/// Draws game `game` as seat `seat` sees it: `height × width` (0, 0: the
+/// game's render size) with 1 (gray) or 3 (RGB, gray replicated) channels,
+/// row-major, into `buf` of `cap` bytes.
+@_cdecl("pbg_render")
+public func pbg_render(_ h: UInt64, _ game: Int64, _ seat: Int32, _ height: Int32, _ width: Int32,
+                       _ channels: Int32, _ buf: UnsafeMutablePointer<UInt8>?, _ cap: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            let i = try s.checkGame(game, "render"), seat = try s.checkSeat(seat, "render")
+            guard channels == 1 || channels == 3 else {
+                throw ABIError(.invalidArgument, "render: channels=\(channels) is invalid; allowed: 1 (gray) or 3 (RGB)")
+            }
+            let size: PixelObservation
+            if height == 0 && width == 0 {
+                size = s.games.renderSize
+            } else {
+                guard let sz = PixelObservation(width: Int(width), height: Int(height)) else {
+                    throw ABIError(.invalidArgument, "render: size \(height)x\(width) is invalid; allowed: 1 ... \(PixelObservation.maxSide) each, or 0x0")
+                }
+                size = sz
+            }
+            let need = size.byteCount * Int(channels)
+            guard let buf, cap >= Int64(need) else {
+                throw ABIError(.bufferTooSmall, "render: needs \(need) bytes, the buffer holds \(max(0, cap))")
+            }
+            s.games.render(i, seat: seat, size: size, into: buf)
+            if channels == 3 {
+                // Spread the gray bytes to RGB from the end backwards (in place).
+                for k in stride(from: size.byteCount - 1, through: 0, by: -1) {
+                    let v = buf[k]
+                    buf[3 * k] = v; buf[3 * k + 1] = v; buf[3 * k + 2] = v
+                }
+            }
+        }
+    }
+}
+
+/// Game `game` as text (status line and the field in characters).
+@_cdecl("pbg_render_ansi")
+public func pbg_render_ansi(_ h: UInt64, _ game: Int64, _ seat: Int32, _ buf: UnsafeMutablePointer<CChar>?,
+                            _ cap: Int64, _ needed: UnsafeMutablePointer<Int64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let text = try Registry.with(h) { s throws(ABIError) in
+            try s.ansi(s.checkGame(game, "render_ansi"), seat: s.checkSeat(seat, "render_ansi"))
+        }
+        try copyText(text, buf, cap, needed, what: "render_ansi")
+    }
+}

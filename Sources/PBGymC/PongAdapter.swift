@@ -1,0 +1,204 @@
+import Foundation
+import Gym
+
+/// Pong behind ``GameAdapter``: single-agent (the caller plays
+/// ``agentSide`` against a built-in opponent) or two-player (seat 0 the
+/// bottom side, seat 1 the top).
+final class PongAdapter: GameAdapter {
+    let batch: PongBatch
+    let config: PongConfig
+    let twoPlayer: Bool
+    let agentSide: PongSide
+    let layout: ObservationLayout
+    let count: Int
+    var opponents: [Opponent]
+    /// Whether each game keeps its opponent's observations of the episode.
+    let keepHistory: Bool
+    var history: [[Float]]
+    var opponentSeeds: [UInt64]
+    let n = PongBatch.observationCount
+    // Scratch, allocated once (count entries; observations count × 12).
+    var opponentActions: [Int32]
+    var opponentObs: [Float]
+    var bottomActions: [Int32] = [], topActions: [Int32] = []
+    var bottomObs: [Float] = [], topObs: [Float] = []
+    var seatRewards: [Float] = []
+    var events: [PongEvents]
+
+    init(config: PongConfig, count: Int, twoPlayer: Bool, agentSide: PongSide,
+         opponentSpec: String, keepHistory: Bool) throws(ABIError) {
+        self.config = config
+        self.count = count
+        self.twoPlayer = twoPlayer
+        self.agentSide = twoPlayer ? .bottom : agentSide
+        batch = PongBatch(config: config, count: count, seed: 0, agentSide: self.agentSide, autoReset: .off)
+        layout = batch.observationLayout
+        opponents = twoPlayer ? [] : try Opponent.make(spec: opponentSpec, config: config, count: count)
+        self.keepHistory = keepHistory && !twoPlayer
+        history = Array(repeating: [], count: self.keepHistory ? count : 0)
+        opponentSeeds = Array(repeating: 0, count: count)
+        opponentActions = Array(repeating: 0, count: count)
+        opponentObs = Array(repeating: 0, count: twoPlayer ? 0 : count * PongBatch.observationCount)
+        events = Array(repeating: PongEvents(), count: count)
+        if twoPlayer {
+            bottomActions = Array(repeating: 0, count: count); topActions = bottomActions
+            bottomObs = Array(repeating: 0, count: count * n); topObs = bottomObs
+            seatRewards = Array(repeating: 0, count: count)
+        }
+    }
+
+    var seats: Int { twoPlayer ? 2 : 1 }
+    var actionCount: Int { batch.actionCount }
+    let eventNames = ["hits_bottom", "hits_top", "points_bottom", "points_top", "wall_bounces", "contacts"]
+    var scoreNames: [String] { twoPlayer ? ["score_bottom", "score_top"] : ["score", "opponent_score"] }
+    var configJSON: JSONValue { config.json }
+    var renderSize: PixelObservation {
+        PixelObservation(width: max(1, Int(config.fieldWidth / 2)), height: max(1, Int(config.fieldHeight / 2))) ?? .atari
+    }
+
+    func start(_ i: Int, seed: UInt64) {
+        batch.reset(i, seed: seed)
+        guard !twoPlayer else { return }
+        let s = Opponent.seed(episodeSeed: seed, side: agentSide.opponent)
+        opponentSeeds[i] = s
+        opponents[i].reset(seed: s)
+        if keepHistory { history[i].removeAll(keepingCapacity: true) }
+        refreshOpponentObservation(i)
+    }
+
+    func refreshOpponentObservation(_ i: Int) {
+        opponentObs.withUnsafeMutableBufferPointer { o in
+            guard let base = o.baseAddress else { return }
+            batch.physics.observe(batch.state(i), side: agentSide.opponent, into: base + i * n)
+        }
+    }
+
+    func observe(into out: UnsafeMutablePointer<Float>) {
+        for i in 0 ..< count { observe(i, into: out + i * seats * n) }
+    }
+
+    func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
+        let s = batch.state(i)
+        if twoPlayer {
+            batch.physics.observe(s, side: .bottom, into: out)
+            batch.physics.observe(s, side: .top, into: out + n)
+        } else {
+            batch.physics.observe(s, side: agentSide, into: out)
+        }
+    }
+
+    func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        let side: PongSide = twoPlayer ? (seat == 0 ? .bottom : .top) : agentSide
+        batch.render(i, size: size, rotated: side == .top, into: out)
+    }
+
+    func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
+              rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
+              truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
+              events eventOut: UnsafeMutablePointer<Int32>?) {
+        let count = self.count, n = self.n
+        events.withUnsafeMutableBufferPointer { ev in
+            let evp = eventOut == nil ? nil : ev.baseAddress
+            if twoPlayer {
+                for i in 0 ..< count { bottomActions[i] = actions[2 * i]; topActions[i] = actions[2 * i + 1] }
+                bottomObs.withUnsafeMutableBufferPointer { bo in
+                    topObs.withUnsafeMutableBufferPointer { to in
+                        seatRewards.withUnsafeMutableBufferPointer { r in
+                            guard let r = r.baseAddress else { return }
+                            let out = PongBatchOutput(observations: observations == nil ? nil : bo.baseAddress,
+                                                      opponentObservations: observations == nil ? nil : to.baseAddress,
+                                                      rewards: r, terminated: terminated, truncated: truncated,
+                                                      ends: ends, events: evp)
+                            batch.step(agent: bottomActions, opponent: topActions, into: out)
+                            for i in 0 ..< count { rewards[2 * i] = r[i]; rewards[2 * i + 1] = -r[i] }
+                            if let o = observations, let b = bo.baseAddress, let t = to.baseAddress {
+                                for i in 0 ..< count {
+                                    (o + 2 * i * n).update(from: b + i * n, count: n)
+                                    (o + (2 * i + 1) * n).update(from: t + i * n, count: n)
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {
+                opponentObs.withUnsafeMutableBufferPointer { oo in
+                    guard let oo = oo.baseAddress else { return }
+                    for i in 0 ..< count {
+                        let row = oo + i * n
+                        if keepHistory { history[i].append(contentsOf: UnsafeBufferPointer(start: row, count: n)) }
+                        opponentActions[i] = Int32(truncatingIfNeeded: opponents[i].act(row, count: n))
+                    }
+                    let out = PongBatchOutput(observations: observations, opponentObservations: oo,
+                                              rewards: rewards, terminated: terminated, truncated: truncated,
+                                              ends: ends, events: evp)
+                    batch.step(agent: actions, opponent: opponentActions, into: out)
+                }
+            }
+            if let e = eventOut, let ev = ev.baseAddress {
+                for i in 0 ..< count {
+                    let x = ev[i], row = e + i * 6
+                    row[0] = x.hitsBottom; row[1] = x.hitsTop; row[2] = x.pointsBottom; row[3] = x.pointsTop
+                    row[4] = x.wallBounces; row[5] = x.contacts
+                }
+            }
+        }
+    }
+
+    func scores(_ i: Int) -> (Int32, Int32) {
+        let s = batch.state(i)
+        return agentSide == .bottom ? (s.scoreBottom, s.scoreTop) : (s.scoreTop, s.scoreBottom)
+    }
+
+    func statusLine(_ i: Int) -> String {
+        let s = batch.state(i)
+        return "pong  bottom \(s.scoreBottom) - top \(s.scoreTop)  step \(s.steps)\(s.end == .none ? "" : "  (\(s.end))")"
+    }
+
+    func payload(_ i: Int) throws(ABIError) -> GamePayload {
+        guard twoPlayer || keepHistory else {
+            throw ABIError(.invalidArgument, "snapshot: the opponent's state is not kept (create with \"opponent_history\": true to snapshot single-agent Pong)")
+        }
+        let json: Data
+        do { json = try batch.snapshot(i).encoded() } catch {
+            throw ABIError(.invalidArgument, "snapshot: cannot encode game \(i): \(error)")
+        }
+        return GamePayload(json: Array(json), opponentSeed: twoPlayer ? 0 : opponentSeeds[i],
+                           history: keepHistory ? history[i] : [])
+    }
+
+    func restore(_ p: GamePayload, into i: Int) throws(ABIError) {
+        let saved: PongGame.SavedGame
+        do { saved = try PongGame.SavedGame.decode(Data(p.json)) } catch {
+            throw ABIError(.badSnapshot, "snapshot: \(error.description)")
+        }
+        let s = saved.state
+        try checkFinite([s.ballX, s.ballY, s.ballVX, s.ballVY, s.speed, s.bottomX, s.bottomY, s.topX, s.topY],
+                        limit: 4 * max(config.fieldWidth, config.fieldHeight), what: "the Pong state")
+        let maxScore = Int32(config.maxScore)
+        guard (0 ... maxScore).contains(s.scoreBottom), (0 ... maxScore).contains(s.scoreTop), s.steps >= 0 else {
+            throw ABIError(.badSnapshot, "snapshot: scores \(s.scoreBottom)-\(s.scoreTop) or step \(s.steps) out of range")
+        }
+        if !twoPlayer {
+            guard keepHistory || p.history.isEmpty else {
+                throw ABIError(.badSnapshot, "snapshot: holds an opponent history, but this environment keeps none (opponent_history false)")
+            }
+            guard p.history.count % n == 0 else {
+                throw ABIError(.badSnapshot, "snapshot: opponent history of \(p.history.count) floats is not whole observations of \(n)")
+            }
+            for (k, v) in p.history.enumerated() where !(v >= layout.lower[k % n] && v <= layout.upper[k % n]) {
+                throw ABIError(.badSnapshot, "snapshot: opponent history value \(v) at \(k) is outside the observation bounds")
+            }
+        }
+        do { try batch.restore(saved, into: i) } catch { throw ABIError(.badSnapshot, "snapshot: \(error.description)") }
+        guard !twoPlayer else { return }
+        // Rebuild the opponent: same seed, same observations in the same order.
+        opponentSeeds[i] = p.opponentSeed
+        opponents[i].reset(seed: p.opponentSeed)
+        p.history.withUnsafeBufferPointer { h in
+            guard let base = h.baseAddress else { return }
+            for k in 0 ..< h.count / n { _ = opponents[i].act(base + k * n, count: n) }
+        }
+        if keepHistory { history[i] = p.history }
+        refreshOpponentObservation(i)
+    }
+}

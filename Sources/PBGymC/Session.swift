@@ -1,0 +1,221 @@
+import Gym
+import Synchronization
+
+/// One environment behind a handle: N games of one kind, the caller's
+/// bound buffers, each game's seed stream and the autoreset mode.
+///
+/// ## Seeds
+/// Game `i` holds a run seed `r` and an episode index `e`; its episode is
+/// played with `Seeds.episode(runSeed: r, index: e)` (as `gym-train eval`
+/// seeds its episode `e` of a run seeded `r`). At creation `r = seed + i`,
+/// `e = 0`. A reset with an explicit seed `s` sets `r = s, e = 0`; a reset
+/// without one and every automatic restart go on to `e + 1`.
+final class Session: @unchecked Sendable {
+    /// Buffer slots a caller binds (``bind(_:address:bytes:)``).
+    enum Slot: Int32, CaseIterable {
+        case actions = 0, observations, pixels, rewards, terminated, truncated, ends, events, scores,
+             finalObservations, finalPixels
+    }
+
+    let lock = Mutex(())
+    let config: EnvConfig
+    let games: any GameAdapter
+    let count: Int, seats: Int, obsCount: Int
+    let kind: UInt8
+    var runSeeds: [UInt64]
+    var episodes: [UInt64]
+    /// Next-step mode: games whose episode ended in the last step.
+    var pending: [Bool]
+    var bound: [Slot: UnsafeMutableRawPointer] = [:]
+    var ends: [UInt8]
+    /// One seat's pixel image, for the final pixels of a same-step restart.
+    var pixelBytes: Int { config.pixelSize.byteCount }
+
+    init(_ c: EnvConfig) throws(ABIError) {
+        config = c
+        switch c.game {
+        case .pong:
+            let pc: PongConfig
+            do { pc = try PongConfig.decode(c.gameConfig, source: "config.config") } catch {
+                throw ABIError(.badConfig, error.description)
+            }
+            games = try PongAdapter(config: pc, count: c.numGames, twoPlayer: c.players == 2,
+                                    agentSide: c.agentSideTop ? .top : .bottom, opponentSpec: c.opponent,
+                                    keepHistory: c.opponentHistory ?? (c.numGames == 1))
+            kind = c.players == 2 ? 2 : 1
+        case .breakout:
+            let bc: BreakoutConfig
+            do { bc = try BreakoutConfig.decode(c.gameConfig, source: "config.config") } catch {
+                throw ABIError(.badConfig, error.description)
+            }
+            games = BreakoutAdapter(config: bc, count: c.numGames, observationSize: c.pixelSize)
+            kind = 3
+        }
+        count = c.numGames
+        seats = games.seats
+        obsCount = games.layout.count
+        runSeeds = (0 ..< c.numGames).map { c.seed &+ UInt64($0) }
+        episodes = Array(repeating: 0, count: c.numGames)
+        pending = Array(repeating: false, count: c.numGames)
+        ends = Array(repeating: 0, count: c.numGames)
+        for i in 0 ..< count { games.start(i, seed: episodeSeed(i)) }
+    }
+
+    func episodeSeed(_ i: Int) -> UInt64 { Seeds.episode(runSeed: runSeeds[i], index: Int(truncatingIfNeeded: episodes[i])) }
+
+    func startNext(_ i: Int) {
+        episodes[i] &+= 1
+        games.start(i, seed: episodeSeed(i))
+    }
+
+    // MARK: - Buffers
+
+    /// Bytes slot `slot` needs.
+    func bytes(_ slot: Slot) -> Int {
+        switch slot {
+        case .actions: count * seats * 4
+        case .observations, .finalObservations: count * seats * obsCount * 4
+        case .pixels, .finalPixels: count * seats * pixelBytes
+        case .rewards: count * seats * 4
+        case .terminated, .truncated, .ends: count
+        case .events: count * games.eventCount * 4
+        case .scores: count * 2 * 4
+        }
+    }
+
+    static func alignment(_ slot: Slot) -> Int {
+        switch slot {
+        case .pixels, .finalPixels, .terminated, .truncated, .ends: 1
+        default: 4
+        }
+    }
+
+    func bind(_ slotRaw: Int32, address: UInt, bytes given: Int64) throws(ABIError) {
+        guard let slot = Slot(rawValue: slotRaw) else {
+            throw ABIError(.invalidArgument, "bind: slot \(slotRaw) is not a buffer slot; allowed: 0 ... \(Slot.allCases.count - 1)")
+        }
+        guard let p = UnsafeMutableRawPointer(bitPattern: address) else {
+            bound[slot] = nil
+            return
+        }
+        let need = bytes(slot)
+        guard given >= Int64(need) else {
+            throw ABIError(.bufferTooSmall, "bind: buffer \(slot) holds \(given) bytes, needs \(need)")
+        }
+        guard address % UInt(Self.alignment(slot)) == 0 else {
+            throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(Self.alignment(slot)) bytes")
+        }
+        bound[slot] = p
+    }
+
+    func buffer<T>(_ slot: Slot, _: T.Type) -> UnsafeMutablePointer<T>? {
+        bound[slot]?.assumingMemoryBound(to: T.self)
+    }
+
+    func required<T>(_ slot: Slot, _: T.Type) throws(ABIError) -> UnsafeMutablePointer<T> {
+        guard let p = bound[slot] else { throw ABIError(.notReady, "step: no \(slot) buffer is bound") }
+        return p.assumingMemoryBound(to: T.self)
+    }
+
+    // MARK: - Observations
+
+    /// Writes every bound observation, pixel and score buffer from the current state.
+    func writeObservations() {
+        if let o = buffer(.observations, Float.self) { games.observe(into: o) }
+        if let px = buffer(.pixels, UInt8.self) {
+            for i in 0 ..< count { renderSeats(i, into: px) }
+        }
+        if let sc = buffer(.scores, Int32.self) {
+            for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
+        }
+    }
+
+    func renderSeats(_ i: Int, into px: UnsafeMutablePointer<UInt8>) {
+        for s in 0 ..< seats { games.render(i, seat: s, size: config.pixelSize, into: px + (i * seats + s) * pixelBytes) }
+    }
+
+    // MARK: - Reset and step
+
+    func reset(mask: UnsafePointer<UInt8>?, seeds: UnsafePointer<UInt64>?, n: Int64) throws(ABIError) {
+        guard (mask == nil && seeds == nil) || n == Int64(count) else {
+            throw ABIError(.invalidArgument, "reset: mask and seeds hold \(n) entries, the environment has \(count) games")
+        }
+        for i in 0 ..< count where mask.map({ $0[i] != 0 }) ?? true {
+            if let seeds {
+                runSeeds[i] = seeds[i]
+                episodes[i] = 0
+                games.start(i, seed: episodeSeed(i))
+            } else {
+                startNext(i)
+            }
+            pending[i] = false
+        }
+        writeObservations()
+    }
+
+    func step() throws(ABIError) {
+        let actions = try required(.actions, Int32.self)
+        let rewards = try required(.rewards, Float.self)
+        let terminated = try required(.terminated, UInt8.self)
+        let truncated = try required(.truncated, UInt8.self)
+        let a = games.actionCount
+        for k in 0 ..< count * seats where !(0 ..< Int32(a)).contains(actions[k]) {
+            throw ABIError(.badAction, "step: action \(actions[k]) of game \(k / seats)\(seats > 1 ? " seat \(k % seats)" : "") is outside 0 ..< \(a)")
+        }
+        let obs = buffer(.observations, Float.self)
+        let events = buffer(.events, Int32.self)
+        let e = games.eventCount
+        ends.withUnsafeMutableBufferPointer { endBuf in
+            guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
+            games.step(actions: actions, observations: obs, rewards: rewards, terminated: terminated,
+                       truncated: truncated, ends: endp, events: events)
+            if let sc = buffer(.scores, Int32.self) {
+                for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
+            }
+            let finalObs = buffer(.finalObservations, Float.self)
+            let finalPx = buffer(.finalPixels, UInt8.self)
+            let mode = config.autoreset
+            for i in 0 ..< count {
+                if pending[i] {
+                    // Next-step restart: this step only starts the new episode.
+                    pending[i] = false
+                    startNext(i)
+                    for s in 0 ..< seats { rewards[i * seats + s] = 0 }
+                    terminated[i] = 0; truncated[i] = 0; endp[i] = 0
+                    if let events { (events + i * e).update(repeating: 0, count: e) }
+                    if let obs { games.observe(i, into: obs + i * seats * obsCount) }
+                    if let sc = buffer(.scores, Int32.self) { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
+                } else if terminated[i] != 0 || truncated[i] != 0 {
+                    switch mode {
+                    case .nextStep:
+                        pending[i] = true
+                    case .sameStep:
+                        if let finalObs { games.observe(i, into: finalObs + i * seats * obsCount) }
+                        if let finalPx { renderSeats(i, into: finalPx) }
+                        startNext(i)
+                        if let obs { games.observe(i, into: obs + i * seats * obsCount) }
+                    case .disabled:
+                        break
+                    }
+                }
+            }
+        }
+        if let px = buffer(.pixels, UInt8.self) {
+            for i in 0 ..< count { renderSeats(i, into: px) }
+        }
+    }
+
+    func checkGame(_ i: Int64, _ what: String) throws(ABIError) -> Int {
+        guard i >= 0, i < Int64(count) else {
+            throw ABIError(.invalidArgument, "\(what): game \(i) is outside 0 ..< \(count)")
+        }
+        return Int(i)
+    }
+
+    func checkSeat(_ s: Int32, _ what: String) throws(ABIError) -> Int {
+        guard s >= 0, s < Int32(seats) else {
+            throw ABIError(.invalidArgument, "\(what): seat \(s) is outside 0 ..< \(seats)")
+        }
+        return Int(s)
+    }
+}

@@ -1,0 +1,62 @@
+import Gym
+
+/// What a caller asks an environment once: sizes, spaces, names.
+extension Session {
+    static let abiVersion: Int32 = 1
+
+    var info: JSONValue {
+        let l = games.layout
+        return .object([
+            ("abi_version", .number(Int(Self.abiVersion))),
+            ("game", .string(config.game.rawValue)),
+            ("num_games", .number(count)),
+            ("seats", .number(seats)),
+            ("players", .number(config.players)),
+            ("action_count", .number(games.actionCount)),
+            ("obs_type", .string(config.obsType.rawValue)),
+            ("obs_count", .number(obsCount)),
+            ("layout_version", .number(l.version)),
+            ("pixel_shape", .array([.number(config.pixelSize.height), .number(config.pixelSize.width)])),
+            ("render_shape", .array([.number(games.renderSize.height), .number(games.renderSize.width)])),
+            ("autoreset", .string(config.autoreset.description)),
+            ("seed", .number(config.seed)),
+            ("opponent", kind == 1 ? .string(config.opponent) : .null),
+            ("agent_side", kind == 1 ? .string(config.agentSideTop ? "top" : "bottom") : .null),
+            ("event_names", .array(games.eventNames.map { .string($0) })),
+            ("score_names", .array(games.scoreNames.map { .string($0) })),
+            ("end_names", .array(EpisodeEnd.allCases.map { .string($0.description) })),
+            ("slot_names", .array(Slot.allCases.map { .string("\($0)") })),
+            ("presets", .array(presetNames.map { .string($0) })),
+            ("config", games.configJSON),
+        ])
+    }
+
+    var presetNames: [String] {
+        config.game == .pong ? PongConfig.presetNames : BreakoutConfig.presetNames
+    }
+
+    /// Game `i` as text: a status line, then the field in characters
+    /// (two pixel rows per line, darker to brighter: ` .:+#@`).
+    func ansi(_ i: Int, seat: Int) -> String {
+        let w = 40
+        let r = games.renderSize
+        let h = max(2, Int((Double(w) * Double(r.height) / Double(r.width)).rounded()))
+        let size = PixelObservation(width: w, height: h) ?? .atari
+        var px = [UInt8](repeating: 0, count: size.byteCount)
+        px.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            games.render(i, seat: seat, size: size, into: base)
+        }
+        let ramp: [Character] = [" ", ".", ":", "+", "#", "@"]
+        var out = games.statusLine(i) + "\n"
+        for y in stride(from: 0, to: h - 1, by: 2) {
+            var line = "|"
+            for x in 0 ..< w {
+                let v = max(px[y * w + x], px[(y + 1) * w + x])
+                line.append(ramp[v == 0 ? 0 : 1 + min(4, Int(v) / 52)])
+            }
+            out += line + "|\n"
+        }
+        return out
+    }
+}

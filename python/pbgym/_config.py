@@ -1,0 +1,40 @@
+"""Keyword arguments to the library's create config (shared by every env class)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+OBS_TYPES = ("features", "pixels")
+
+
+def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", preset: str | None = None,
+                pixel_size: tuple[int, int] = (84, 84), autoreset: str = "disabled", seed: int = 0,
+                opponent: str | None = None, agent_side: str | None = None, players: int = 1,
+                opponent_history: bool | None = None, max_episode_steps: int | None = None,
+                **config_keys: Any) -> dict[str, Any]:
+    """The create config for ``game``: env options plus the game's own config
+    keys (``preset`` and any key of ``gym-train config --reference``, e.g.
+    ``maxScore=5``); the library checks every value and names the bad one."""
+    if obs_type not in OBS_TYPES:
+        raise ValueError(f"pbgym: obs_type={obs_type!r} is invalid; allowed: {', '.join(OBS_TYPES)}")
+    game_config: dict[str, Any] = dict(config_keys)
+    if preset is not None:
+        game_config["preset"] = preset
+    if max_episode_steps is not None:
+        game_config["maxSteps"] = int(max_episode_steps)
+    cfg: dict[str, Any] = {
+        "game": game, "config": game_config, "num_games": int(num_games), "obs_type": obs_type,
+        "pixel_size": [int(pixel_size[0]), int(pixel_size[1])], "autoreset": autoreset, "seed": int(seed),
+    }
+    if game == "pong":
+        cfg["players"] = int(players)
+        if players == 1:
+            if opponent is not None:
+                cfg["opponent"] = str(opponent)
+            if agent_side is not None:
+                cfg["agent_side"] = agent_side
+    elif opponent is not None or agent_side is not None:
+        raise ValueError("pbgym: opponent and agent_side are for Pong only")
+    if opponent_history is not None:
+        cfg["opponent_history"] = bool(opponent_history)
+    return cfg

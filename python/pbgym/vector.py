@@ -1,0 +1,194 @@
+"""The native vector environment: every game stepped in one library call."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ._config import make_config
+from ._lib import NativeEnv, _seed64
+from .env import observation_space
+
+_MODES = {AutoresetMode.NEXT_STEP: "next-step", AutoresetMode.SAME_STEP: "same-step",
+          AutoresetMode.DISABLED: "disabled"}
+
+
+def _mode(value: Any) -> AutoresetMode:
+    if isinstance(value, AutoresetMode):
+        return value
+    for mode, text in _MODES.items():
+        if value in (text, mode.value, mode.name, mode.name.lower()):
+            return mode
+    raise ValueError(f"pbgym: autoreset_mode={value!r} is invalid; allowed: "
+                     f"{', '.join(m.name for m in _MODES)} (gymnasium.vector.AutoresetMode)")
+
+
+class PBGymVectorEnv(VectorEnv):
+    """``num_envs`` games of one kind stepped together in the library.
+
+    Autoreset modes as Gymnasium's (``metadata["autoreset_mode"]``):
+    ``NEXT_STEP`` (default), ``SAME_STEP`` (``infos["final_obs"]``,
+    ``infos["final_info"]``), ``DISABLED`` (restart with
+    ``reset(options={"reset_mask": mask})``).
+
+    Seeds, as ``SyncVectorEnv`` hands them out: ``reset(seed=s)`` gives
+    game ``i`` the seed ``s + i`` (a list gives each game its own, None
+    entries go on), and game ``i`` then plays exactly the episodes a single
+    env reset with that seed plays (``reset(seed=s + i)``, then ``reset()``
+    at each end). A first ``reset()`` without seed draws each game's seed
+    from ``self.np_random``.
+
+    Observations are a fresh array each call; with ``zero_copy=True`` they
+    are the library's own buffer, rewritten by the next call (copy what you keep).
+    """
+
+    game = ""
+
+    def __init__(self, num_envs: int = 1, render_mode: str | None = None, obs_type: str = "features",
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, zero_copy: bool = False, **kwargs: Any):
+        mode = _mode(autoreset_mode)
+        self.metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 60, "autoreset_mode": mode}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"pbgym: render_mode={render_mode!r} is invalid; allowed: rgb_array, ansi or None")
+        self.render_mode = render_mode
+        self.autoreset_mode = mode
+        self.zero_copy = bool(zero_copy)
+        self._native = native = NativeEnv(make_config(self.game, num_games=num_envs, obs_type=obs_type,
+                                                      autoreset=_MODES[mode], **kwargs))
+        self.num_envs = native.num_games
+        self.single_observation_space = observation_space(native)
+        self.single_action_space = spaces.Discrete(native.action_count)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._all_games = np.ones(self.num_envs, dtype=bool)
+        self._all_games.flags.writeable = False
+        self._seeded = False
+        self._initial_scores: np.ndarray | None = None
+
+    @property
+    def native(self) -> NativeEnv:
+        return self._native
+
+    def _obs(self) -> np.ndarray:
+        o = self._native.observation[:, 0]
+        return o if self.zero_copy else o.copy()
+
+    def _infos(self, mask: np.ndarray, ended: np.ndarray | None, scores: np.ndarray, events: bool) -> dict[str, Any]:
+        """Infos for the games in ``mask``, in ``_add_info``'s layout (an array
+        per key and a ``_key`` mask); one numpy operation per key."""
+        native = self._native
+        every = bool(mask.all())
+        if every:
+            # One read-only mask shared by every key (no copy per key per step).
+            mask = self._all_games
+        infos: dict[str, Any] = {}
+        if ended is None:
+            end = np.full(self.num_envs, "none", dtype=object)
+        else:
+            end = native.end_names[ended]
+        if not every:
+            end[~mask] = None
+        infos["end"] = end
+        infos["_end"] = mask if every else mask.copy()
+        wide = scores.astype(np.int64)
+        if not every:
+            wide[~mask] = 0
+        for k, name in enumerate(native.score_names):
+            infos[name] = wide[:, k]
+            infos["_" + name] = mask if every else mask.copy()
+        ev: dict[str, Any] = {}
+        counts = native.events.astype(np.int64) if events else np.zeros(native.events.shape, dtype=np.int64)
+        if not every:
+            counts[~mask] = 0
+        for k, name in enumerate(native.event_names):
+            ev[name] = counts[:, k]
+            ev["_" + name] = mask if every else mask.copy()
+        infos["events"] = ev
+        infos["_events"] = mask if every else mask.copy()
+        return infos
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
+        n = self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            super().reset(seed=int(seed))
+            seeds: list[int | None] = [_seed64(seed) + i for i in range(n)]
+        elif seed is None:
+            if self._seeded:
+                seeds = [None] * n
+            else:
+                seeds = [int(s) for s in self.np_random.integers(0, 2**63, size=n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(f"pbgym: {len(seeds)} seeds given for num_envs={n}")
+            seeds = [None if s is None else _seed64(s) for s in seeds]
+        mask = None
+        if options is not None and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (n,) or mask.dtype != np.bool_:
+                raise ValueError(f"pbgym: options['reset_mask'] must be a bool array of shape ({n},), "
+                                 f"got {mask.dtype} {mask.shape}")
+            if not mask.any():
+                raise ValueError("pbgym: options['reset_mask'] holds no True value")
+        self._native.reset(seeds=seeds, mask=mask)
+        self._seeded = True
+        if self._initial_scores is None:
+            self._initial_scores = self._native.scores[0].copy()
+        m = np.ones(n, dtype=bool) if mask is None else mask
+        return self._obs(), self._infos(m, None, self._native.scores, events=False)
+
+    def step(self, actions):
+        native = self._native
+        native.step(actions)
+        terminated = native.terminated.astype(bool)
+        truncated = native.truncated.astype(bool)
+        rewards = native.rewards[:, 0].astype(np.float64)
+        all_games = np.ones(self.num_envs, dtype=bool)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            done = terminated | truncated
+            infos = self._infos(all_games, native.ends, native.scores, events=True)
+            if done.any():
+                final = native.final_obs if native.final_obs is not None else native.final_pixels
+                final_obs = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(done):
+                    final_obs[i] = final[i, 0].copy()
+                infos["final_obs"] = final_obs
+                infos["_final_obs"] = done.copy()
+                infos["final_info"] = self._infos(done, native.ends, native.scores, events=True)
+                infos["_final_info"] = done.copy()
+                # The restarted games' own entries describe their new episode.
+                restarted = self._infos(done, None, np.broadcast_to(self._initial_scores, native.scores.shape),
+                                        events=False)
+                for key in ("end",) + tuple(native.score_names):
+                    infos[key] = np.where(done, restarted[key], infos[key]).astype(infos[key].dtype)
+                for name in native.event_names:
+                    infos["events"][name] = np.where(done, 0, infos["events"][name])
+            return self._obs(), rewards, terminated, truncated, infos
+        return self._obs(), rewards, terminated, truncated, self._infos(all_games, native.ends, native.scores, events=True)
+
+    def render(self):
+        if self.render_mode == "rgb_array":
+            return [self._native.render(i) for i in range(self.num_envs)]
+        if self.render_mode == "ansi":
+            return [self._native.ansi(i) for i in range(self.num_envs)]
+        return None
+
+    def close_extras(self, **kwargs: Any):
+        self._native.close()
+
+
+class PongVectorEnv(PBGymVectorEnv):
+    """Pong, ``num_envs`` games against the built-in opponent."""
+
+    game = "pong"
+
+
+class BreakoutVectorEnv(PBGymVectorEnv):
+    """Breakout, ``num_envs`` games."""
+
+    game = "breakout"

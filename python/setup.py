@@ -1,0 +1,66 @@
+"""Builds libpbgym.so from the Swift checkout and ships it inside the package.
+
+`pip install ./python` (or `pip wheel ./python`) runs `swift build` in the
+repository root (the folder above this one, or $PBGYM_SWIFT_ROOT) with the
+Swift runtime and Foundation linked statically, exporting only the pbg_*
+functions (libpbgym.map). $PBGYM_PREBUILT names an already built library
+to ship instead. The wheel is tagged py3-none-<platform>: the library is
+loaded with ctypes, so any CPython 3 uses it; `auditwheel repair` then
+copies OpenBLAS in and names the manylinux tag.
+"""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from setuptools import Distribution, setup
+from setuptools.command.bdist_wheel import bdist_wheel
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+
+
+def build_library() -> Path:
+    prebuilt = os.environ.get("PBGYM_PREBUILT")
+    if prebuilt:
+        return Path(prebuilt)
+    root = Path(os.environ.get("PBGYM_SWIFT_ROOT", HERE.parent)).resolve()
+    if not (root / "Package.swift").exists():
+        raise RuntimeError(f"pbgym: no Package.swift in {root}; build from the repository checkout "
+                           "or set PBGYM_SWIFT_ROOT (or PBGYM_PREBUILT to a built libpbgym.so)")
+    swift = os.environ.get("SWIFT", "swift")
+    scratch = root / ".build-python"
+    cmd = [swift, "build", "-c", "release", "-Xswiftc", "-static-stdlib", "--product", "pbgym",
+           "--scratch-path", str(scratch), "-Xlinker", f"--version-script={HERE / 'libpbgym.map'}"]
+    print("pbgym: " + " ".join(cmd), flush=True)
+    subprocess.check_call(cmd, cwd=root)
+    return scratch / "release" / "libpbgym.so"
+
+
+class BuildWithSwift(build_py):
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "pbgym"
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(build_library(), target / "libpbgym.so")
+
+
+class PlatformWheel(bdist_wheel):
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
+
+    def get_tag(self):
+        _, _, platform = super().get_tag()
+        return "py3", "none", platform
+
+
+class BinaryDistribution(Distribution):
+    """A package holding a native library: installed to platlib."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(cmdclass={"build_py": BuildWithSwift, "bdist_wheel": PlatformWheel}, distclass=BinaryDistribution)

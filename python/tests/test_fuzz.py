@@ -1,0 +1,216 @@
+"""Every bad input to the library is a Python exception naming the problem (never a crash)."""
+
+import ctypes
+import json
+
+import numpy as np
+import pytest
+
+import pbgym
+from pbgym import _lib
+from pbgym._lib import PBGymError, lib
+
+
+def create_error(config) -> str:
+    text = config if isinstance(config, (str, bytes)) else json.dumps(config)
+    with pytest.raises(PBGymError) as e:
+        pbgym.NativeEnv.__new__(pbgym.NativeEnv)  # no handle yet
+        h = ctypes.c_uint64(0)
+        _lib.check(lib.pbg_create(text if isinstance(text, bytes) else text.encode(), ctypes.byref(h)))
+    return str(e.value)
+
+
+@pytest.mark.parametrize("config,words", [
+    ("not json", ["malformed JSON"]),
+    ("[1, 2]", ["object"]),
+    ("{}", ["game"]),
+    ({"game": "tetris"}, ["game", "tetris", "pong"]),
+    ({"game": "pong", "colour": 1}, ["unknown key", "colour"]),
+    ({"game": "pong", "num_games": 0}, ["num_games", "0"]),
+    ({"game": "pong", "num_games": 2.5}, ["num_games"]),
+    ({"game": "pong", "num_games": "4"}, ["num_games"]),
+    ({"game": "pong", "num_games": 10**12}, ["num_games"]),
+    ({"game": "pong", "obs_type": "rgb"}, ["obs_type", "rgb"]),
+    ({"game": "pong", "pixel_size": [84]}, ["pixel_size"]),
+    ({"game": "pong", "pixel_size": [0, 84]}, ["pixel_size"]),
+    ({"game": "pong", "pixel_size": [84, 5000]}, ["pixel_size"]),
+    ({"game": "pong", "autoreset": "sometimes"}, ["autoreset", "next-step"]),
+    ({"game": "pong", "seed": -1}, ["seed"]),
+    ({"game": "pong", "seed": 1.5}, ["seed"]),
+    ({"game": "pong", "seed": 2**64}, ["seed"]),
+    ({"game": "pong", "players": 3}, ["players"]),
+    ({"game": "breakout", "players": 2}, ["players"]),
+    ({"game": "breakout", "opponent": "tracker"}, ["opponent", "Pong"]),
+    ({"game": "pong", "opponent": "wizard"}, ["wizard", "tracker"]),
+    ({"game": "pong", "opponent": "tracker:reaction=99"}, ["reaction", "99"]),
+    ({"game": "pong", "opponent": "linear:/no/such/file.json"}, ["/no/such/file.json"]),
+    ({"game": "pong", "config": {"preset": "nope"}}, ["nope", "classic"]),
+    ({"game": "pong", "config": {"maxScore": 0}}, ["maxScore"]),
+    ({"game": "pong", "config": {"maxScore": "eleven"}}, ["maxScore"]),
+    ({"game": "breakout", "config": {"lives": 10**9}}, ["lives"]),
+    ({"game": "pong", "config": []}, ["config"]),
+    ({"game": "pong", "agent_side": "left"}, ["agent_side", "left"]),
+    ({"game": "pong", "opponent_history": "yes"}, ["opponent_history"]),
+])
+def test_bad_configs(config, words):
+    message = create_error(config)
+    for w in words:
+        assert w in message, f"{w!r} not in {message!r}"
+
+
+def test_random_config_texts():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        raw = bytes(rng.integers(0, 256, size=int(rng.integers(0, 60)), dtype=np.uint8).tolist()).replace(b"\0", b" ")
+        h = ctypes.c_uint64(0)
+        assert lib.pbg_create(raw, ctypes.byref(h)) != 0
+        assert _lib.last_error()
+
+
+def test_null_pointers():
+    h = ctypes.c_uint64(0)
+    assert lib.pbg_create(None, ctypes.byref(h)) == 1
+    assert "null" in _lib.last_error()
+    assert lib.pbg_create(b'{"game":"pong"}', None) == 1
+    assert "null" in _lib.last_error()
+
+
+def test_stale_and_made_up_handles():
+    env = pbgym.NativeEnv({"game": "pong"})
+    h = env.handle
+    env.close()
+    env.close()  # twice is fine
+    for handle in (h, 0, 2**64 - 1, 123456789):
+        for call in (lambda: lib.pbg_step(handle), lambda: lib.pbg_observe(handle), lambda: lib.pbg_destroy(handle),
+                     lambda: lib.pbg_reset(handle, None, None, 0),
+                     lambda: lib.pbg_bind(handle, 0, None, 0),
+                     lambda: lib.pbg_info(handle, None, 0, None),
+                     lambda: lib.pbg_render(handle, 0, 0, 0, 0, 3, None, 0)):
+            assert call() == 2
+            assert f"handle {handle}" in _lib.last_error()
+    with pytest.raises(PBGymError, match="closed"):
+        env.step()
+
+
+def test_actions_out_of_range_in_the_buffer():
+    env = pbgym.NativeEnv({"game": "pong", "num_games": 4})
+    for bad in (-1, 3, 2**31 - 1, -(2**31)):
+        env.actions[:] = 0
+        env.actions[2, 0] = bad
+        with pytest.raises(PBGymError, match=f"action {bad} of game 2 is outside 0 ..< 3"):
+            env.step()
+    with pytest.raises(ValueError, match="outside"):
+        env.step([0, 0, 7, 0])
+    with pytest.raises(ValueError, match="actions"):
+        env.step([0, 0])
+    two = pbgym.NativeEnv({"game": "pong", "players": 2})
+    two.actions[0, 1] = 9
+    with pytest.raises(PBGymError, match="game 0 seat 1"):
+        two.step()
+
+
+def test_binding():
+    env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
+    small = np.zeros(1, dtype=np.float32)
+    with pytest.raises(PBGymError, match="rewards holds 4 bytes, needs 8"):
+        _lib.check(lib.pbg_bind(env.handle, 3, small.ctypes.data, small.nbytes))
+    with pytest.raises(PBGymError, match="slot 42"):
+        _lib.check(lib.pbg_bind(env.handle, 42, small.ctypes.data, 4))
+    with pytest.raises(PBGymError, match="slot -1"):
+        _lib.check(lib.pbg_bind(env.handle, -1, small.ctypes.data, 4))
+    raw = np.zeros(64, dtype=np.uint8)
+    with pytest.raises(PBGymError, match="aligned"):
+        _lib.check(lib.pbg_bind(env.handle, 3, raw.ctypes.data + 1, 32))
+    _lib.check(lib.pbg_bind(env.handle, 0, None, 0))  # unbind the actions
+    with pytest.raises(PBGymError, match="no actions buffer"):
+        env.step()
+
+
+def test_reset_arguments():
+    env = pbgym.NativeEnv({"game": "pong", "num_games": 3})
+    mask = np.ones(2, dtype=np.uint8)
+    with pytest.raises(PBGymError, match="2 entries, the environment has 3 games"):
+        _lib.check(lib.pbg_reset(env.handle, mask.ctypes.data, None, 2))
+    with pytest.raises(ValueError, match="seeds"):
+        env.reset(seeds=[1, 2])
+    with pytest.raises(ValueError, match=">= 0"):
+        env.reset(seeds=[1, -2, 3])
+    with pytest.raises(TypeError, match="int"):
+        env.reset(seeds=[1, "2", 3])
+
+
+def test_snapshot_and_render_arguments():
+    env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
+    for game in (-1, 2, 2**40):
+        with pytest.raises(PBGymError, match=f"game {game} is outside 0 ..< 2"):
+            env.snapshot(game)
+        with pytest.raises(PBGymError, match=f"game {game} is outside"):
+            env.restore(env.snapshot(0), game)
+        with pytest.raises(PBGymError, match=f"game {game} is outside"):
+            env.render(game)
+    needed = ctypes.c_int64(0)
+    assert lib.pbg_snapshot(env.handle, 0, None, 0, ctypes.byref(needed)) == 3
+    assert needed.value > 0 and "needs" in _lib.last_error()
+    with pytest.raises(PBGymError, match="channels=2"):
+        env.render(0, channels=2)
+    with pytest.raises(PBGymError, match="seat 1 is outside 0 ..< 1"):
+        env.render(0, seat=1)
+    with pytest.raises(PBGymError, match="size"):
+        env.render(0, shape=(0, 5))
+    buf = np.zeros(10, dtype=np.uint8)
+    with pytest.raises(PBGymError, match="needs 21168 bytes"):
+        _lib.check(lib.pbg_render(env.handle, 0, 0, 84, 84, 3, buf.ctypes.data, buf.nbytes))
+    assert env.ansi(1).startswith("breakout")
+
+
+def fnv(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) % (1 << 64)
+    return h
+
+
+def test_bad_snapshots():
+    pong = pbgym.NativeEnv({"game": "pong", "num_games": 1})
+    breakout = pbgym.NativeEnv({"game": "breakout"})
+    other_rules = pbgym.NativeEnv({"game": "pong", "config": {"maxScore": 5}})
+    for _ in range(30):
+        pong.step([1])
+    blob = pong.snapshot(0)
+    pong.restore(blob)  # the real one restores
+    with pytest.raises(PBGymError, match="too short"):
+        pong.restore(b"")
+    for cut in list(range(1, len(blob), max(1, len(blob) // 40))) + [len(blob) - 1]:
+        with pytest.raises(PBGymError, match="snapshot"):
+            pong.restore(blob[:cut])
+    with pytest.raises(PBGymError, match="padded"):
+        pong.restore(blob + b"\0")
+    with pytest.raises(PBGymError, match="magic"):
+        pong.restore(b"XXXX" + blob[4:])
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        b = bytearray(blob)
+        k = int(rng.integers(0, len(b)))
+        b[k] ^= int(rng.integers(1, 256))
+        with pytest.raises(PBGymError, match="snapshot"):
+            pong.restore(bytes(b))
+    with pytest.raises(PBGymError, match="Breakout"):
+        pong.restore(breakout.snapshot(0))
+    with pytest.raises(PBGymError, match="config"):
+        other_rules.restore(blob)
+    with pytest.raises(TypeError):
+        pong.restore("text")
+    # A forged game state with a valid checksum: out-of-range values are refused.
+    header = 4 + 4 + 1 + 1 + 8 + 8 + 8 + 4 + 4
+    json_len = int.from_bytes(blob[header - 8:header - 4], "little")
+    doc = json.loads(blob[header:header + json_len])
+    for key, value in (("ballX", 1e30), ("scoreTop", 99), ("steps", -5)):
+        forged = json.loads(json.dumps(doc))
+        forged["state"][key] = value
+        text = json.dumps(forged).encode()
+        body = blob[:header - 8] + len(text).to_bytes(4, "little") + blob[header - 4:header] + text + \
+            blob[header + json_len:-8]
+        with pytest.raises(PBGymError, match="snapshot"):
+            pong.restore(body + fnv(body).to_bytes(8, "little"))
+    # After every refusal the environment still steps.
+    pong.step([0])

@@ -1,0 +1,92 @@
+"""The native vector env equals SyncVectorEnv of single envs, in all three autoreset modes."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+import pbgym
+from conftest import GAMES, compare
+
+MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
+# Short episodes so every mode restarts games many times within the rollout.
+SHORT = {"pbgym/Pong-v0": {"maxScore": 1}, "pbgym/Breakout-v0": {"lives": 1, "preset": "classic"}}
+
+
+def make_pair(env_id, mode, n, obs_type="features"):
+    kw = dict(SHORT[env_id], obs_type=obs_type)
+    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point",
+                          autoreset_mode=mode, **kw)
+    sync = SyncVectorEnv([lambda: gym.make(env_id, **kw).unwrapped for _ in range(n)], autoreset_mode=mode)
+    return native, sync
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.name)
+def test_native_equals_sync(env_id, mode, rng):
+    n, steps = 4, 600
+    native, sync = make_pair(env_id, mode, n)
+    assert native.metadata["autoreset_mode"] == mode
+    assert native.single_observation_space == sync.single_observation_space
+    assert native.action_space == sync.action_space
+    o1, i1 = native.reset(seed=7)
+    o2, i2 = sync.reset(seed=7)
+    compare(o1, o2, "reset obs")
+    compare(i1, i2, "reset info")
+    ends = 0
+    for t in range(steps):
+        a = rng.integers(0, native.single_action_space.n, size=n)
+        r1 = native.step(a)
+        r2 = sync.step(a)
+        for name, x, y in zip(("obs", "reward", "terminated", "truncated", "info"), r1, r2):
+            compare(x, y, f"step {t} {name}")
+        done = r1[2] | r1[3]
+        ends += int(done.sum())
+        if mode == AutoresetMode.DISABLED and done.any():
+            o1, i1 = native.reset(options={"reset_mask": done.copy()})
+            o2, i2 = sync.reset(options={"reset_mask": done.copy()})
+            compare(o1, o2, f"step {t} masked reset obs")
+            compare(i1, i2, f"step {t} masked reset info")
+    assert ends >= 2, "the rollout must restart games to test the autoreset mode"
+    native.close()
+    sync.close()
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+def test_native_equals_sync_pixels(env_id, rng):
+    native, sync = make_pair(env_id, AutoresetMode.SAME_STEP, 3, obs_type="pixels")
+    compare(native.reset(seed=11)[0], sync.reset(seed=11)[0])
+    for t in range(300):
+        a = rng.integers(0, native.single_action_space.n, size=3)
+        for x, y in zip(native.step(a), sync.step(a)):
+            compare(x, y, f"step {t}")
+
+
+def test_seed_list_and_continuation(rng):
+    """Seeds as a list, None entries going on with their own stream."""
+    native, sync = make_pair("pbgym/Pong-v0", AutoresetMode.NEXT_STEP, 3)
+    for seeds in ([5, 9, 1], [None, 4, None], None):
+        compare(native.reset(seed=seeds), sync.reset(seed=seeds))
+        for _ in range(50):
+            a = rng.integers(0, 3, size=3)
+            compare(native.step(a), sync.step(a))
+
+
+def test_zero_copy_is_the_library_buffer():
+    env = pbgym.PongVectorEnv(num_envs=2, zero_copy=True)
+    o, _ = env.reset(seed=0)
+    o2, *_ = env.step(np.zeros(2, dtype=np.int64))
+    assert np.shares_memory(o, o2)
+    copying = pbgym.PongVectorEnv(num_envs=2)
+    a, _ = copying.reset(seed=0)
+    b, *_ = copying.step(np.zeros(2, dtype=np.int64))
+    assert not np.shares_memory(a, b)
+
+
+def test_vector_max_episode_steps_truncates():
+    env = gym.make_vec("pbgym/Pong-v0", num_envs=2, vectorization_mode="vector_entry_point", max_episode_steps=10)
+    env.reset(seed=0)
+    for t in range(10):
+        _, _, term, trunc, info = env.step(np.zeros(2, dtype=np.int64))
+    assert trunc.all() and not term.any()
+    assert list(info["end"]) == ["step-limit", "step-limit"]
