@@ -126,7 +126,7 @@ public struct EvolutionStrategies<Task: TrainingTask> {
         // 2. Members, each writing only its own results.
         let plan = RolloutPlan(
             members: 2 * pairs, episodes: episodes, maxSteps: task.episodeSteps,
-            seedBase: Seeds.stream(iterationSeed, 0xE915_0DE5), collectStatistics: policy.normalizer != nil,
+            seedBase: Seeds.stream(iterationSeed, SeedStream.esEpisodes), collectStatistics: policy.normalizer != nil,
             centre: policy
         ) { member, learner in
             let sign: Float = member % 2 == 0 ? 1 : -1

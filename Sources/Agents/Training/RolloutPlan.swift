@@ -5,7 +5,7 @@ import Gym
 /// `episodes` episodes. Episode `k` is seeded
 /// `Seeds.episode(runSeed: seedBase, index: k)`, started by the task with
 /// index `k` (``TrainingTask/reset(_:seed:index:)``; Pong: side and opponent)
-/// and its learner reset with `Seeds.stream(episodeSeed, 10)`; it stops after
+/// and its learner reset with `Seeds.agent(episodeSeed, seat: 0)`; it stops after
 /// `maxSteps` agent steps or when the game ends (``Rollout/play(_:agent:maxSteps:observation:statistics:)``).
 ///
 /// ## Jobs
@@ -123,7 +123,7 @@ extension Rollout {
             for k in first ..< end {
                 let episodeSeed = plan.episodeSeed(k)
                 task.reset(&worker.env, seed: episodeSeed, index: k)
-                worker.agent.reset(seed: Seeds.stream(episodeSeed, 10))
+                worker.agent.reset(seed: Seeds.agent(episodeSeed, seat: 0))
                 results.append(worker.observation.withUnsafeMutableBufferPointer { obs in
                     play(&worker.env, agent: &worker.agent, maxSteps: plan.maxSteps, observation: obs,
                          statistics: &statistics)

@@ -65,7 +65,7 @@ public struct TrainingSession {
             target = task.target
             let names = evalOpponents.map(\.displayName).joined(separator: ", ")
             scoreName = evalOpponents.count == 1 ? "point share vs \(names)" : "lowest point share vs \(names)"
-            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
+            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, SeedStream.evaluation))
             evaluator = { policy, runner in
                 evalTasks.map {
                     PolicyEvaluation.run(task: $0, policy: policy, episodes: episodes, steps: steps,
@@ -84,7 +84,7 @@ public struct TrainingSession {
             gameConfigHash = game.configHash
             self.target = target
             scoreName = "score per episode"
-            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
+            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, SeedStream.evaluation))
             evaluator = { policy, runner in
                 [PolicyEvaluation.run(task: evalTask, policy: policy, episodes: episodes, steps: steps,
                                       seed: seed, runner: runner)]

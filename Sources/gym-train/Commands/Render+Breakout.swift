@@ -14,7 +14,7 @@ extension Render {
         let seed = record?.result.seed ?? Seeds.episode(runSeed: game.seed, index: episode)
         let limit = maxSteps ?? (record == nil ? 3000 : 0)
         var player = spec.makeBreakoutAgent(config: config)
-        player.reset(seed: Seeds.stream(seed, 10))
+        player.reset(seed: Seeds.agent(seed, seat: 0))
         var breakout = BreakoutGame(config: config, seed: seed)
 
         var frames = try EpisodeFrames(options: self, game: "breakout", frame: breakout.makeFrame(scale: scale))

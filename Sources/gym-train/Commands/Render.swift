@@ -135,8 +135,8 @@ struct Render: ParsableCommand {
         var topAgent = ep.top.makePongAgent(config: config)
         var pongGame = PongGame(config: config, seed: seed)
         // As PongMatch.play seeds them, so the game is the one recorded or evaluated.
-        bottomAgent.reset(seed: Seeds.stream(seed, 10))
-        topAgent.reset(seed: Seeds.stream(seed, 11))
+        bottomAgent.reset(seed: Seeds.agent(seed, seat: 0))
+        topAgent.reset(seed: Seeds.agent(seed, seat: 1))
 
         var frames = try EpisodeFrames(options: self, game: "pong", frame: pongGame.makeFrame(scale: scale))
         let screen = terminal ? TerminalScreen() : nil

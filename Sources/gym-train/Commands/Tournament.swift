@@ -149,7 +149,7 @@ struct Tournament: ParsableCommand {
                                        runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
         progress.status("bootstrap (\(bootstrap) resamples)")
         let outcomes = PongTournament.outcomes(games, schedule: schedule)
-        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, 0xB007))
+        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, SeedStream.ratingBootstrap))
             .rate(outcomes)
         let seconds = (clock.now - start).seconds
         progress.finish()
@@ -261,7 +261,7 @@ struct Tournament: ParsableCommand {
             }
             outcomes = kept
         }
-        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, 0xB007)).rate(outcomes)
+        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, SeedStream.ratingBootstrap)).rate(outcomes)
         let seconds = (clock.now - start).seconds
         progress.finish()
         let names = specs.map(\.displayName)

@@ -7,7 +7,7 @@ import Gym
 ///   (observations are egocentric, so one policy plays both sides);
 /// - the opponent is entry `(k / 2) % count` of the list (one instance per
 ///   slot and entry; the self-play one a greedy ``LinearAgent`` of the
-///   iteration's policy), reset with `Seeds.stream(seed, 11)`;
+///   iteration's policy), reset with `Seeds.agent(seed, seat: 1)`;
 /// - the learner's reward is the bottom's, negated on top, as
 ///   ``PongVersus/step(_:)`` computes it.
 /// The batch runs without auto-reset: a finished slot waits for its next
@@ -62,7 +62,7 @@ final class PongLearnerGames {
         learnerIsBottom[i] = k % 2 == 0 ? 1 : 0
         opponent[i] = i * opponentCount + (k / 2) % opponentCount
         batch.reset(i, seed: seed)
-        opponents.reset(opponent[i], seed: Seeds.stream(seed, 11))
+        opponents.reset(opponent[i], seed: Seeds.agent(seed, seat: 1))
         let state = batch.state(i)
         let n = PongBatch.observationCount
         batch.physics.observe(state, side: .bottom, into: bottomObs.baseAddress.unsafelyUnwrapped + i * n)

@@ -71,13 +71,9 @@ extension PongTask {
     /// Whether ``playBatched(_:runner:slots:)`` is faster for this config:
     /// as for ``PongBatchMatches/batchIsFaster(_:)``, when the batch can take
     /// its eight-lane quiet path (one frame per step, no sticky actions).
-    /// Measured (release, one worker, ES with `Configs/train.json`'s
-    /// settings): classic against tracker and random 4.5 → 2.7 s for 100
-    /// iterations, self-play 3.4 → 2.2 s for 60; the `ale` preset (frame skip
-    /// 4, sticky actions) 2.24 s one by one against 2.30 s batched for 30.
-    /// The same flag routes ``Reinforce`` (``playReinforceBatched(_:runner:slots:)``;
-    /// measured 9.3–9.5 s one by one against 7.8 s batched, 400 iterations
-    /// of 32 episodes, one worker) and the trainers' evaluation.
+    /// With frame skip or sticky actions the batch has no lane path and
+    /// gains nothing. The same flag routes ``Reinforce``
+    /// (``playReinforceBatched(_:runner:slots:)``) and the trainers' evaluation.
     public var batchIsFaster: Bool { PongBatchMatches.batchIsFaster(config) }
 
     /// The plan on ``PongBatch``es (see ``PongRolloutSlots``).

@@ -11,8 +11,8 @@ import Gym
 ///   game's seed, so every game starts from `initialState(seed:)` as
 ///   ``PongGame`` does.
 /// - Every slot owns its agents (one instance per roster entry and side), reset
-///   at the start of each game with `Seeds.stream(seed, 10)` (bottom) and
-///   `Seeds.stream(seed, 11)` (top), as ``PongMatch`` resets its agents; an
+///   at the start of each game with `Seeds.agent(seed, seat: 0)` (bottom) and
+///   `Seeds.agent(seed, seat: 1)` (top), as ``PongMatch`` resets its agents; an
 ///   agent's behaviour in a game depends only on that reset and the game's
 ///   observations, so which slot or worker plays a game does not matter.
 /// - Agents act one observation row at a time (``Agent/act(_:)``, for a linear
@@ -43,9 +43,9 @@ public enum PongBatchMatches {
         }
     }
 
-    /// Games stepped together by one worker unless told otherwise. Measured
-    /// (release, one worker, tracker agents): 8 to 24 slots were fastest,
-    /// 64 and 128 slower (more agents and rows than stay in cache).
+    /// Games stepped together by one worker unless told otherwise: enough
+    /// to fill the batch's lanes, few enough that every slot's agents and
+    /// rows stay in cache.
     public static let defaultSlots = 16
 
     /// How the games are played; every path gives the same results.
@@ -62,8 +62,7 @@ public enum PongBatchMatches {
     /// frames can take ``PongBatch``'s eight-lane quiet path (one frame per
     /// step, no sticky actions). With frame skip or sticky actions every
     /// batched step is a full step plus the load and store of the game's
-    /// columns, and was measured slower (the `ale` preset: 4.3 M against
-    /// 5.2 M steps/s, one worker, trackers).
+    /// columns, which is slower than a single game.
     public static func batchIsFaster(_ config: PongConfig) -> Bool {
         config.frameSkip == 1 && config.stickyActionProbability == 0
     }
@@ -165,8 +164,8 @@ final class PongMatchSlots {
         gameIndex[i] = g
         bottomAgent[i] = i * rosterCount + game.bottom
         topAgent[i] = i * rosterCount + game.top
-        bottomAgents.reset(bottomAgent[i], seed: Seeds.stream(game.seed, 10))
-        topAgents.reset(topAgent[i], seed: Seeds.stream(game.seed, 11))
+        bottomAgents.reset(bottomAgent[i], seed: Seeds.agent(game.seed, seat: 0))
+        topAgents.reset(topAgent[i], seed: Seeds.agent(game.seed, seat: 1))
         let state = batch.state(i)
         records[i] = Self.emptyRecord
         records[i].seed = game.seed

@@ -10,7 +10,7 @@ import Gym
 /// Results do not depend on the number of workers: game `g` always plays
 /// the episodes seeded by ``PongBatch/episodeSeed(batchSeed:game:episode:)``
 /// of `(seed, g, e)`, its random actions come from its own generator
-/// (`Seeds.stream(Seeds.stream(seed, 0xAC7), g)`), and the linear policy acts
+/// (`Seeds.stream(Seeds.stream(seed, SeedStream.randomActions), g)`), and the linear policy acts
 /// on each observation row alone.
 ///
 /// Control of the agent (bottom) side:
@@ -27,12 +27,10 @@ public final class PongBatchRunner: @unchecked Sendable {
     public let environments: Int
     public let runner: ParallelRunner
     public let seed: UInt64
-    /// Games per chunk unless told otherwise. Measured with `gym-train bench
-    /// --game pong --preset classic --chunk N` (1024 games, 2 workers, two
-    /// runs each): 64 gave 1.88–1.95× the one-worker rate with random
-    /// actions and 1.76–1.86× with the policy; 128 gave 1.73–1.83× and
-    /// 1.76–1.82×; 32 lost with the policy (1.57–1.66×: two workers calling a
-    /// 32-row sgemm at once wait on OpenBLAS's buffer lock).
+    /// Games per chunk unless told otherwise, chosen with `gym-train bench
+    /// --game pong --chunk N` (the best scaling over two workers): smaller
+    /// chunks lose with the policy (two workers calling a small sgemm at once
+    /// wait on OpenBLAS's buffer lock), larger ones fall out of the caches.
     public static let defaultChunk = 64
 
     /// Ticks run so far (each tick is one agent step of every game).
@@ -115,7 +113,7 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
         rewards = .column(count, 0); rewardSum = .column(count, 0)
         terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
         actionRNG = .column(count, Xoshiro256(seed: 0))
-        let actionSeed = Seeds.stream(seed, 0xAC7)
+        let actionSeed = Seeds.stream(seed, SeedStream.randomActions)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
         if case let .linear(p) = control {
             precondition(p.inputs == PongBatch.observationCount && p.outputs == batch.actionCount,

@@ -9,7 +9,7 @@ import Gym
 /// Results do not depend on the number of workers: game `g` plays the
 /// episodes seeded by ``Seeds/batchEpisode(batchSeed:game:episode:)`` of
 /// `(seed, g, e)`; its random actions come from its own generator
-/// (`Seeds.stream(Seeds.stream(seed, 0xAC7), g)`); the linear policy's sgemm
+/// (`Seeds.stream(Seeds.stream(seed, SeedStream.randomActions), g)`); the linear policy's sgemm
 /// covers one chunk, whose size and rows do not depend on the workers (at
 /// Breakout's ≥ 70 inputs sgemm's last bits depend on the batch size and the
 /// row, so they do depend on `chunk`).
@@ -19,11 +19,9 @@ public final class BreakoutBatchRunner: @unchecked Sendable {
     public let seed: UInt64
     /// Ticks run so far (each tick is one agent step of every game).
     public var ticks: Int { batches.ticks }
-    /// Games per chunk unless told otherwise. Measured with `gym-train bench
-    /// --game breakout --preset classic --chunk N` (1024 games, 2 workers, two
-    /// runs each): 32 gave 1.84–1.88× the one-worker rate with random actions
-    /// (the process using 1.97 of 2 cores) and 1.89–2.00× with the policy;
-    /// 64 gave 1.73–1.76× and 1.85–1.87×, 128 1.71–1.79× and 1.79–1.83×.
+    /// Games per chunk unless told otherwise, chosen with `gym-train bench
+    /// --game breakout --chunk N` (the best scaling over two workers, with
+    /// random actions and with the policy; larger chunks fall out of the caches).
     public static let defaultChunk = 32
     let batches: SlicedBatches<BreakoutBatchSlice>
 
@@ -86,7 +84,7 @@ final class BreakoutBatchSlice: BatchSlice, @unchecked Sendable {
         rewards = .column(count, 0); rewardSum = .column(count, 0)
         terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
         actionRNG = .column(count, Xoshiro256(seed: 0))
-        let actionSeed = Seeds.stream(seed, 0xAC7)
+        let actionSeed = Seeds.stream(seed, SeedStream.randomActions)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
         if case let .linear(p) = control {
             precondition(p.inputs == batch.observationCount && p.outputs == batch.actionCount,

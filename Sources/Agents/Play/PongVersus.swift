@@ -20,7 +20,7 @@ public struct PongVersus<Opponent: Agent>: Environment {
         self.opponent = opponent
         self.side = side
         opponentObservation = [Float](repeating: 0, count: PongGame.observationCount)
-        self.opponent.reset(seed: Seeds.stream(seed, 11))
+        self.opponent.reset(seed: Seeds.agent(seed, seat: 1))
     }
 
     public var config: PongConfig { game.config }
@@ -30,7 +30,7 @@ public struct PongVersus<Opponent: Agent>: Environment {
     /// Starts an episode; the opponent's generator is seeded from `seed` too.
     public mutating func reset(seed: UInt64) {
         game.reset(seed: seed)
-        opponent.reset(seed: Seeds.stream(seed, 11))
+        opponent.reset(seed: Seeds.agent(seed, seat: 1))
         lastEvents = PongEvents()
     }
 

@@ -17,21 +17,19 @@ import Gym
 /// so acting costs the same with or without normalisation and both paths
 /// below read only the folded copy.
 ///
-/// Two evaluation paths, chosen by measurement (`gym-train bench-policy`,
-/// release build, one thread, 12 inputs × 3 actions, ns per observation):
-/// - one observation: a plain loop (``logits(_:into:)``, ``greedyAction(_:)``),
-///   15–26 ns (four actions' rows summed side by side), against 100–160 ns
-///   for an sgemm of batch 1;
+/// Two evaluation paths, chosen by measurement (`gym-train bench-policy`;
+/// figures in the README):
+/// - one observation: a plain loop (``logits(_:into:)``, ``greedyAction(_:)``,
+///   four actions' rows summed side by side), because an sgemm of batch 1
+///   costs several times more at Pong's width;
 /// - many observations: one `cblas_sgemm` (``logits(batch:observations:into:)``,
 ///   ``actions(batch:observations:logits:into:)``), the form a batch of
-///   environments stepped together should use: break-even near batch 8–16,
-///   7.4–10 ns from batch 64 (the README's table; this VM's figures move by
-///   up to ±30% between runs). With 128 inputs sgemm wins even at batch 1.
+///   environments stepped together should use once the batch is past the
+///   break-even size (and at wide inputs even at batch 1).
 /// Both compute the same products; they may differ in the last bit of a
 /// logit (the summation order differs), which tests bound.
 ///
-/// Batch invariance (measured with OpenBLAS 0.3.21 on the project's
-/// machine, pinned by a test for Pong's shapes): with up to 24 inputs the
+/// Batch invariance (OpenBLAS 0.3.21; pinned by a test for Pong's shapes): with up to 24 inputs the
 /// sgemm logits of an observation are bit-identical whatever batch it is
 /// in and wherever; from 32 inputs (Breakout's 70) the last bits depend on
 /// the batch's size and the row's position. Callers that need results

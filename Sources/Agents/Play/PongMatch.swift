@@ -28,8 +28,8 @@ public enum PongMatch {
         config: PongConfig, seed: UInt64, bottom: inout Bottom, top: inout Top
     ) -> PongMatchResult {
         var game = PongGame(config: config, seed: seed)
-        bottom.reset(seed: Seeds.stream(seed, 10))
-        top.reset(seed: Seeds.stream(seed, 11))
+        bottom.reset(seed: Seeds.agent(seed, seat: 0))
+        top.reset(seed: Seeds.agent(seed, seat: 1))
         var result = PongMatchResult(seed: seed, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
                                      hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0)
         var receiver: PongSide = game.state.ballVY < 0 ? .bottom : .top

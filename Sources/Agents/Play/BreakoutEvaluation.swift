@@ -17,11 +17,11 @@ public struct BreakoutEpisode: Equatable, Sendable {
 /// Plays whole Breakout episodes.
 public enum BreakoutRun {
     /// Plays one episode from `seed` to its end. The agent is reset with
-    /// `Seeds.stream(seed, 10)` (as `gym-train render` does, so any episode
+    /// `Seeds.agent(seed, seat: 0)` (as `gym-train render` does, so any episode
     /// can be watched again).
     public static func play<A: Agent>(config: BreakoutConfig, seed: UInt64, index: Int = 0, agent: inout A) -> BreakoutEpisode {
         var game = BreakoutGame(config: config, seed: seed)
-        agent.reset(seed: Seeds.stream(seed, 10))
+        agent.reset(seed: Seeds.agent(seed, seat: 0))
         var total = BreakoutEvents()
         var events = BreakoutEvents()
         withUnsafeTemporaryAllocation(of: Float.self, capacity: game.observationCount) { buffer in

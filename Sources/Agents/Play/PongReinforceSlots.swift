@@ -10,7 +10,7 @@ import Gym
 /// are the reference's, bit for bit:
 /// - The games are ``PongLearnerGames`` (episode `k` set up as
 ///   ``PongTask/reset(_:seed:index:)`` and ``PongVersus`` set it up); the
-///   learner samples from its own generator `Seeds.stream(seed, 10)`.
+///   learner samples from its own generator `Seeds.agent(seed, seat: 0)`.
 /// - The learner acts on its own egocentric observation row through
 ///   ``Trajectory/act(_:_:policy:)`` (one row at a time, as the reference);
 ///   the episode stops at the plan's step limit or the game's end

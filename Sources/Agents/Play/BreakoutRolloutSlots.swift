@@ -61,14 +61,11 @@ final class BreakoutRolloutSlots {
 }
 
 extension BreakoutTask {
-    /// False: the batch was measured slower than one by one for training.
-    /// ``BreakoutBatch`` runs the same per-game step as ``BreakoutGame`` (no
-    /// lane path), and the learners act one row at a time on their own
-    /// policies (70 × 4 weights each), so batching saves nothing and sixteen
-    /// slots' policies and statistics crowd the cache (release, one worker,
-    /// `Configs/train-breakout.json`, 300 iterations: 5.1 M env steps/s
-    /// batched with 16 slots, 6.3 M with 4, 6.8 M one by one). The batched
-    /// path stays available (``RolloutPath/batched``) and tested.
+    /// False: ``BreakoutBatch`` runs the same per-game step as
+    /// ``BreakoutGame`` (no lane path), and the learners act one row at a
+    /// time on their own policies (70 × 4 weights each), so batching saves
+    /// nothing and the slots' policies and statistics crowd the cache. The
+    /// batched path stays available (``RolloutPath/batched``) and tested.
     public var batchIsFaster: Bool { false }
 
     /// The plan on ``BreakoutBatch``es (see ``BreakoutRolloutSlots``).

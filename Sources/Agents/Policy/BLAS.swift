@@ -4,7 +4,7 @@ import CBLAS
 public enum BLAS {
     /// Pins OpenBLAS to one thread. Call once before a program spreads work
     /// over its own workers (``ParallelRunner``): with several callers at
-    /// once, one BLAS thread each was 30% faster (PLATFORM.md), and the
+    /// once, one BLAS thread each is faster (PLATFORM.md), and the
     /// policy's tiny products gain nothing from BLAS threads. The trainers
     /// call it at every iteration for determinism too: OpenBLAS splits a
     /// large enough product over its threads, and the last bits of the
