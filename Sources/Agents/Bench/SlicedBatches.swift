@@ -57,7 +57,6 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
     func run(ticks: Int, wrap: (@Sendable (_ worker: Int, _ step: () -> Void) -> Void)? = nil) {
         self.ticks += ticks
         next.store(0, ordering: .relaxed)
-        let workers = min(self.workers, slices.count)
         @Sendable func take() {
             while true {
                 let k = next.add(1, ordering: .relaxed).oldValue
@@ -65,7 +64,9 @@ final class SlicedBatches<Slice: BatchSlice>: @unchecked Sendable {
                 slices[k].run(ticks: ticks)
             }
         }
-        ParallelRunner(workers: workers).forEachWorker { w in
+        // Every worker that can get a chunk takes part; which chunks it takes
+        // is first come, first served (the chunks' results do not depend on it).
+        ParallelRunner(workers: workers).forEachWorker(jobs: slices.count) { w, _ in
             if let wrap { wrap(w, take) } else { take() }
         }
     }

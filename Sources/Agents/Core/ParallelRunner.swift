@@ -39,6 +39,18 @@ public struct ParallelRunner: Sendable {
         }
     }
 
+    /// Runs `body(w, jobs)` on every worker `w` that has jobs among
+    /// `0 ..< count` (at most `count` workers): worker `w` of `W` takes the
+    /// jobs `w, w + W, w + 2W, …` (a fixed assignment, no work stealing), so
+    /// which worker runs a job never depends on timing. One dispatch.
+    public func forEachWorker(jobs count: Int, _ body: @Sendable (_ worker: Int, _ jobs: WorkerJobs) -> Void) {
+        guard count > 0 else { return }
+        let w = min(workers, count)
+        ParallelRunner(workers: w).forEachWorker { worker in
+            body(worker, WorkerJobs(worker: worker, workers: w, count: count))
+        }
+    }
+
     /// Runs `count` jobs and returns their results by index.
     /// - Parameters:
     ///   - makeWorker: builds one worker's private state (called once per worker, on that worker).
@@ -51,25 +63,40 @@ public struct ParallelRunner: Sendable {
         progress: (@Sendable () -> Void)? = nil
     ) -> [Result] {
         guard count > 0 else { return [] }
-        let w = min(workers, count)
         let slots = UnsafeMutableBufferPointer<Result>.allocate(capacity: count)
         defer { slots.deallocate() }
         let shared = SlotPointer(base: slots.baseAddress)
-        @Sendable func work(_ worker: Int) {
+        forEachWorker(jobs: count) { worker, jobs in
             var state = makeWorker(worker)
-            var index = worker
-            while index < count {
+            for index in jobs {
                 let value = job(&state, index)
                 guard let base = shared.base else { return }
                 (base + index).initialize(to: value)
                 progress?()
-                index += w
             }
         }
-        ParallelRunner(workers: w).forEachWorker(work)
         let results = Array(slots)
         (slots.baseAddress)?.deinitialize(count: count)
         return results
+    }
+}
+
+/// The jobs one worker takes (see ``ParallelRunner/forEachWorker(jobs:_:)``):
+/// `worker, worker + workers, …` below `total`, in that order.
+public struct WorkerJobs: Sequence, Sendable {
+    public let worker: Int
+    public let workers: Int
+    public let total: Int
+
+    init(worker: Int, workers: Int, count: Int) {
+        self.worker = worker; self.workers = workers; total = count
+    }
+
+    /// How many jobs this worker takes.
+    public var count: Int { Swift.max(0, (total - worker + workers - 1) / workers) }
+
+    public func makeIterator() -> StrideTo<Int>.Iterator {
+        stride(from: worker, to: total, by: workers).makeIterator()
     }
 }
 

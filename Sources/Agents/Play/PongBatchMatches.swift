@@ -88,15 +88,12 @@ public enum PongBatchMatches {
                                       top: &players.1[spec.top])
             }, progress: progress)
         }
-        let workers = min(runner.workers, count)
         let results = UnsafeMutableBufferPointer<PongMatchResult>.allocate(capacity: count)
         defer { results.deallocate() }
         let shared = SlotPointer(base: results.baseAddress)
-        ParallelRunner(workers: workers).forEachWorker { w in
+        runner.forEachWorker(jobs: count) { _, mine in
             guard let base = shared.base else { return }
-            let mine = stride(from: w, to: count, by: workers)
-            let games = (count - w + workers - 1) / workers
-            let player = PongMatchSlots(config: config, roster: roster, slots: min(slots, games))
+            let player = PongMatchSlots(config: config, roster: roster, slots: min(slots, mine.count))
             player.play(mine, game: game, into: base, progress: progress)
         }
         let out = Array(results)
@@ -177,7 +174,7 @@ final class PongMatchSlots {
 
     /// Plays the games `mine` (in order, refilling slots as games end) and
     /// writes game `g`'s result to `results[g]` (uninitialised memory).
-    func play(_ mine: StrideTo<Int>, game: (Int) -> PongBatchMatches.Game,
+    func play(_ mine: WorkerJobs, game: (Int) -> PongBatchMatches.Game,
               into results: UnsafeMutablePointer<PongMatchResult>, progress: (@Sendable () -> Void)?) {
         guard let bObs = bottomObs.baseAddress, let tObs = topObs.baseAddress,
               let bAct = bottomActions.baseAddress, let tAct = topActions.baseAddress,

@@ -35,7 +35,7 @@ final class PongReinforceSlots {
     /// - Parameters:
     ///   - episodes: this worker's episodes, in the order it plays them.
     ///   - out: the plan's results (initialised), written at this worker's episodes only.
-    init(task: PongTask, plan: ReinforcePlan, slots: Int, episodes: StrideTo<Int>,
+    init(task: PongTask, plan: ReinforcePlan, slots: Int, episodes: WorkerJobs,
          out: UnsafeMutablePointer<EpisodeGradient?>) {
         self.plan = plan
         self.slots = slots
@@ -99,7 +99,6 @@ extension PongTask {
                                      slots: Int) -> [EpisodeGradient]? {
         precondition(slots >= 1, "slots must be at least 1")
         let count = plan.episodes
-        let workers = min(runner.workers, count)
         let results = UnsafeMutableBufferPointer<EpisodeGradient?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer {
@@ -107,12 +106,11 @@ extension PongTask {
             results.deallocate()
         }
         let shared = SlotPointer(base: results.baseAddress)
-        ParallelRunner(workers: workers).forEachWorker { w in
+        runner.forEachWorker(jobs: count) { _, episodes in
             guard let out = shared.base else { return }
-            let episodes = (count - w + workers - 1) / workers
             PongReinforceSlots(task: self, plan: plan,
-                               slots: TrajectoryStorage.slots(plan, wanted: min(slots, episodes)),
-                               episodes: stride(from: w, to: count, by: workers), out: out).play()
+                               slots: TrajectoryStorage.slots(plan, wanted: min(slots, episodes.count)),
+                               episodes: episodes, out: out).play()
         }
         return (0 ..< count).map { k in
             guard let gradient = results[k] else { preconditionFailure("episode \(k) was not played") }

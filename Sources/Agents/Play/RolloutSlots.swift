@@ -29,7 +29,7 @@ final class RolloutSlots {
     /// - Parameters:
     ///   - jobs: this worker's jobs, in the order it plays them.
     ///   - episodesOut, statisticsOut: the plan's results (initialised), written at each job's indices only.
-    init(plan: RolloutPlan, slots: Int, jobs: StrideTo<Int>, episodesOut: UnsafeMutablePointer<EpisodeResult>,
+    init(plan: RolloutPlan, slots: Int, jobs: WorkerJobs, episodesOut: UnsafeMutablePointer<EpisodeResult>,
          statisticsOut: UnsafeMutablePointer<ObservationStatistics?>) {
         self.plan = plan
         self.slots = slots
@@ -121,7 +121,6 @@ final class RolloutSlots {
                     play: @Sendable (RolloutSlots) -> Void) -> RolloutResults {
         precondition(slots >= 1, "slots must be at least 1")
         let count = plan.jobs
-        let workers = min(runner.workers, count)
         let episodes = UnsafeMutableBufferPointer<EpisodeResult>.allocate(capacity: plan.members * plan.episodes)
         episodes.initialize(repeating: EpisodeResult())
         let statistics = UnsafeMutableBufferPointer<ObservationStatistics?>.allocate(capacity: plan.members)
@@ -133,10 +132,9 @@ final class RolloutSlots {
         }
         let sharedEpisodes = SlotPointer(base: episodes.baseAddress)
         let sharedStatistics = SlotPointer(base: statistics.baseAddress)
-        ParallelRunner(workers: workers).forEachWorker { w in
+        runner.forEachWorker(jobs: count) { _, jobs in
             guard let e = sharedEpisodes.base, let s = sharedStatistics.base else { return }
-            let jobs = (count - w + workers - 1) / workers
-            play(RolloutSlots(plan: plan, slots: min(slots, jobs), jobs: stride(from: w, to: count, by: workers),
+            play(RolloutSlots(plan: plan, slots: min(slots, jobs.count), jobs: jobs,
                               episodesOut: e, statisticsOut: s))
         }
         return RolloutResults(episodes: Array(episodes), statistics: Array(statistics))
