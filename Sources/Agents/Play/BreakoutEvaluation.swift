@@ -33,9 +33,19 @@ public enum BreakoutRun {
                 if step.isDone { break }
             }
         }
-        let s = game.state.core
-        return BreakoutEpisode(index: index, seed: seed, score: Int(s.score), steps: Int(s.steps), end: s.end,
-                               levelsCleared: Int(s.levelsCleared), livesLost: Int(total.livesLost), events: total)
+        return BreakoutEpisode(index: index, seed: seed, score: 0, steps: 0, end: .none, levelsCleared: 0,
+                               livesLost: 0, events: total).completed(by: game.state.core)
+    }
+}
+
+extension BreakoutEpisode {
+    /// This record with the result of the episode that ended in `core`
+    /// (its events already totalled).
+    func completed(by core: BreakoutCore) -> BreakoutEpisode {
+        var r = self
+        r.score = Int(core.score); r.steps = Int(core.steps); r.end = core.end
+        r.levelsCleared = Int(core.levelsCleared); r.livesLost = Int(events.livesLost)
+        return r
     }
 }
 
@@ -85,13 +95,18 @@ public struct BreakoutEvalSummary: Equatable, Sendable {
 /// Evaluates an agent over many Breakout episodes in parallel.
 public enum BreakoutEvaluation {
     /// Plays `episodes` episodes; episode `i` uses seed `Seeds.episode(runSeed, i)`.
-    /// The result is the same for any number of workers.
+    /// Played by ``Matches`` (batched where ``Breakout/batchIsFaster(_:)``);
+    /// the result is the same for any path and number of workers or slots.
     public static func run(config: BreakoutConfig, agent: AgentSpec, episodes: Int, runSeed: UInt64,
-                           runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) -> [BreakoutEpisode] {
-        runner.map(count: episodes, makeWorker: { (_: Int) -> any Agent in
-            agent.makeBreakoutAgent(config: config)
-        }, job: { (player: inout any Agent, index: Int) -> BreakoutEpisode in
-            BreakoutRun.play(config: config, seed: Seeds.episode(runSeed: runSeed, index: index), index: index, agent: &player)
-        }, progress: progress)
+                           runner: ParallelRunner, path: RolloutPath = .automatic, slots: Int = Matches.defaultSlots,
+                           progress: (@Sendable () -> Void)? = nil) -> [BreakoutEpisode] {
+        Matches.play(Breakout.self, config: config, roster: [agent], count: episodes, slots: slots, path: path,
+                     runner: runner, game: { index in
+            SeatedGame(seed: Seeds.episode(runSeed: runSeed, index: index), seats: [0])
+        }, progress: progress).enumerated().map { index, episode in
+            var e = episode
+            e.index = index
+            return e
+        }
     }
 }

@@ -54,17 +54,16 @@ public struct PongEvalSummary: Equatable, Sendable {
 public enum PongEvaluation {
     /// Plays `episodes` games; episode `i` uses seed `Seeds.episode(runSeed, i)`
     /// and puts the agent at the bottom when `i` is even, at the top when odd.
-    /// The games are played on batches (``PongBatchMatches``), each exactly
-    /// as ``PongMatch/play(config:seed:bottom:top:)`` plays it alone; the
+    /// The games are played by ``Matches``, each exactly as
+    /// ``PongMatch/play(config:seed:bottom:top:)`` plays it alone; the
     /// result is the same for any number of workers or `slots`.
     public static func run(config: PongConfig, agent: AgentSpec, opponent: AgentSpec,
                            episodes: Int, runSeed: UInt64, runner: ParallelRunner,
-                           slots: Int = PongBatchMatches.defaultSlots,
+                           slots: Int = Matches.defaultSlots,
                            progress: (@Sendable () -> Void)? = nil) -> [PongEvalEpisode] {
-        let matches = PongBatchMatches.play(config: config, roster: [agent, opponent], count: episodes, slots: slots,
-                                            runner: runner, game: { index in
-            let seed = Seeds.episode(runSeed: runSeed, index: index)
-            return index % 2 == 0 ? .init(seed: seed, bottom: 0, top: 1) : .init(seed: seed, bottom: 1, top: 0)
+        let matches = Matches.play(Pong.self, config: config, roster: [agent, opponent], count: episodes, slots: slots,
+                                   runner: runner, game: { index in
+            SeatedGame(seed: Seeds.episode(runSeed: runSeed, index: index), seats: index % 2 == 0 ? [0, 1] : [1, 0])
         }, progress: progress)
         return matches.enumerated().map { index, match in
             PongEvalEpisode(index: index, match: match, agentSide: index % 2 == 0 ? .bottom : .top)

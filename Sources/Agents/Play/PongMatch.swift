@@ -20,6 +20,27 @@ public struct PongMatchResult: Equatable, Sendable, Codable {
     public func hits(_ side: PongSide) -> Int { side == .bottom ? hitsBottom : hitsTop }
 }
 
+extension PongMatchResult {
+    /// Books one step's events: hits, and for every point who received the
+    /// serve and the ball's speed. With frameSkip > 1 several points can fall
+    /// in one step; the serve after each heads to its scorer.
+    @inline(__always)
+    mutating func book(_ events: PongEvents, receiver: inout PongSide) {
+        hitsBottom += Int(events.hitsBottom)
+        hitsTop += Int(events.hitsTop)
+        for _ in 0 ..< Int(events.pointsBottom) {
+            if receiver == .bottom { receiverPoints += 1 }
+            receiver = .bottom
+            pointSpeedSum += Double(events.pointSpeed)
+        }
+        for _ in 0 ..< Int(events.pointsTop) {
+            if receiver == .top { receiverPoints += 1 }
+            receiver = .top
+            pointSpeedSum += Double(events.pointSpeed)
+        }
+    }
+}
+
 /// Plays whole Pong games between two agents.
 public enum PongMatch {
     /// Plays one game from `seed` to its end. Agents are reset with seeds
@@ -44,20 +65,7 @@ public enum PongMatch {
                 let b = bottom.act(UnsafeBufferPointer(obsBottom))
                 let t = top.act(UnsafeBufferPointer(obsTop))
                 let step = game.step(top: t, bottom: b, events: &events)
-                result.hitsBottom += Int(events.hitsBottom)
-                result.hitsTop += Int(events.hitsTop)
-                // With frameSkip > 1 several points can fall in one step; the
-                // serve after each heads to its scorer.
-                for _ in 0 ..< Int(events.pointsBottom) {
-                    if receiver == .bottom { result.receiverPoints += 1 }
-                    receiver = .bottom
-                    result.pointSpeedSum += Double(events.pointSpeed)
-                }
-                for _ in 0 ..< Int(events.pointsTop) {
-                    if receiver == .top { result.receiverPoints += 1 }
-                    receiver = .top
-                    result.pointSpeedSum += Double(events.pointSpeed)
-                }
+                result.book(events, receiver: &receiver)
                 if step.isDone { break }
             }
         }

@@ -6,18 +6,24 @@ import Gym
 /// bridge compares tables that played the same deals, so the luck of the
 /// seed cancels out.
 public enum BreakoutDuplicate {
-    /// Results by agent, then seed index (episodes played with
-    /// ``BreakoutRun/play(config:seed:index:agent:)``); the same for any
-    /// number of workers. Specs must have passed ``AgentSpec/check(breakout:)``.
+    /// Results by agent, then seed index (episodes played by ``Matches``,
+    /// each as ``BreakoutRun/play(config:seed:index:agent:)`` plays it); the
+    /// same for any path and number of workers. Specs must have passed
+    /// ``AgentSpec/check(breakout:)``.
     public static func run(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
-                           runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) -> [[BreakoutEpisode]] {
-        let flat = runner.map(count: agents.count * episodes, makeWorker: { _ in
-            agents.map { $0.makeBreakoutAgent(config: config) }
-        }, job: { players, job in
-            let a = job / episodes, k = job % episodes
-            return BreakoutRun.play(config: config, seed: Seeds.episode(runSeed: seed, index: k), index: k, agent: &players[a])
+                           runner: ParallelRunner, path: RolloutPath = .automatic,
+                           progress: (@Sendable () -> Void)? = nil) -> [[BreakoutEpisode]] {
+        let flat = Matches.play(Breakout.self, config: config, roster: agents, count: agents.count * episodes,
+                                path: path, runner: runner, game: { job in
+            SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
         }, progress: progress)
-        return (0 ..< agents.count).map { a in Array(flat[a * episodes ..< (a + 1) * episodes]) }
+        return (0 ..< agents.count).map { a in
+            (0 ..< episodes).map { k in
+                var e = flat[a * episodes + k]
+                e.index = k
+                return e
+            }
+        }
     }
 
     /// Every pair of agents compared on each common seed (one game per unit).

@@ -24,7 +24,7 @@ public enum PongTournament {
     ///
     /// Game `g` is played on its pair's seed exactly as
     /// ``PongMatch/play(config:seed:bottom:top:)`` plays it (batched by
-    /// ``PongBatchMatches``), so any game can be replayed from (config, seed,
+    /// ``Matches``), so any game can be replayed from (config, seed,
     /// bottom spec, top spec) alone. The results are by game index, identical
     /// for any number of workers. A `linear` spec must have passed ``AgentSpec/check(pong:)``.
     public static func run(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
@@ -40,11 +40,10 @@ public enum PongTournament {
                             progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
         precondition(agents.count == schedule.agentCount, "one spec per scheduled agent")
         let first = games.lowerBound
-        let matches = PongBatchMatches.play(config: config, roster: agents, count: games.count, runner: runner,
-                                            game: { offset in
+        let matches = Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
+                                   game: { offset in
             let slot = schedule.slot(first + offset)
-            return PongBatchMatches.Game(seed: schedule.pairSeed(slot.pair), bottom: slot.swapped ? slot.b : slot.a,
-                                         top: slot.swapped ? slot.a : slot.b)
+            return SeatedGame(seed: schedule.pairSeed(slot.pair), seats: slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b])
         }, progress: progress)
         return matches.enumerated().map { offset, result in
             PongTournamentGame(slot: schedule.slot(first + offset), result: result)

@@ -7,7 +7,9 @@ import Gym
 /// (``playBatched(_:runner:slots:)``, measured slower, so only when forced),
 /// with the same results; REINFORCE has no batched Breakout path and always
 /// plays one by one.
-public struct BreakoutTask: TrainingTask {
+public struct BreakoutTask: GameTrainingTask {
+    public typealias Game = Breakout
+
     public let config: BreakoutConfig
     public let episodeSteps: Int
 
@@ -20,6 +22,10 @@ public struct BreakoutTask: TrainingTask {
     public var target: PolicyTarget { .breakout(config) }
 
     public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame { BreakoutGame(config: config) }
+
+    public func seating(_ k: Int) -> (learner: Int, opponent: Int) { (0, 0) }
+
+    public func makeOpponents(centre: LinearPolicy) -> [any Agent] { [] }
 
     public func reset(_ env: inout BreakoutGame, seed: UInt64, index: Int) { env.reset(seed: seed) }
 }

@@ -49,8 +49,8 @@ public struct IterationReport: Equatable, Sendable {
 ///    (common random numbers), as one ``RolloutPlan`` on the
 ///    ``ParallelRunner``: by ``rolloutPath`` (default ``RolloutPath/automatic``)
 ///    either batched — each worker steps ``slots`` episodes together on one
-///    batch (``PongRolloutSlots``; Pong without frame skip or sticky
-///    actions, where that was measured faster) with one greedy learner per
+///    vector environment (the slot engine's ``RolloutWork``; where the game
+///    says batching is faster) with one greedy learner per
 ///    slot acting on its own observation row — or one by one on single
 ///    environments (``Rollout/playOneByOne(_:task:runner:)``, the reference).
 ///    Both give the same results bit for bit (fitness, steps, statistics).

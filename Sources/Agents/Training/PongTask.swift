@@ -8,7 +8,9 @@ import Gym
 /// one policy plays both sides), against opponent `(index / 2) % count`
 /// of the list (so with `2 × count` episodes every opponent is met on
 /// both sides).
-public struct PongTask: TrainingTask {
+public struct PongTask: GameTrainingTask {
+    public typealias Game = Pong
+
     /// Who the policy plays against.
     public enum Opponent: Equatable, Sendable {
         /// A fixed agent (tracker of some skill, random, a saved policy, …).
@@ -46,6 +48,19 @@ public struct PongTask: TrainingTask {
             }
             return PongVersus(config: config, opponent: AnyAgent(agent))
         })
+    }
+
+    public func seating(_ k: Int) -> (learner: Int, opponent: Int) {
+        (k % 2 == 0 ? 0 : 1, (k / 2) % opponents.count)
+    }
+
+    public func makeOpponents(centre: LinearPolicy) -> [any Agent] {
+        opponents.map { opponent -> any Agent in
+            switch opponent {
+            case let .agent(spec): spec.makePongAgent(config: config)
+            case .selfPlay: LinearAgent(policy: centre)
+            }
+        }
     }
 
     public func reset(_ env: inout PongEnvironments, seed: UInt64, index: Int) {

@@ -99,8 +99,10 @@ public struct Reinforce<Task: TrainingTask>: PolicyTrainer {
                                  policy: policy, baseline: state.baseline)
         let d = policy.inputs, p = policy.parameterCount
         let episodes: [EpisodeGradient]
-        if rolloutPath.tries(batchedFor: task),
-           let batched = task.playReinforceBatched(plan, runner: runner, slots: slots) {
+        if rolloutPath.tries(batchedFor: task) {
+            guard let batched = task.playReinforceBatched(plan, runner: runner, slots: slots) else {
+                preconditionFailure("\(Task.self) has no batched path")
+            }
             episodes = batched
         } else {
             episodes = plan.playOneByOne(task: task, runner: runner)
