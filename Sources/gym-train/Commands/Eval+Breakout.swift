@@ -8,16 +8,16 @@ extension Eval {
         let config = try game.breakoutConfig()
         let agentSpec = try AgentSpec.parse(agent)
         try agentSpec.check(breakout: config)
-        let folder = try ResultsFolder.create(explicit: runOptions.out, command: "eval", game: "breakout", seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "eval", game: "breakout", seed: game.seed)
         try folder.writeRunInfo(command: "eval", seed: game.seed, config: config, extra: [
             ("agent", .string(agentSpec.text)),
-            ("episodes", .number(runOptions.episodes)), ("workers", .number(runOptions.workerCount)),
+            ("episodes", .number(episodeOptions.episodes)), ("workers", .number(workerOptions.count)),
         ])
-        let progress = Progress(total: runOptions.episodes, label: "eval")
+        let progress = Progress(total: episodeOptions.episodes, label: "eval")
         let clock = ContinuousClock()
         let start = clock.now
-        let results = BreakoutEvaluation.run(config: config, agent: agentSpec, episodes: runOptions.episodes,
-                                             runSeed: game.seed, runner: ParallelRunner(workers: runOptions.workerCount),
+        let results = BreakoutEvaluation.run(config: config, agent: agentSpec, episodes: episodeOptions.episodes,
+                                             runSeed: game.seed, runner: ParallelRunner(workers: workerOptions.count),
                                              progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()
@@ -45,11 +45,11 @@ extension Eval {
             ("paddleHits", .number(s.paddleHits)), ("pushes", .number(s.pushes)),
             ("totalSteps", .number(s.totalSteps)), ("wallSeconds", .number(seconds)),
             ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(runOptions.workerCount)),
+            ("workers", .number(workerOptions.count)),
         ])
         try folder.write(json.serialized() + "\n", to: "summary.json")
 
-        print("eval breakout: \(agentSpec.displayName), \(s.episodes) episodes, seed \(game.seed), \(runOptions.workerCount) workers")
+        print("eval breakout: \(agentSpec.displayName), \(s.episodes) episodes, seed \(game.seed), \(workerOptions.count) workers")
         print(String(format: "  score   mean %.2f  95%% CI [%.2f, %.2f]", s.meanScore, s.scoreLow, s.scoreHigh))
         print(String(format: "  walls   cleared at least one in %d/%d (%.3f, 95%% CI [%.3f, %.3f]); all %d in %d; mean %.2f",
                      s.clearedAWall, s.episodes, s.clearRate, s.clearRateLow, s.clearRateHigh, config.levels, s.clearedAll, s.meanLevelsCleared))

@@ -18,7 +18,9 @@ struct Eval: ParsableCommand {
     )
 
     @OptionGroup var game: GameOptions
-    @OptionGroup var runOptions: RunOptions
+    @OptionGroup var episodeOptions: EpisodeOptions
+    @OptionGroup var workerOptions: WorkerOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2, linear:PATH).")
     var agent: String = "tracker"
@@ -33,17 +35,17 @@ struct Eval: ParsableCommand {
         let opponentSpec = try AgentSpec.parse(opponent)
         try agentSpec.check(pong: config)
         try opponentSpec.check(pong: config)
-        let folder = try ResultsFolder.create(explicit: runOptions.out, command: "eval", game: "pong", seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "eval", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "eval", seed: game.seed, config: config, extra: [
             ("agent", .string(agentSpec.text)), ("opponent", .string(opponentSpec.text)),
-            ("episodes", .number(runOptions.episodes)), ("workers", .number(runOptions.workerCount)),
+            ("episodes", .number(episodeOptions.episodes)), ("workers", .number(workerOptions.count)),
         ])
-        let progress = Progress(total: runOptions.episodes, label: "eval")
+        let progress = Progress(total: episodeOptions.episodes, label: "eval")
         let clock = ContinuousClock()
         let start = clock.now
         let results = PongEvaluation.run(config: config, agent: agentSpec, opponent: opponentSpec,
-                                         episodes: runOptions.episodes, runSeed: game.seed,
-                                         runner: ParallelRunner(workers: runOptions.workerCount),
+                                         episodes: episodeOptions.episodes, runSeed: game.seed,
+                                         runner: ParallelRunner(workers: workerOptions.count),
                                          progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()
@@ -72,11 +74,11 @@ struct Eval: ParsableCommand {
             ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
             ("totalSteps", .number(summary.totalSteps)), ("wallSeconds", .number(seconds)),
             ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(runOptions.workerCount)),
+            ("workers", .number(workerOptions.count)),
         ])
         try folder.write(json.serialized() + "\n", to: "summary.json")
 
-        print("eval pong: \(agentSpec.displayName) vs \(opponentSpec.displayName), \(summary.episodes) games, seed \(game.seed), \(runOptions.workerCount) workers")
+        print("eval pong: \(agentSpec.displayName) vs \(opponentSpec.displayName), \(summary.episodes) games, seed \(game.seed), \(workerOptions.count) workers")
         print(String(format: "  games   W %d  D %d  L %d   win rate %.3f  95%% CI [%.3f, %.3f]",
                      summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
         print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",

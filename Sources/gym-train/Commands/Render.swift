@@ -57,8 +57,7 @@ struct Render: ParsableCommand {
     @Option(help: "Pixels per field unit in GIF/PGM output.")
     var scale: Float = 0.5
 
-    @Option(help: "Results folder (default: Results/render-<game>-<time>-s<seed>).")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard episode >= 0 else { throw ValidationError("--episode \(episode) is out of range; allowed: 0 or more") }

@@ -69,11 +69,8 @@ struct Tournament: ParsableCommand {
     @Option(help: "SPRT: pairs played at most before the test is declared inconclusive.")
     var maxPairs: Int = 20_000
 
-    @Option(help: "Parallel workers (default: the machine's cores).")
-    var workers: Int?
-
-    @Option(help: "Results folder (default: Results/tournament-<game>-<time>-s<seed>).")
-    var out: String?
+    @OptionGroup var workerOptions: WorkerOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
@@ -89,7 +86,6 @@ struct Tournament: ParsableCommand {
         guard elo0.isFinite, elo1.isFinite, elo0 < elo1, abs(elo0) <= 1000, abs(elo1) <= 1000 else {
             throw ValidationError("--elo0 \(elo0) and --elo1 \(elo1) are invalid; allowed: -1000 ≤ elo0 < elo1 ≤ 1000")
         }
-        if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
         switch mode {
         case .roundRobin:
             guard agents.count >= 2 else { throw ValidationError("round-robin needs at least two --agent options (got \(agents.count))") }
@@ -104,7 +100,7 @@ struct Tournament: ParsableCommand {
         }
     }
 
-    var workerCount: Int { workers ?? ParallelRunner.defaultWorkers }
+    var workerCount: Int { workerOptions.count }
 
     func run() throws {
         if game.game == .breakout { return try breakout(config: try game.breakoutConfig()) }
@@ -136,7 +132,7 @@ struct Tournament: ParsableCommand {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
         let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents, config: config)
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: game.seed)
-        let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "pong", seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "tournament", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
             ("mode", .string(format.description)), ("agents", .array(specs.map { .string($0.text) })),
             ("pairs", .number(pairs)), ("bootstrap", .number(bootstrap)), ("level", .number(level)),
@@ -186,7 +182,7 @@ struct Tournament: ParsableCommand {
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
-        let folder = try ResultsFolder.create(explicit: out, command: "sprt", game: "pong", seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "sprt", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
             ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
             ("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta)),
@@ -241,7 +237,7 @@ struct Tournament: ParsableCommand {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
         let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
         for spec in specs { try spec.check(breakout: config) }
-        let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "breakout", seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "tournament", game: "breakout", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
             ("mode", .string("\(format), duplicate")), ("agents", .array(specs.map { .string($0.text) })),
             ("episodes", .number(episodes)), ("bootstrap", .number(bootstrap)), ("level", .number(level)),
