@@ -8,6 +8,10 @@ public struct PongEvalEpisode: Equatable, Sendable {
     /// neither side's serve luck favours it).
     public var agentSide: PongSide
 
+    public init(index: Int, match: PongMatchResult, agentSide: PongSide) {
+        self.index = index; self.match = match; self.agentSide = agentSide
+    }
+
     public var agentScore: Int { match.score(agentSide) }
     public var opponentScore: Int { match.score(agentSide.opponent) }
     /// 1 win, 0.5 draw (a truncated game with equal scores), 0 loss.

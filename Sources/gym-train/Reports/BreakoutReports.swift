@@ -2,28 +2,20 @@ import Agents
 import Foundation
 import Gym
 
-extension Eval {
-    /// `eval --game breakout`: the agent alone over many episodes.
-    func runBreakout() throws {
-        let config = try game.breakoutConfig()
-        let agentSpec = try AgentSpec.parse(agent)
-        try agentSpec.check(breakout: config)
-        let folder = try ResultsFolder.create(explicit: output.out, command: "eval", game: "breakout", seed: game.seed)
-        try folder.writeRunInfo(command: "eval", seed: game.seed, config: config, extra: [
-            ("agent", .string(agentSpec.text)),
-            ("episodes", .number(episodeOptions.episodes)), ("workers", .number(workerOptions.count)),
-        ])
-        let progress = Progress(total: episodeOptions.episodes, label: "eval")
-        let clock = ContinuousClock()
-        let start = clock.now
-        let results = BreakoutEvaluation.run(config: config, agent: agentSpec, episodes: episodeOptions.episodes,
-                                             runSeed: game.seed, runner: ParallelRunner(workers: workerOptions.count),
-                                             progress: { progress.tick() })
-        let seconds = (clock.now - start).seconds
-        progress.finish()
+extension Breakout: CommandGame {
+    static func frameSkip(_ config: BreakoutConfig) -> Int { config.frameSkip }
+
+    /// The agent alone: mean score with a 95% interval, walls cleared, lives lost, length.
+    static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig) throws {
+        let results = records.enumerated().map { index, episode in
+            var e = episode
+            e.index = index
+            return e
+        }
         let s = BreakoutEvalSummary(results)
+        let seconds = run.seconds
         let stepsPerSecond = Double(s.totalSteps) / max(seconds, 1e-9)
-        let realTime = stepsPerSecond * Double(config.frameSkip) / 60
+        let realTime = stepsPerSecond * Double(run.frameSkip) / 60
 
         var csv = "episode,seed,score,steps,end,levels_cleared,lives_lost,bricks_broken,paddle_hits,balls_lost,pushes\n"
         for r in results {
@@ -31,10 +23,10 @@ extension Eval {
             csv += "\(r.index),\(r.seed),\(r.score),\(r.steps),\(r.end),\(r.levelsCleared),\(r.livesLost),"
             csv += "\(e.bricksBroken),\(e.paddleHits),\(e.ballsLost),\(e.pushes)\n"
         }
-        try folder.write(csv, to: "episodes.csv")
+        try run.folder.write(csv, to: "episodes.csv")
         let json = JSONValue.object([
-            ("game", .string("breakout")), ("agent", .string(agentSpec.displayName)),
-            ("episodes", .number(s.episodes)), ("seed", .number(game.seed)),
+            ("game", .string("breakout")), ("agent", .string(run.agent.displayName)),
+            ("episodes", .number(s.episodes)), ("seed", .number(run.seed)),
             ("meanScore", .number(s.meanScore)), ("meanScore95", .array([.number(s.scoreLow), .number(s.scoreHigh)])),
             ("clearedAWall", .number(s.clearedAWall)), ("clearRate", .number(s.clearRate)),
             ("clearRate95", .array([.number(s.clearRateLow), .number(s.clearRateHigh)])),
@@ -45,11 +37,11 @@ extension Eval {
             ("paddleHits", .number(s.paddleHits)), ("pushes", .number(s.pushes)),
             ("totalSteps", .number(s.totalSteps)), ("wallSeconds", .number(seconds)),
             ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(workerOptions.count)),
+            ("workers", .number(run.workers)),
         ])
-        try folder.write(json.serialized() + "\n", to: "summary.json")
+        try run.folder.write(json.serialized() + "\n", to: "summary.json")
 
-        print("eval breakout: \(agentSpec.displayName), \(s.episodes) episodes, seed \(game.seed), \(workerOptions.count) workers")
+        print("eval breakout: \(run.agent.displayName), \(s.episodes) episodes, seed \(run.seed), \(run.workers) workers")
         print(String(format: "  score   mean %.2f  95%% CI [%.2f, %.2f]", s.meanScore, s.scoreLow, s.scoreHigh))
         print(String(format: "  walls   cleared at least one in %d/%d (%.3f, 95%% CI [%.3f, %.3f]); all %d in %d; mean %.2f",
                      s.clearedAWall, s.episodes, s.clearRate, s.clearRateLow, s.clearRateHigh, config.levels, s.clearedAll, s.meanLevelsCleared))
@@ -58,6 +50,6 @@ extension Eval {
         print(String(format: "  length  mean %.1f steps; %d bricks broken, %d paddle hits, %d pushes",
                      s.meanLength, s.bricksBroken, s.paddleHits, s.pushes))
         print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(s.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agent included), \(formatRate(realTime))× real time")
-        print("  results \(folder.path)")
+        print("  results \(run.folder.path)")
     }
 }

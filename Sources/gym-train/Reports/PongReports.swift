@@ -1,0 +1,54 @@
+import Agents
+import Foundation
+import Gym
+
+extension Pong: CommandGame {
+    static func frameSkip(_ config: PongConfig) -> Int { config.frameSkip }
+
+    /// The agent alternates sides by episode; win rate, points share, score and length.
+    static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig) throws {
+        let results = records.enumerated().map { index, match in
+            PongEvalEpisode(index: index, match: match, agentSide: index % 2 == 0 ? .bottom : .top)
+        }
+        let summary = PongEvalSummary(results)
+        let opponent = run.opponent?.displayName ?? ""
+        let seconds = run.seconds
+        let stepsPerSecond = Double(summary.totalSteps) / max(seconds, 1e-9)
+        let realTime = stepsPerSecond * Double(run.frameSkip) / 60
+
+        var csv = "episode,seed,agent_side,agent_score,opponent_score,steps,end,agent_hits,opponent_hits\n"
+        for r in results {
+            csv += "\(r.index),\(r.match.seed),\(r.agentSide),\(r.agentScore),\(r.opponentScore),\(r.match.steps),"
+            csv += "\(r.match.end),\(r.match.hits(r.agentSide)),\(r.match.hits(r.agentSide.opponent))\n"
+        }
+        try run.folder.write(csv, to: "episodes.csv")
+        let json = JSONValue.object([
+            ("game", .string("pong")), ("agent", .string(run.agent.displayName)),
+            ("opponent", .string(opponent)), ("episodes", .number(summary.episodes)),
+            ("seed", .number(run.seed)),
+            ("wins", .number(summary.wins)), ("draws", .number(summary.draws)), ("losses", .number(summary.losses)),
+            ("winRate", .number(summary.winRate)),
+            ("winRate95", .array([.number(summary.winRateLow), .number(summary.winRateHigh)])),
+            ("pointsFor", .number(summary.pointsFor)), ("pointsAgainst", .number(summary.pointsAgainst)),
+            ("pointShare", .number(summary.pointShare)),
+            ("pointShare95", .array([.number(summary.pointShareLow), .number(summary.pointShareHigh)])),
+            ("meanAgentScore", .number(summary.meanAgentScore)),
+            ("meanOpponentScore", .number(summary.meanOpponentScore)),
+            ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
+            ("totalSteps", .number(summary.totalSteps)), ("wallSeconds", .number(seconds)),
+            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
+            ("workers", .number(run.workers)),
+        ])
+        try run.folder.write(json.serialized() + "\n", to: "summary.json")
+
+        print("eval pong: \(run.agent.displayName) vs \(opponent), \(summary.episodes) games, seed \(run.seed), \(run.workers) workers")
+        print(String(format: "  games   W %d  D %d  L %d   win rate %.3f  95%% CI [%.3f, %.3f]",
+                     summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
+        print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
+                     summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh))
+        print(String(format: "  mean score %.2f-%.2f, mean length %.1f steps, %d truncated",
+                     summary.meanAgentScore, summary.meanOpponentScore, summary.meanLength, summary.truncated))
+        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(summary.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agents included), \(formatRate(realTime))× real time")
+        print("  results \(run.folder.path)")
+    }
+}
