@@ -19,7 +19,7 @@ import Gym
 public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         case random
-        case tracker(PongTracker.Skill)
+        case tracker(TrackerSkill)
         case constant(action: Int)
         /// A saved ``LinearPolicy`` (checkpoint file).
         case linear(path: String, checkpoint: Checkpoint, selection: LinearAgent.Selection)
@@ -82,15 +82,15 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
             kind = .constant(action: action)
         case "tracker":
             try rejectParameters(params, kind: "tracker", allowed: ["reaction", "noise", "speed", "predict", "aim"])
-            var skill = PongTracker.Skill()
+            var skill = TrackerSkill()
             for (key, value) in params {
                 switch key {
                 case "reaction":
-                    skill.reaction = try intValue(value, kind: "tracker", key: key, range: PongTracker.Skill.reactionRange)
+                    skill.reaction = try intValue(value, kind: "tracker", key: key, range: TrackerSkill.reactionRange)
                 case "noise":
-                    skill.noise = try floatValue(value, kind: "tracker", key: key, range: PongTracker.Skill.noiseRange)
+                    skill.noise = try floatValue(value, kind: "tracker", key: key, range: TrackerSkill.noiseRange)
                 case "speed":
-                    skill.speed = try floatValue(value, kind: "tracker", key: key, range: PongTracker.Skill.speedRange)
+                    skill.speed = try floatValue(value, kind: "tracker", key: key, range: TrackerSkill.speedRange)
                 default:
                     guard let b = Bool(value) else {
                         throw .badValue(kind: "tracker", key: key, value: value, allowed: "true or false")
@@ -142,26 +142,6 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
             throw .badValue(kind: kind, key: key, value: text, allowed: "a number in \(range.lowerBound) ... \(range.upperBound)")
         }
         return v
-    }
-
-    /// Checks that this agent can play Pong with `config`: a saved policy
-    /// must be a Pong policy of this build's observation layout with as many
-    /// actions as `config` allows. Call before ``makePongAgent(config:)``.
-    public func check(pong config: PongConfig) throws(AgentSpecError) {
-        if case let .linear(path, checkpoint, _) = kind {
-            do { try checkpoint.check(for: .pong(config), path: path) } catch { throw .checkpoint(error) }
-        }
-    }
-
-    /// A fresh Pong agent of this spec (each worker builds its own).
-    /// A `linear` spec must have passed ``check(pong:)``.
-    public func makePongAgent(config: PongConfig) -> any Agent {
-        switch kind {
-        case .random: RandomAgent(actionCount: config.verticalMovement ? 5 : 3)
-        case let .tracker(skill): PongTracker(config: config, skill: skill)
-        case let .constant(action): ConstantAgent(action: action)
-        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
-        }
     }
 }
 

@@ -17,7 +17,7 @@ import Gym
 /// - `speed`: fraction of steps on which it may move, in (0, 1];
 /// - `predict`: aim at the predicted crossing point rather than the ball.
 public struct BreakoutTracker: Agent, Sendable {
-    public typealias Skill = PongTracker.Skill
+    public typealias Skill = TrackerSkill
 
     public let skill: Skill
     let width: Float, height: Float, r: Float, faceY: Float, maxSpeed: Float

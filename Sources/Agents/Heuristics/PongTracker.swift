@@ -12,21 +12,7 @@ import Gym
 /// - `speed`: fraction of steps on which it may move, in (0, 1];
 /// - `predict`: aim at the predicted crossing point rather than the ball.
 public struct PongTracker: Agent, Sendable {
-    public struct Skill: Equatable, Sendable, Codable {
-        public var reaction: Int = 0
-        public var noise: Float = 0
-        public var speed: Float = 1
-        public var predict: Bool = true
-        /// Breakout only: aim the return at the remaining bricks.
-        public var aim: Bool = true
-        public init(reaction: Int = 0, noise: Float = 0, speed: Float = 1, predict: Bool = true, aim: Bool = true) {
-            self.reaction = reaction; self.noise = noise; self.speed = speed; self.predict = predict; self.aim = aim
-        }
-        /// Allowed ranges of the knobs.
-        public static let reactionRange = 0 ... 30
-        public static let noiseRange: ClosedRange<Float> = 0 ... 4
-        public static let speedRange: ClosedRange<Float> = 0.05 ... 1
-    }
+    public typealias Skill = TrackerSkill
 
     public let skill: Skill
     let width: Float, height: Float, halfPaddle: Float, faceY: Float, r: Float, deadZone: Float

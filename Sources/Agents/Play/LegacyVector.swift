@@ -21,6 +21,7 @@ public final class LegacyPongVector: VectorEnvironment {
         bottomActions.deallocate(); topActions.deallocate()
     }
 
+    public func state(_ i: Int) -> PongState { batch.state(i) }
     public var config: PongConfig { batch.config }
     public var count: Int { batch.count }
     public var seats: Int { 2 }
@@ -83,6 +84,7 @@ public final class LegacyBreakoutVector: VectorEnvironment {
         batch = BreakoutBatch(config: config, count: count, seed: 0, autoReset: .off)
     }
 
+    public func state(_ i: Int) -> BreakoutState { batch.state(i) }
     public var config: BreakoutConfig { batch.config }
     public var count: Int { batch.count }
     public var seats: Int { 1 }

@@ -52,4 +52,39 @@ extension Breakout: CommandGame {
         print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(s.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agent included), \(formatRate(realTime))× real time")
         print("  results \(run.folder.path)")
     }
+
+    static func decodeReplay(_ line: String, source: String) throws -> Replay<Breakout> {
+        let record = try BreakoutEpisodeRecord.decode(line, source: source)
+        return Replay(config: record.config, seed: record.result.seed, seats: [record.agent],
+                      label: "episode \(record.episode)", expected: record.result, runInfo: [])
+    }
+
+    static func makeFrame(_ config: BreakoutConfig, scale: Float) -> GrayFrame {
+        BreakoutGame(config: config).makeFrame(scale: scale)
+    }
+
+    static func fieldWidth(_ config: BreakoutConfig) -> Float { config.fieldWidth }
+
+    static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: BreakoutConfig) -> String {
+        let s = vector.state(0).core
+        return "step \(step)  \(seats[0].displayName)  score \(s.score)  lives \(s.lives)  walls \(s.levelsCleared)/\(config.levels)  bricks \(s.bricksLeft)"
+    }
+
+    static func renderSummary(_ vector: Vector, label: String, seed: UInt64, seats: [AgentSpec], steps: Int,
+                              config: BreakoutConfig) -> String {
+        let s = vector.state(0).core
+        return "\(label) (seed \(seed)): \(seats[0].displayName) scored \(s.score), cleared \(s.levelsCleared) of \(config.levels) walls, \(s.lives) lives left after \(steps) steps, end: \(s.end)"
+    }
+
+    static func checkReplay(_ r: BreakoutEpisode, vector: Vector, steps: Int) throws -> String {
+        let s = vector.state(0).core
+        guard Int(s.score) == r.score, steps == r.steps, s.end == r.end else {
+            throw CLIError("replay differs from the record: recorded \(r.score) points after \(r.steps) steps (\(r.end)), replayed \(s.score) after \(steps) steps (\(s.end))")
+        }
+        return "replay identical to the record: \(r.score) points after \(r.steps) steps (\(r.end))"
+    }
+
+    static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)] {
+        [("agent", .string(seats[0].text)), ("episode", .number(episode)), ("episodeSeed", .number(seed))]
+    }
 }

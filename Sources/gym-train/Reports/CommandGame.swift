@@ -12,6 +12,38 @@ protocol CommandGame: PlayableGame {
     static func frameSkip(_ config: Config) -> Int
     /// `eval`'s files (episodes.csv, summary.json) and printed summary.
     static func reportEval(_ records: [Record], _ run: EvalRun, config: Config) throws
+
+    // MARK: render
+    /// The record on `line`, which names this game.
+    static func decodeReplay(_ line: String, source: String) throws -> Replay<Self>
+    /// A frame of the field at `scale` pixels per field unit.
+    static func makeFrame(_ config: Config, scale: Float) -> GrayFrame
+    /// The field's width in field units.
+    static func fieldWidth(_ config: Config) -> Float
+    /// The terminal's status line for game 0 of `vector`.
+    static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: Config) -> String
+    /// The line printed once the episode stopped.
+    static func renderSummary(_ vector: Vector, label: String, seed: UInt64, seats: [AgentSpec], steps: Int,
+                              config: Config) -> String
+    /// Compares the replayed game 0 of `vector` (its episode ended after
+    /// `steps` steps) with the record: the line to print when identical;
+    /// throws a ``CLIError`` when it differs.
+    static func checkReplay(_ expected: Record, vector: Vector, steps: Int) throws -> String
+    /// What run.json records about the episode played.
+    static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)]
+}
+
+/// A recorded episode (a line of a tournament's `matches.jsonl`) to play again.
+struct Replay<G: CommandGame> {
+    var config: G.Config
+    var seed: UInt64
+    /// Each seat's agent spec text.
+    var seats: [String]
+    /// How the printed lines name it ("match 3", "episode 2").
+    var label: String
+    var expected: G.Record
+    /// What `render` adds to run.json about the record.
+    var runInfo: [(String, JSONValue)]
 }
 
 /// What an `eval` run was: the context every game's report needs.

@@ -51,4 +51,40 @@ extension Pong: CommandGame {
         print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(summary.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agents included), \(formatRate(realTime))× real time")
         print("  results \(run.folder.path)")
     }
+
+    static func decodeReplay(_ line: String, source: String) throws -> Replay<Pong> {
+        let record = try PongMatchRecord.decode(line, source: source)
+        return Replay(config: record.config, seed: record.result.seed, seats: [record.bottom, record.top],
+                      label: "match \(record.match)", expected: record.result, runInfo: [("replayOf", record.json)])
+    }
+
+    static func makeFrame(_ config: PongConfig, scale: Float) -> GrayFrame {
+        PongGame(config: config).makeFrame(scale: scale)
+    }
+
+    static func fieldWidth(_ config: PongConfig) -> Float { config.fieldWidth }
+
+    static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: PongConfig) -> String {
+        let s = vector.state(0)
+        return "step \(step)  \(seats[0].displayName) (bottom) \(s.scoreBottom)-\(s.scoreTop) \(seats[1].displayName) (top)"
+    }
+
+    static func renderSummary(_ vector: Vector, label: String, seed: UInt64, seats: [AgentSpec], steps: Int,
+                              config: PongConfig) -> String {
+        let s = vector.state(0)
+        return "\(label) (seed \(seed)): \(seats[0].displayName) [bottom] \(s.scoreBottom)-\(s.scoreTop) \(seats[1].displayName) [top] after \(steps) steps, end: \(s.end)"
+    }
+
+    static func checkReplay(_ r: PongMatchResult, vector: Vector, steps: Int) throws -> String {
+        let s = vector.state(0)
+        guard Int(s.scoreBottom) == r.scoreBottom, Int(s.scoreTop) == r.scoreTop, steps == r.steps, s.end == r.end else {
+            throw CLIError("replay differs from the record: recorded \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end)), replayed \(s.scoreBottom)-\(s.scoreTop) after \(steps) steps (\(s.end))")
+        }
+        return "replay identical to the record: \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end))"
+    }
+
+    static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)] {
+        [("bottom", .string(seats[0].text)), ("top", .string(seats[1].text)), ("episodeSeed", .number(seed))]
+            + (replaying ? [] : [("episode", .number(episode))])
+    }
 }
