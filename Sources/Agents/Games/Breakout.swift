@@ -403,3 +403,15 @@ public enum BreakoutBalance {
         ]
     }
 }
+
+// MARK: - Training setup
+
+extension Breakout: TrainableGame {
+    /// The policy plays alone; the score is the mean score per episode.
+    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig) throws(TrainingSetupError) -> TrainingSetup<BreakoutTask> {
+        TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps),
+                      evaluationTasks: [BreakoutTask(config: game, episodeSteps: config.evalSteps)],
+                      scoreName: "score per episode",
+                      score: { $0.first?.meanReturn ?? 0 })
+    }
+}

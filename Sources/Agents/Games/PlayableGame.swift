@@ -14,6 +14,8 @@ public protocol PlayableGame: SendableMetatype {
     /// An episode's running books (the record so far, and what booking it needs).
     associatedtype Tally
 
+    /// The game's name (``GameConfig/gameName``: "pong", "breakout").
+    static var name: String { get }
     /// Seats per game (players acting each step).
     static var seats: Int { get }
     /// A vector environment of `count` games with autoreset disabled (the
@@ -43,4 +45,8 @@ public protocol PlayableGame: SendableMetatype {
     /// The reference path: one episode alone from `seed` to its end, seat
     /// `s` played by `agents[s]` (reset with `Seeds.agent(seed, seat: s)`).
     static func playAlone(config: Config, seed: UInt64, agents: inout [any Agent]) -> Record
+}
+
+extension PlayableGame {
+    public static var name: String { Config.gameName }
 }
