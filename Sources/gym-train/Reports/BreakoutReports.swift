@@ -87,4 +87,60 @@ extension Breakout: CommandGame {
     static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)] {
         [("agent", .string(seats[0].text)), ("episode", .number(episode)), ("episodeSeed", .number(seed))]
     }
+
+    static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes {
+        TournamentSizes(mode: "\(format), duplicate", members: [("episodes", .number(options.episodes))],
+                        games: agents * options.episodes)
+    }
+
+    /// The duplicate format: every agent plays the same `--episodes` seeds;
+    /// two agents are compared seed by seed by score (a gauntlet keeps the
+    /// candidate's comparisons only).
+    static func playTournament(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
+                               options: Tournament, runner: ParallelRunner,
+                               progress: @escaping @Sendable () -> Void) -> TournamentPlay {
+        let seed = options.game.seed, episodes = options.episodes
+        let results = BreakoutDuplicate.run(config: config, agents: specs, episodes: episodes, seed: seed,
+                                            runner: runner, progress: progress)
+        var outcomes = BreakoutDuplicate.outcomes(results)
+        if format == .gauntlet {
+            var kept = PairwiseOutcomes(agentCount: specs.count, gamesPerUnit: 1)
+            for p in outcomes.pairings where p.a == 0 {
+                kept.add(a: p.a, b: p.b, unitScores: p.unitScores, wins: p.wins, draws: p.draws, losses: p.losses)
+            }
+            outcomes = kept
+        }
+        let names = specs.map(\.displayName)
+        var records = ""
+        for (a, row) in results.enumerated() {
+            for (k, r) in row.enumerated() {
+                records += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r).line + "\n"
+            }
+        }
+        var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])
+        var table = ["| agent | mean score | sd | mean steps | walls cleared | truncated |\n|---|---:|---:|---:|---:|---:|"]
+        for (a, row) in results.enumerated() {
+            let s = row.map { Double($0.score) }
+            let meanSteps = Statistics.mean(row.map { Double($0.steps) })
+            let cleared = row.reduce(0) { $0 + Int($1.events.levelsCleared) }
+            let truncated = row.count { $0.end.isTruncation }
+            scores += CSV.row([names[a], "\(Statistics.mean(s))", "\(Statistics.standardDeviation(s))",
+                               "\(meanSteps)", String(cleared), String(truncated)])
+            table.append(String(format: "| %@ | %.1f | %.1f | %.0f | %d | %d |", names[a], Statistics.mean(s),
+                                Statistics.standardDeviation(s), meanSteps, cleared, truncated))
+        }
+        let steps = results.joined().reduce(0) { $0 + $1.steps }
+        return TournamentPlay(
+            outcomes: outcomes, records: records, steps: steps,
+            summary: [
+                ("game", .string("breakout")), ("mode", .string("\(format), duplicate")), ("seed", .number(seed)),
+                ("episodesPerAgent", .number(episodes)), ("steps", .number(steps)),
+                ("bootstrap", .number(options.bootstrap)),
+                ("meanScores", .array(results.map { .number(Statistics.mean($0.map { Double($0.score) })) })),
+            ],
+            files: [("scores.csv", scores)],
+            header: "tournament breakout (\(format), duplicate format): \(specs.count) agents × \(episodes) common seeds, seed \(seed)",
+            notes: table + ["", "Games: agent vs agent on each common seed, higher score wins (equal: draw). Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((options.level * 100).rounded()))% percentile bootstrap over seeds (\(options.bootstrap) resamples)."],
+            chartTitle: "Breakout \(format), duplicate — \(episodes) seeds × \(specs.count) agents, seed \(seed)")
+    }
 }

@@ -31,6 +31,46 @@ protocol CommandGame: PlayableGame {
     static func checkReplay(_ expected: Record, vector: Vector, steps: Int) throws -> String
     /// What run.json records about the episode played.
     static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)]
+
+    // MARK: tournament
+    /// The mode's name, run.json's sizes and the number of games a
+    /// round-robin or gauntlet of `agents` agents plays in the game's format.
+    static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes
+    /// Plays a round-robin or gauntlet of `specs` (checked for `config`) in
+    /// the game's format (Pong: side-swapped pairs of games per pairing;
+    /// Breakout: every agent on the same seeds, compared seed by seed).
+    static func playTournament(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
+                               options: Tournament, runner: ParallelRunner,
+                               progress: @escaping @Sendable () -> Void) -> TournamentPlay
+}
+
+/// A tournament's mode name, run.json sizes and number of games (see ``CommandGame``).
+struct TournamentSizes {
+    /// The mode as run.json names it ("round-robin", "gauntlet, duplicate").
+    var mode: String
+    /// run.json's members after the agents.
+    var members: [(String, JSONValue)]
+    /// Games (episodes) played in all.
+    var games: Int
+}
+
+/// A tournament as a game plays it: the pairwise outcomes the ratings are
+/// fitted on, and what the command writes and prints about the games.
+struct TournamentPlay {
+    var outcomes: PairwiseOutcomes
+    /// matches.jsonl (one replayable record per line).
+    var records: String
+    /// Agent steps played.
+    var steps: Int
+    /// summary.json's members before the ratings'.
+    var summary: [(String, JSONValue)]
+    /// Further files (name, text).
+    var files: [(String, String)]
+    /// The printed header line, and the lines after the tables.
+    var header: String
+    var notes: [String]
+    /// The chart's title.
+    var chartTitle: String
 }
 
 /// A recorded episode (a line of a tournament's `matches.jsonl`) to play again.

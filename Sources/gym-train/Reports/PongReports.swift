@@ -87,4 +87,39 @@ extension Pong: CommandGame {
         [("bottom", .string(seats[0].text)), ("top", .string(seats[1].text)), ("episodeSeed", .number(seed))]
             + (replaying ? [] : [("episode", .number(episode))])
     }
+
+    static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes {
+        let schedule = TournamentSchedule(agentCount: agents, format: format, pairs: options.pairs, seed: options.game.seed)
+        return TournamentSizes(mode: format.description, members: [("pairs", .number(options.pairs))],
+                               games: schedule.gameCount)
+    }
+
+    /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
+    static func playTournament(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
+                               options: Tournament, runner: ParallelRunner,
+                               progress: @escaping @Sendable () -> Void) -> TournamentPlay {
+        let seed = options.game.seed, pairs = options.pairs
+        let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: seed)
+        let games = PongTournament.run(config: config, agents: specs, schedule: schedule, runner: runner,
+                                       progress: progress)
+        var records = ""
+        for g in games { records += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
+        let steps = games.reduce(0) { $0 + $1.result.steps }
+        let truncated = games.count { $0.result.end.isTruncation }
+        var notes = ["Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((options.level * 100).rounded()))% percentile bootstrap over pairs (\(options.bootstrap) resamples)."]
+        if truncated > 0 {
+            notes.append("\(truncated) games reached the step limit (maxSteps \(config.maxSteps)) and were scored as they stood (equal scores: draw).")
+        }
+        return TournamentPlay(
+            outcomes: PongTournament.outcomes(games, schedule: schedule), records: records, steps: steps,
+            summary: [
+                ("game", .string("pong")), ("mode", .string(format.description)), ("seed", .number(seed)),
+                ("pairsPerPairing", .number(pairs)), ("games", .number(games.count)),
+                ("truncated", .number(truncated)), ("bootstrap", .number(options.bootstrap)), ("steps", .number(steps)),
+            ],
+            files: [],
+            header: "tournament pong (\(format)): \(specs.count) agents, \(schedule.pairings.count) pairings × \(pairs) pairs × 2 sides = \(games.count) games, seed \(seed)",
+            notes: notes,
+            chartTitle: "Pong \(format) — \(games.count) games, seed \(seed)")
+    }
 }
