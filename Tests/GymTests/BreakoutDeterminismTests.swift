@@ -26,31 +26,11 @@ func breakoutTrajectoryHash(config: BreakoutConfig, seed: UInt64, steps: Int) ->
         BreakoutConfig.presets.map { ($0.name, $0.config) } + [("extreme", breakoutExtreme)]
     }
 
-    @Test func sameSeedGivesIdenticalTrajectory() {
-        for (name, c) in BreakoutDeterminismTests.configs {
-            for seed: UInt64 in [0, 1, 99] {
-                #expect(breakoutTrajectoryHash(config: c, seed: seed, steps: 2000) == breakoutTrajectoryHash(config: c, seed: seed, steps: 2000),
-                        "\(name) seed \(seed)")
-            }
-        }
-    }
-
     @Test func differentSeedsGiveDifferentTrajectories() {
         let hashes = Set((0 ..< 16 as Range<UInt64>).map { breakoutTrajectoryHash(config: BreakoutConfig(), seed: $0, steps: 300) })
         #expect(hashes.count == 16)
     }
 
-    @Test func observationIsAPureFunctionOfTheState() {
-        var a = BreakoutGame(config: breakoutExtreme, seed: 4)
-        var rng = Xoshiro256(seed: 4)
-        for _ in 0 ..< 500 { _ = a.step(rng.below(4)) }
-        let b = BreakoutGame(restoringUnchecked: a)
-        #expect(a.observation().map(\.bitPattern) == b.observation().map(\.bitPattern))
-    }
-
-    /// Changing the physics must be deliberate: this pins long trajectories
-    /// of random play. If a rule change is intended, update the constants
-    /// and say so in the commit.
     @Test func goldenTrajectoryHash() throws {
         #expect(breakoutTrajectoryHash(config: BreakoutConfig(), seed: 2024, steps: 30_000) == 10_406_472_360_139_722_297)
         let atari = try BreakoutConfig.preset("atari")
@@ -139,13 +119,5 @@ func breakoutTrajectoryHash(config: BreakoutConfig, seed: UInt64, steps: Int) ->
         saved.state.core.ballCount = 9
         #expect(throws: SnapshotError.self) { _ = try BreakoutGame(restoring: saved) }
         #expect(throws: SnapshotError.self) { _ = try BreakoutGame.SavedGame.decode(Data("{\"formatVersion\": 1}".utf8)) }
-    }
-}
-
-extension BreakoutGame {
-    /// A copy through the snapshot value (no encoding).
-    init(restoringUnchecked other: BreakoutGame) {
-        self.init(config: other.config)
-        state = other.state
     }
 }

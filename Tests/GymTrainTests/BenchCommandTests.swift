@@ -27,6 +27,22 @@ import Testing
         #expect(CLI.files(in: dir) == ["bench.json"], "stray files: \(CLI.files(in: dir))")
     }
 
+    /// `--config FILE` measures that config (here Breakout at frame skip 4),
+    /// named by its path.
+    @Test func benchMeasuresAConfigFile() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("skip4.json")
+        try Data("{\"preset\": \"atari\", \"frameSkip\": 4}".utf8).write(to: config)
+        let out = dir.appendingPathComponent("bench.json")
+        let r = try CLI.run(["bench", "--game", "breakout", "--config", config.path, "--envs", "8", "--seconds", "0.02",
+                             "--workers", "1", "--repeats", "1", "--ticks", "16", "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("breakout \(config.path) (frameSkip 4)"), "\(r.stdout)")
+        let bad = try CLI.run(["bench", "--config", config.path, "--seconds", "0.01"])
+        #expect(bad.status != 0 && bad.stderr.contains("--config needs --game"), "\(bad.stderr)")
+    }
+
     @Test func chunkOutOfRangeIsOneClearError() throws {
         let r = try CLI.run(["bench", "--game", "pong", "--chunk", "0", "--seconds", "0.01"])
         #expect(r.status != 0)

@@ -1,4 +1,5 @@
-/// N Breakout games stepped together, in buffers owned by the batch.
+/// N Breakout games stepped together, in buffers owned by the batch: the
+/// ``VectorEnvironment`` for Breakout (one seat).
 ///
 /// The same game as ``BreakoutGame``, bit for bit: each game is a
 /// ``BreakoutCore`` (fixed size, no references) in one contiguous buffer and
@@ -7,24 +8,18 @@
 /// path ``BreakoutGame`` uses — on them in place. Buffers are allocated once
 /// in `init` and freed in `deinit`; stepping allocates nothing.
 ///
-/// ## Auto-reset (same-step)
-/// With ``AutoReset/sameStep`` (the default) a game that ends in a step is
-/// reset within that same step: the step's reward, flags, end reason and
-/// events describe the step that ended the episode; `observations` then
-/// holds the new episode's first observation and `finalObservations` (slot
-/// `i`, written only when game `i` ended) the finished episode's last one
-/// (Gymnasium's `SAME_STEP` autoreset mode). With ``AutoReset/off`` a
-/// finished game stays finished until ``reset(_:seed:)``.
-///
-/// ## Seeds
-/// Game `i` of a batch with `seed` and `firstIndex` plays its episode `e`
-/// (counted per game from 0) with
-/// ``Seeds/batchEpisode(batchSeed:game:episode:)`` of `(seed, firstIndex + i, e)`,
-/// so slices of a batch replay exactly the games of the whole batch.
-/// ``reset(_:seed:)`` gives a game an explicit seed.
-public final class BreakoutBatch {
+/// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
+/// at `init`.
+public final class BreakoutBatch: VectorEnvironment {
+    public typealias Config = BreakoutConfig
+    public typealias Events = BreakoutEvents
+    public typealias SavedGame = BreakoutGame.SavedGame
+
+    /// How finished games restart (the older API's names; see ``AutoresetMode``).
     public enum AutoReset: Sendable {
+        /// ``AutoresetMode/sameStep``.
         case sameStep
+        /// ``AutoresetMode/disabled``.
         case off
     }
 
@@ -32,7 +27,8 @@ public final class BreakoutBatch {
     public let count: Int
     public let seed: UInt64
     public let firstIndex: Int
-    public let autoReset: AutoReset
+    public let autoresetMode: AutoresetMode
+    public let observationLayout: ObservationLayout
     /// Brick cells per game.
     public let cellCount: Int
     /// Floats per game's observation.
@@ -42,19 +38,27 @@ public final class BreakoutBatch {
     let cores: UnsafeMutablePointer<BreakoutCore>
     let bricks: UnsafeMutablePointer<UInt8>
     let episodes: UnsafeMutablePointer<UInt64>
+    /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
+    /// run seed and the index of its next restart.
+    let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
+    /// One seat.
+    public var seats: Int { 1 }
+    /// The older API's name of ``autoresetMode``.
+    public var autoReset: AutoReset { autoresetMode == .disabled ? .off : .sameStep }
 
     /// A batch of `count` games, each starting its episode 0.
     public init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                autoReset: AutoReset = .sameStep) {
+                autoresetMode: AutoresetMode = .sameStep) {
         precondition(count >= 1, "a batch needs at least one game")
         physics = BreakoutPhysics(config: config)
         self.count = count
         self.seed = seed
         self.firstIndex = firstIndex
-        self.autoReset = autoReset
+        self.autoresetMode = autoresetMode
+        observationLayout = physics.observationLayout
         cellCount = physics.cellCount
         observationCount = physics.observationCount
         let blank = physics.initialState(seed: 0).core
@@ -64,11 +68,26 @@ public final class BreakoutBatch {
         bricks.initialize(repeating: 0, count: max(1, count * cellCount))
         episodes = .allocate(capacity: count)
         episodes.initialize(repeating: 0, count: count)
-        for i in 0 ..< count { start(i, seed: Seeds.batchEpisode(batchSeed: seed, game: firstIndex + i, episode: 0)) }
+        restartSeed = .allocate(capacity: count)
+        restartSeed.initialize(repeating: 0, count: count)
+        restartIndex = .allocate(capacity: count)
+        restartIndex.initialize(repeating: 0, count: count)
+        for i in 0 ..< count {
+            restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
+            start(i, seed: nextRestartSeed(i))
+        }
+    }
+
+    /// The older API's batch (`.off` is ``AutoresetMode/disabled``).
+    public convenience init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            autoReset: AutoReset) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex,
+                  autoresetMode: autoReset == .off ? .disabled : .sameStep)
     }
 
     deinit {
         cores.deallocate(); bricks.deallocate(); episodes.deallocate()
+        restartSeed.deallocate(); restartIndex.deallocate()
     }
 
     @inline(__always)
@@ -76,6 +95,14 @@ public final class BreakoutBatch {
 
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
+    }
+
+    /// The next seed of game `i`'s restart stream (advancing it).
+    @inline(__always)
+    func nextRestartSeed(_ i: Int) -> UInt64 {
+        let k = restartIndex[i]
+        restartIndex[i] = k &+ 1
+        return Seeds.episode(runSeed: restartSeed[i], index: Int(truncatingIfNeeded: k))
     }
 
     // MARK: - One game (snapshots)
@@ -91,7 +118,8 @@ public final class BreakoutBatch {
         BreakoutGame.SavedGame(config: config, state: state(i))
     }
 
-    /// Restores game `i` from a saved game of this batch's config.
+    /// Restores game `i` from a saved game of this batch's config (its
+    /// episode counter and restart stream are kept).
     /// - Throws: ``SnapshotError/corrupt(_:)`` when the config differs, the
     ///   grid has the wrong size or the ball count is out of range.
     public func restore(_ snapshot: BreakoutGame.SavedGame, into i: Int) throws(SnapshotError) {
@@ -111,11 +139,28 @@ public final class BreakoutBatch {
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
     }
 
-    /// Starts a new episode of game `i` with an explicit seed.
+    /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
+    public func render(_ i: Int, into frame: inout GrayFrame) {
+        var game = BreakoutGame(config: config)
+        game.state = state(i)
+        game.render(into: &frame)
+    }
+
+    /// Starts a new episode of game `i` with seed `seed` (counted as an
+    /// episode of that game); its later restarts draw from `seed`'s restart
+    /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
         precondition(i >= 0 && i < count, "game index out of range")
         episodes[i] &+= 1
+        restartSeed[i] = Seeds.stream(seed, Seeds.restartStream)
+        restartIndex[i] = 0
         start(i, seed: seed)
+    }
+
+    public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
+        for i in 0 ..< count where mask[i] != 0 {
+            if let seeds { reset(i, seed: seeds[i]) } else { nextEpisode(i) }
+        }
     }
 
     /// Episodes started so far by game `i` (1 after `init`).
@@ -134,24 +179,29 @@ public final class BreakoutBatch {
 
     // MARK: - Stepping
 
-    /// One agent step of every game (see the type's doc for auto-reset).
-    /// Out-of-range actions act as noop.
-    /// - Parameters:
-    ///   - actions: `count` actions.
-    ///   - out: where results go; every non-nil buffer holds `count`
-    ///     entries (observations `count × observationCount`).
+    /// One agent step of every game (see ``VectorEnvironment``): `count`
+    /// actions, out-of-range actions act as noop.
     /// - Complexity: O(count × (balls + cells)), no allocation.
-    public func step(actions: UnsafePointer<Int32>, into out: BreakoutBatchOutput) {
+    public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
         let physics = self.physics
         let n = observationCount
-        let sameStep = autoReset == .sameStep
+        let mode = autoresetMode
+        let observed = out.seatsObserved(of: 1) > 0
         var events = BreakoutEvents()
         for i in 0 ..< count {
             let g = grid(i)
-            let r = physics.step(&cores[i], bricks: g, action: Int(actions[i]), events: &events)
-            if r.isDone && sameStep {
-                if let f = out.finalObservations { physics.observe(cores[i], bricks: g, into: f + i * n) }
+            let r: StepResult
+            if mode == .nextStep, cores[i].end != .none {
+                // The step after the end: the new episode, this step's action ignored.
                 nextEpisode(i)
+                events = BreakoutEvents()
+                r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+            } else {
+                r = physics.step(&cores[i], bricks: g, action: Int(actions[i]), events: &events)
+                if r.isDone, mode == .sameStep {
+                    if observed, let f = out.finalObservations { physics.observe(cores[i], bricks: g, into: f + i * n) }
+                    nextEpisode(i)
+                }
             }
             out.rewards[i] = r.reward
             out.terminated[i] = r.terminated ? 1 : 0
@@ -162,20 +212,27 @@ public final class BreakoutBatch {
         // Observations in a second pass: each game's is independent and
         // short, so the processor overlaps several (in the stepping loop
         // each waited on its own game's step).
-        if let o = out.observations {
+        if observed, let o = out.observations {
             for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), into: o + i * n) }
         }
     }
 
-    /// Same-step auto-reset of game `i` (out of line: rare).
+    /// The older API's step: ``step(actions:into:)`` with its own output type.
+    public func step(actions: UnsafePointer<Int32>, into out: BreakoutBatchOutput) {
+        step(actions: actions, into: VectorStepOutput(
+            observations: out.observations, rewards: out.rewards, terminated: out.terminated,
+            truncated: out.truncated, ends: out.ends, events: out.events, finalObservations: out.finalObservations))
+    }
+
+    /// An automatic restart of game `i` (out of line: rare).
     @inline(never)
     func nextEpisode(_ i: Int) {
         episodes[i] &+= 1
-        start(i, seed: Seeds.batchEpisode(batchSeed: seed, game: firstIndex + i, episode: episodes[i]))
+        start(i, seed: nextRestartSeed(i))
     }
 }
 
-/// Caller-owned buffers a ``BreakoutBatch`` step writes into; one entry per
+/// Caller-owned buffers of the older API's ``BreakoutBatch/step(actions:into:)``; one entry per
 /// game, observations `count × observationCount` floats (game `i` at
 /// `i × observationCount`).
 @frozen

@@ -23,6 +23,20 @@ public enum AutoresetMode: UInt8, Sendable, CaseIterable, CustomStringConvertibl
     }
 }
 
+extension Seeds {
+    /// The sub-stream of an explicit reset seed from which a vector
+    /// environment's game draws the seeds of its later automatic restarts
+    /// (see ``VectorEnvironment``, "Seeds").
+    public static let restartStream: UInt64 = 0x2E57_A27
+
+    /// The seed of the `k`-th automatic restart (from 0) of a game reset
+    /// with `seed` (see ``VectorEnvironment``, "Seeds").
+    @inlinable
+    public static func restart(afterReset seed: UInt64, index k: UInt64) -> UInt64 {
+        episode(runSeed: stream(seed, restartStream), index: Int(truncatingIfNeeded: k))
+    }
+}
+
 /// What a game's observation vector holds: its length, its layout version
 /// (bumped whenever the meaning of an index changes, so checkpoints made for
 /// another layout are refused) and, per index, a lower and an upper bound
@@ -55,6 +69,13 @@ public struct ObservationLayout: Equatable, Sendable {
 /// - `terminated`, `truncated`, `ends`, `events`: `N` entries.
 /// Optional buffers that are nil are not written (a caller that needs no
 /// observation, e.g. a benchmark of the physics alone, pays for none).
+///
+/// ``observedSeats`` narrows the observations to the first seats: with
+/// `k = min(observedSeats, S)` (default: every seat) only seats `0 ..< k`
+/// are observed and `observations` and `finalObservations` hold `N × k × n`
+/// floats, game `i` seat `s` at `(i × k + s) × n`. A learner of seat 0
+/// against a scripted opponent, or a benchmark, asks for 1 and pays for
+/// one observation per game instead of `S`.
 @frozen
 public struct VectorStepOutput<Events> {
     /// Every seat's observation after the step (after a same-step or
@@ -73,12 +94,15 @@ public struct VectorStepOutput<Events> {
     /// Same-step autoreset: every seat's last observation of a game whose
     /// episode ended this step (game `i`'s rows written only then).
     public var finalObservations: UnsafeMutablePointer<Float>?
+    /// Seats observed, from seat 0 (see the type's doc); `Int.max`: all.
+    public var observedSeats: Int
 
     @inlinable
     public init(observations: UnsafeMutablePointer<Float>?, rewards: UnsafeMutablePointer<Float>,
                 terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                 ends: UnsafeMutablePointer<UInt8>? = nil, events: UnsafeMutablePointer<Events>? = nil,
-                finalObservations: UnsafeMutablePointer<Float>? = nil) {
+                finalObservations: UnsafeMutablePointer<Float>? = nil, observedSeats: Int = .max) {
+        precondition(observedSeats >= 0, "observedSeats must not be negative")
         self.observations = observations
         self.rewards = rewards
         self.terminated = terminated
@@ -86,7 +110,12 @@ public struct VectorStepOutput<Events> {
         self.ends = ends
         self.events = events
         self.finalObservations = finalObservations
+        self.observedSeats = observedSeats
     }
+
+    /// Seats observed by an environment with `seats` seats.
+    @inlinable
+    public func seatsObserved(of seats: Int) -> Int { min(observedSeats, seats) }
 }
 
 /// N games of one kind stepped together: the one batched API every caller
@@ -97,13 +126,21 @@ public struct VectorStepOutput<Events> {
 ///   takes one action per seat per game from one caller-owned buffer
 ///   (`N × S` Int32, game `i` seat `s` at `i × S + s`); an action outside
 ///   `0 ..< actionCount` acts as the game's no-op.
-/// - Seeds: game `i` of a batch built with `seed` and `firstIndex` plays
-///   episode `e` (counted per game from 0) with
-///   ``Seeds/batchEpisode(batchSeed:game:episode:)`` of
-///   `(seed, firstIndex + i, e)` until it is reset with an explicit seed;
-///   after ``reset(_:seed:)`` with `s`, its later automatic restarts draw
-///   their seeds from `s` alone (so a batch of one game reset with `s` and
-///   game `i` of any batch reset with `s` play the same episodes).
+/// - Seeds: each game draws the seeds of its automatic restarts (and of
+///   ``reset(mask:seeds:)`` without a seed) from its own *restart stream*,
+///   `Seeds.episode(runSeed: r, index: k)` for `k = 0, 1, 2, …`:
+///   - built with `seed` and `firstIndex`, game `i` has
+///     `r = Seeds.stream(seed, firstIndex + i)` and plays episode `e`
+///     (counted from 0) with `Seeds.episode(runSeed: r, index: e)`, i.e.
+///     ``Seeds/batchEpisode(batchSeed:game:episode:)`` of
+///     `(seed, firstIndex + i, e)`: slices of a batch replay the games of
+///     the whole batch;
+///   - ``reset(_:seed:)`` with `s` plays that episode with seed `s` and
+///     restarts the stream at `r = Seeds.stream(s, Seeds.restartStream)`,
+///     `k = 0`: the `k`-th automatic restart after it (counted from 0)
+///     plays `Seeds.episode(runSeed: r, index: k)`. So a batch of one game
+///     reset with `s` and game `i` of any batch reset with `s` play the
+///     same episodes, whatever happened to the game before.
 /// - Determinism: the same seeds and actions give bit-identical outputs,
 ///   whatever the batch size or a game's position in it.
 public protocol VectorEnvironment: AnyObject {

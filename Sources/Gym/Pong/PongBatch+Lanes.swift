@@ -85,11 +85,11 @@ extension PongBatch {
     }
 
     /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, written
-    /// to `out` (12 floats per game, game `g` at `g × 12`): the same
+    /// to `out` (12 floats per game, game `g` at `g × stride`): the same
     /// expressions lane-wise (same operations in the same order, so the same
     /// bits), then transposed four games at a time into whole rows.
     @inline(__always)
-    func observeLanes(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, _ p: PongPhysics) {
+    func observeLanes(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ p: PongPhysics) {
         func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
         func loadInts(_ c: UnsafeMutablePointer<Int32>) -> Lanes { Lanes(UnsafeRawPointer(c + i).loadUnaligned(as: LaneInts.self)) }
         let m = side.mirror
@@ -119,7 +119,7 @@ extension PongBatch {
         @inline(__always)
         func rows(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, at k: Int, first g: Int) {
             for j in 0 ..< 4 {
-                UnsafeMutableRawPointer(out + (i + g + j) * 12 + k).storeBytes(of: SIMD4(a[j], b[j], c[j], d[j]), as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(out + (i + g + j) * stride + k).storeBytes(of: SIMD4(a[j], b[j], c[j], d[j]), as: SIMD4<Float>.self)
             }
         }
         rows(f0.lowHalf, f1.lowHalf, f2.lowHalf, f3.lowHalf, at: 0, first: 0)

@@ -1,45 +1,32 @@
-/// N Pong games stepped together, state stored as structure-of-arrays.
+/// N Pong games stepped together, state stored as structure-of-arrays: the
+/// ``VectorEnvironment`` for Pong.
 ///
 /// The same game as ``PongGame``, bit for bit: each step loads one game's
-/// ``PongState`` from the columns, runs ``PongPhysics/step(_:bottom:top:events:)``
-/// (the code path ``PongGame`` uses) and stores it back. The columns are
-/// `UnsafeMutableBufferPointer`s allocated once in `init` and freed in
-/// `deinit`; stepping allocates nothing.
+/// ``PongState`` from the columns, runs ``PongPhysics/step(_:top:bottom:events:)``
+/// (the code path ``PongGame`` uses) and stores it back; frames in which
+/// nothing can touch take a short path over the columns they change (the
+/// same arithmetic, see ``quietStep(_:bottom:top:)``). The columns are
+/// allocated once in `init` and freed in `deinit`; stepping allocates
+/// nothing.
 ///
 /// ## Seats
-/// The batch has an *agent* side (``agentSide``, bottom by default) and an
-/// *opponent* side. ``step(agent:opponent:into:)`` takes one action per game
-/// for each (the opponent's buffer is the "built-in opponent": fill it from
-/// any policy, e.g. a tracker over ``PongBatchOutput/opponentObservations``,
-/// or a constant); for two-player play give both sides' chosen actions and ask
-/// for both observations. Rewards are the agent side's (the opponent's is the
-/// negation: Pong is zero-sum).
+/// Two seats per game: seat 0 is the bottom side, seat 1 the top side. Each
+/// seat's actions and observation are its own egocentric ones (see
+/// ``PongGame``), and each seat's reward is its own points won minus points
+/// lost (zero-sum: the seats' rewards are negatives of each other).
 ///
-/// ## Auto-reset (same-step)
-/// With ``AutoReset/sameStep`` (the default) a game that ends in a step is
-/// reset within that same step: the step's reward, flags, end reason and
-/// events describe the step that ended the episode; the observation written
-/// to `observations` is the *first observation of the new episode*, and the
-/// final observation of the finished episode goes to `finalObservations`
-/// (slot `i` written only when game `i` ended in this step; left untouched
-/// otherwise). This is Gymnasium's `SAME_STEP` autoreset mode.
-/// With ``AutoReset/off`` a finished game stays finished (stepping it is a
-/// no-op repeating its flags, as ``PongGame`` does) until ``reset(_:seed:)``.
-///
-/// ## Seeds
-/// Game `i` of a batch with `seed` and `firstIndex` plays its episode `e`
-/// (0, 1, 2, … counted per game) with
-/// ``episodeSeed(batchSeed:game:episode:)`` of `(seed, firstIndex + i, e)`:
-/// a pure function, so a batch split into slices (`firstIndex`) replays
-/// exactly the games of one big batch, whatever the number of workers.
-/// ``reset(_:seed:)`` overrides a game's seed explicitly (an explicit seed
-/// queue is the caller's: e.g. evaluation hands out `Seeds.episode` seeds).
-public final class PongBatch {
-    /// How finished games restart.
+/// ## Autoreset and seeds
+/// As ``VectorEnvironment`` states, in the mode given at `init`.
+public final class PongBatch: VectorEnvironment {
+    public typealias Config = PongConfig
+    public typealias Events = PongEvents
+    public typealias SavedGame = PongGame.SavedGame
+
+    /// How finished games restart (the older API's names; see ``AutoresetMode``).
     public enum AutoReset: Sendable {
-        /// Reset in the step that ended the episode (see the type's doc).
+        /// ``AutoresetMode/sameStep``.
         case sameStep
-        /// Leave finished games finished until ``PongBatch/reset(_:seed:)``.
+        /// ``AutoresetMode/disabled``.
         case off
     }
 
@@ -50,9 +37,12 @@ public final class PongBatch {
     public let seed: UInt64
     /// Global index of game 0 (for a slice of a larger batch).
     public let firstIndex: Int
-    /// The side whose actions, observations and rewards are the agent's.
+    public let autoresetMode: AutoresetMode
+    public let observationLayout: ObservationLayout
+    /// The side the older API (``step(agent:opponent:into:)``) calls the agent's.
     public let agentSide: PongSide
-    public let autoReset: AutoReset
+    /// The older API's name of ``autoresetMode``.
+    public var autoReset: AutoReset { autoresetMode == .disabled ? .off : .sameStep }
 
     // MARK: - Columns (one entry per game)
 
@@ -63,29 +53,59 @@ public final class PongBatch {
     let serveRNG, stickyRNG: UnsafeMutablePointer<Xoshiro256>
     /// Episodes started so far by each game (the first is episode 0).
     let episodes: UnsafeMutablePointer<UInt64>
+    /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
+    /// run seed and the index of its next restart.
+    let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
+    /// Scratch of the older API's wrapper: both seats' actions, rewards and
+    /// observations (`count × 2` and `count × 2 × 12`).
+    let pairActions: UnsafeMutablePointer<Int32>
+    let pairRewards, pairObservations, pairFinalObservations: UnsafeMutablePointer<Float>
 
-    /// Length of one game's observation.
+    /// Frames taken by the quiet path since `init` (tests check that the
+    /// path carries the frames it should: a path that silently stopped being
+    /// taken would still give the right games).
+    public private(set) var quietFrames = 0
+
+    /// Length of one seat's observation.
     public static let observationCount = PongPhysics.observationCount
+    /// Two seats: 0 bottom, 1 top.
+    public static let seatCount = 2
+    public var seats: Int { Self.seatCount }
     public var config: PongConfig { physics.config }
     public var actionCount: Int { physics.config.verticalMovement ? 5 : 3 }
 
     /// A batch of `count` games, each starting its episode 0.
     /// - Parameters:
     ///   - count: number of games, at least 1.
-    ///   - seed: the batch seed (see the type's doc, "Seeds").
+    ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
     ///   - firstIndex: global index of game 0 when this batch is a slice.
-    public init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                agentSide: PongSide = .bottom, autoReset: AutoReset = .sameStep) {
+    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            autoresetMode: AutoresetMode = .sameStep) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
+                  agentSide: .bottom)
+    }
+
+    /// The older API's batch: `agentSide` names the seat ``step(agent:opponent:into:)``
+    /// calls the agent's; `.off` is ``AutoresetMode/disabled``.
+    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            agentSide: PongSide, autoReset: AutoReset) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex,
+                  autoresetMode: autoReset == .off ? .disabled : .sameStep, agentSide: agentSide)
+    }
+
+    init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int, autoresetMode: AutoresetMode,
+         agentSide: PongSide) {
         precondition(count >= 1, "a batch needs at least one game")
         physics = PongPhysics(config: config)
         self.count = count
         self.seed = seed
         self.firstIndex = firstIndex
+        self.autoresetMode = autoresetMode
         self.agentSide = agentSide
-        self.autoReset = autoReset
-        func column<T>(_ value: T) -> UnsafeMutablePointer<T> {
-            let b = UnsafeMutablePointer<T>.allocate(capacity: count)
-            b.initialize(repeating: value, count: count)
+        observationLayout = physics.observationLayout
+        func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
+            let b = UnsafeMutablePointer<T>.allocate(capacity: n)
+            b.initialize(repeating: value, count: n)
             return b
         }
         ballX = column(0); ballY = column(0); ballVX = column(0); ballVY = column(0); speed = column(0)
@@ -93,9 +113,13 @@ public final class PongBatch {
         scoreBottom = column(0); scoreTop = column(0); steps = column(0)
         lastActionBottom = column(0); lastActionTop = column(0); end = column(0)
         serveRNG = column(Xoshiro256(seed: 0)); stickyRNG = column(Xoshiro256(seed: 0))
-        episodes = column(0)
+        episodes = column(0); restartSeed = column(0); restartIndex = column(0)
+        pairActions = column(0, 2 * count); pairRewards = column(0, 2 * count)
+        pairObservations = column(0, 2 * count * Self.observationCount)
+        pairFinalObservations = column(0, 2 * count * Self.observationCount)
         for i in 0 ..< count {
-            store(physics.initialState(seed: Self.episodeSeed(batchSeed: seed, game: firstIndex + i, episode: 0)), i)
+            restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
+            store(physics.initialState(seed: nextRestartSeed(i)), i)
         }
     }
 
@@ -104,6 +128,9 @@ public final class PongBatch {
         for b in [scoreBottom, scoreTop, steps] { b.deallocate() }
         for b in [lastActionBottom, lastActionTop, end] { b.deallocate() }
         serveRNG.deallocate(); stickyRNG.deallocate(); episodes.deallocate()
+        restartSeed.deallocate(); restartIndex.deallocate()
+        pairActions.deallocate(); pairRewards.deallocate(); pairObservations.deallocate()
+        pairFinalObservations.deallocate()
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
@@ -111,6 +138,14 @@ public final class PongBatch {
     @inlinable
     public static func episodeSeed(batchSeed: UInt64, game: Int, episode: UInt64) -> UInt64 {
         Seeds.batchEpisode(batchSeed: batchSeed, game: game, episode: episode)
+    }
+
+    /// The next seed of game `i`'s restart stream (advancing it).
+    @inline(__always)
+    func nextRestartSeed(_ i: Int) -> UInt64 {
+        let k = restartIndex[i]
+        restartIndex[i] = k &+ 1
+        return Seeds.episode(runSeed: restartSeed[i], index: Int(truncatingIfNeeded: k))
     }
 
     // MARK: - One game's state (snapshots)
@@ -122,7 +157,7 @@ public final class PongBatch {
     }
 
     /// Replaces game `i`'s state (restore a snapshot into the batch). The
-    /// episode counter of the game is kept.
+    /// game's episode counter and restart stream are kept.
     public func setState(_ state: PongState, _ i: Int) {
         precondition(i >= 0 && i < count, "game index out of range")
         store(state, i)
@@ -133,7 +168,8 @@ public final class PongBatch {
         PongGame.SavedGame(config: config, state: state(i))
     }
 
-    /// Restores game `i` from a saved game of the same config.
+    /// Restores game `i` from a saved game of the same config (its episode
+    /// counter and restart stream are kept).
     /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config is
     ///   not this batch's (a game cannot change rules inside a batch).
     public func restore(_ snapshot: PongGame.SavedGame, into i: Int) throws(SnapshotError) {
@@ -143,12 +179,26 @@ public final class PongBatch {
         setState(snapshot.state, i)
     }
 
-    /// Starts a new episode of game `i` with an explicit seed (counted as an
-    /// episode of that game).
+    /// Draws game `i` as ``PongGame/render(into:)`` does.
+    public func render(_ i: Int, into frame: inout GrayFrame) {
+        PongGame(restoring: snapshot(i)).render(into: &frame)
+    }
+
+    /// Starts a new episode of game `i` with seed `seed` (counted as an
+    /// episode of that game); its later restarts draw from `seed`'s restart
+    /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
         precondition(i >= 0 && i < count, "game index out of range")
         episodes[i] &+= 1
+        restartSeed[i] = Seeds.stream(seed, Seeds.restartStream)
+        restartIndex[i] = 0
         store(physics.initialState(seed: seed), i)
+    }
+
+    public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
+        for i in 0 ..< count where mask[i] != 0 {
+            if let seeds { reset(i, seed: seeds[i]) } else { store(nextEpisode(i), i) }
+        }
     }
 
     /// Episodes started so far by game `i` (1 after `init`).
@@ -158,6 +208,16 @@ public final class PongBatch {
     public func observe(_ side: PongSide, into out: UnsafeMutablePointer<Float>) {
         let n = Self.observationCount
         for i in 0 ..< count { physics.observe(load(i), side: side, into: out + i * n) }
+    }
+
+    /// Writes both seats' observations of every game (`count × 2 × 12`).
+    public func observe(into out: UnsafeMutablePointer<Float>) {
+        let n = Self.observationCount
+        for i in 0 ..< count {
+            let s = load(i)
+            physics.observe(s, side: .bottom, into: out + 2 * i * n)
+            physics.observe(s, side: .top, into: out + (2 * i + 1) * n)
+        }
     }
 
     @inline(__always)
@@ -193,11 +253,11 @@ public final class PongBatch {
         serveRNG[i] = s.serveRNG; stickyRNG[i] = s.stickyRNG
     }
 
-    /// The next episode's state of game `i` (same-step auto-reset).
+    /// The next episode's state of game `i` (an automatic restart).
     @inline(never)
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
-        return physics.initialState(seed: Self.episodeSeed(batchSeed: seed, game: firstIndex + i, episode: episodes[i]))
+        return physics.initialState(seed: nextRestartSeed(i))
     }
 
     // MARK: - Stepping
@@ -232,98 +292,151 @@ public final class PongBatch {
         return true
     }
 
-    /// One agent step of every game (see the type's doc for seats and
-    /// auto-reset). Actions outside the game's range act as stay.
-    /// - Parameters:
-    ///   - agent: `count` actions of the agent side.
-    ///   - opponent: `count` actions of the opponent side.
-    ///   - out: where results go; every non-nil buffer must hold `count`
-    ///     entries (observations `count × 12`).
+    /// One agent step of every game (see ``VectorEnvironment``): `actions`
+    /// holds `count × 2` actions, game `i`'s bottom seat at `2i`, its top
+    /// seat at `2i + 1`; actions outside the game's range act as stay.
+    /// Every non-nil buffer of `out` must hold the sizes the output type
+    /// states (rewards `count × 2`).
     /// - Complexity: O(count), no allocation.
-    public func step(agent: UnsafePointer<Int32>, opponent: UnsafePointer<Int32>, into out: PongBatchOutput) {
+    public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<PongEvents>) {
         // A local copy of the rules: its derived constants (and the
         // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics
-        let agentIsBottom = agentSide == .bottom
-        let sign: Float = agentIsBottom ? 1 : -1
+        let n = Self.observationCount
+        let seen = out.seatsObserved(of: Self.seatCount)
         // Frames with no contact and no point take a short path over the
         // columns they change (`quietLanes`, eight games at a time, and
         // `quietStep`); every other step runs the full `PongPhysics.step`.
         let quiet = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
         var i = 0
+        var quietCount = 0
+        defer { quietFrames &+= quietCount }
         if quiet {
             let lanes = Lanes.scalarCount
             while i + lanes <= count {
-                let a = UnsafeRawPointer(agent + i).loadUnaligned(as: LaneInts.self)
-                let o = UnsafeRawPointer(opponent + i).loadUnaligned(as: LaneInts.self)
-                let bottom = agentIsBottom ? a : o, top = agentIsBottom ? o : a
+                let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
+                let bottom = pair.evenHalf, top = pair.oddHalf
                 // Outputs of a quiet step for every lane; the others' are overwritten below.
-                UnsafeMutableRawPointer(out.rewards + i).storeBytes(of: Lanes(repeating: 0 * sign), as: Lanes.self)
+                UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
                 UnsafeMutableRawPointer(out.terminated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
                 UnsafeMutableRawPointer(out.truncated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
                 if let e = out.ends { UnsafeMutableRawPointer(e + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self) }
                 if let e = out.events { for j in 0 ..< lanes { e[i + j] = PongEvents() } }
                 var busy = quietLanes(i, bottom: bottom, top: top, physics)
+                quietCount &+= lanes &- busy.nonzeroBitCount
                 while busy != 0 {
                     let j = busy.trailingZeroBitCount
                     busy &= busy - 1
-                    fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), sign: sign, out)
+                    fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
                 }
-                if let o = out.observations { observeLanes(i, side: agentSide, into: o, physics) }
-                if let o = out.opponentObservations { observeLanes(i, side: agentSide.opponent, into: o, physics) }
+                if let o = out.observations, seen > 0 {
+                    observeLanes(i, side: .bottom, into: o, stride: seen * n, physics)
+                    if seen > 1 { observeLanes(i, side: .top, into: o + n, stride: seen * n, physics) }
+                }
                 i += lanes
             }
         }
         while i < count {
-            let a = Int(agent[i]), o = Int(opponent[i])
-            let bottom = agentIsBottom ? a : o, top = agentIsBottom ? o : a
+            let bottom = Int(actions[2 * i]), top = Int(actions[2 * i + 1])
             if quiet, quietStep(i, bottom: bottom, top: top) {
-                out.rewards[i] = 0 * sign
+                quietCount &+= 1
+                out.rewards[2 * i] = 0
+                out.rewards[2 * i + 1] = 0
                 out.terminated[i] = 0
                 out.truncated[i] = 0
                 if let e = out.ends { e[i] = EpisodeEnd.none.rawValue }
                 if let e = out.events { e[i] = PongEvents() }
             } else {
-                fullStep(i, bottom: bottom, top: top, sign: sign, out)
+                fullStep(i, bottom: bottom, top: top, out, seen)
             }
-            writeObservations(i, out, physics)
+            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
             i += 1
         }
     }
 
     /// Game `i`'s step through ``PongPhysics/step(_:top:bottom:events:)`` on
-    /// the loaded state, with same-step auto-reset; writes every output but
+    /// the loaded state, with the batch's autoreset; writes every output but
     /// the observations.
     @inline(__always)
-    func fullStep(_ i: Int, bottom: Int, top: Int, sign: Float, _ out: PongBatchOutput) {
-        let n = Self.observationCount
+    func fullStep(_ i: Int, bottom: Int, top: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int) {
         var events = PongEvents()
         var s = load(i)
-        let r = physics.step(&s, top: top, bottom: bottom, events: &events)
-        if r.isDone && autoReset == .sameStep {
-            if let f = out.finalObservations { physics.observe(s, side: agentSide, into: f + i * n) }
-            if let f = out.finalOpponentObservations { physics.observe(s, side: agentSide.opponent, into: f + i * n) }
+        let r: StepResult
+        if s.end != .none, autoresetMode == .nextStep {
+            // The step after the end: the new episode, this step's actions ignored.
             s = nextEpisode(i)
+            r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+        } else {
+            r = physics.step(&s, top: top, bottom: bottom, events: &events)
+            if r.isDone, autoresetMode == .sameStep {
+                if let f = out.finalObservations { writeObservations(s, i, into: f, seats: seen, physics) }
+                s = nextEpisode(i)
+            }
         }
         store(s, i)
-        out.rewards[i] = r.reward * sign
+        out.rewards[2 * i] = r.reward
+        out.rewards[2 * i + 1] = Float(events.pointsTop - events.pointsBottom)
         out.terminated[i] = r.terminated ? 1 : 0
         out.truncated[i] = r.truncated ? 1 : 0
         if let e = out.ends { e[i] = r.end.rawValue }
         if let e = out.events { e[i] = events }
     }
 
-    /// Writes game `i`'s requested observations from its current state.
+    /// Writes game `i`'s first `seats` seats' observations from its current state.
     @inline(__always)
-    func writeObservations(_ i: Int, _ out: PongBatchOutput, _ physics: PongPhysics) {
+    func writeObservations(_ i: Int, into o: UnsafeMutablePointer<Float>, seats: Int, _ physics: PongPhysics) {
+        writeObservations(load(i), i, into: o, seats: seats, physics)
+    }
+
+    /// Writes the first `seats` seats' observations of `s` as game `i`'s.
+    @inline(__always)
+    func writeObservations(_ s: PongState, _ i: Int, into o: UnsafeMutablePointer<Float>, seats: Int,
+                           _ physics: PongPhysics) {
         let n = Self.observationCount
-        if let o = out.observations { physics.observe(load(i), side: agentSide, into: o + i * n) }
-        if let o = out.opponentObservations { physics.observe(load(i), side: agentSide.opponent, into: o + i * n) }
+        if seats > 0 { physics.observe(s, side: .bottom, into: o + i * seats * n) }
+        if seats > 1 { physics.observe(s, side: .top, into: o + (i * seats + 1) * n) }
+    }
+
+    // MARK: - The older API (agent and opponent columns)
+
+    /// One agent step with the agent side's and the opponent side's actions
+    /// in two columns (``agentSide`` says which seat is the agent's); the
+    /// rewards are the agent side's. A wrapper of ``step(actions:into:)``.
+    public func step(agent: UnsafePointer<Int32>, opponent: UnsafePointer<Int32>, into out: PongBatchOutput) {
+        let n = Self.observationCount
+        let a = agentSide.rawValue, o = 1 - a
+        for i in 0 ..< count {
+            pairActions[2 * i + a] = agent[i]
+            pairActions[2 * i + o] = opponent[i]
+        }
+        // The agent at the bottom observed alone: straight into the caller's buffers.
+        let direct = a == 0 && out.opponentObservations == nil && out.finalOpponentObservations == nil
+        let wantsObservations = out.observations != nil || out.opponentObservations != nil
+        let wantsFinal = out.finalObservations != nil || out.finalOpponentObservations != nil
+        step(actions: pairActions, into: VectorStepOutput(
+            observations: direct ? out.observations : (wantsObservations ? pairObservations : nil),
+            rewards: pairRewards, terminated: out.terminated, truncated: out.truncated, ends: out.ends,
+            events: out.events,
+            finalObservations: direct ? out.finalObservations : (wantsFinal ? pairFinalObservations : nil),
+            observedSeats: direct ? 1 : 2))
+        for i in 0 ..< count { out.rewards[i] = pairRewards[2 * i + a] }
+        if direct { return }
+        func copy(_ from: UnsafeMutablePointer<Float>, seat: Int, to: UnsafeMutablePointer<Float>?, _ i: Int) {
+            guard let to else { return }
+            (to + i * n).update(from: from + (2 * i + seat) * n, count: n)
+        }
+        for i in 0 ..< count {
+            copy(pairObservations, seat: a, to: out.observations, i)
+            copy(pairObservations, seat: o, to: out.opponentObservations, i)
+            if autoresetMode == .sameStep, out.terminated[i] | out.truncated[i] != 0 {
+                copy(pairFinalObservations, seat: a, to: out.finalObservations, i)
+                copy(pairFinalObservations, seat: o, to: out.finalOpponentObservations, i)
+            }
+        }
     }
 }
 
-/// Caller-owned buffers a ``PongBatch`` step writes into (plain contiguous
-/// memory a C caller can own). Every buffer holds one entry per game;
+/// Caller-owned buffers of the older API's ``PongBatch/step(agent:opponent:into:)``. Every buffer holds one entry per game;
 /// observation buffers `count × 12` floats, game `i` at `i × 12`.
 @frozen
 public struct PongBatchOutput {

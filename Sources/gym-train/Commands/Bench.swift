@@ -12,7 +12,8 @@ struct Bench: ParsableCommand {
         Method: --envs games stepped together; one step = one agent step (frameSkip frames of \
         physics) plus the agent's observation written; actions uniform random from one \
         xoshiro256** generator per game; finished episodes reset in the same step. Batched: \
-        PongBatch (structure of arrays) / BreakoutBatch in chunks of --chunk games, each with its own \
+        any game through the vector-environment contract (PongBatch, BreakoutBatch: one step call per chunk, \
+        seat 0 observed) in chunks of --chunk games, each with its own \
         buffers; in each dispatch the workers take chunks one at a time and step each for --ticks \
         ticks. Policy in the loop: the agent side's action is the argmax of a linear policy \
         W·x + b over the whole chunk, one cblas_sgemm per chunk per tick. \
@@ -32,6 +33,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: "A preset of the game (default: every preset).")
     var preset: String?
+
+    @Option(name: .customLong("config"), help: "A game config file (JSON) to measure instead of the presets (needs --game; keys not given take the named or default preset's values).")
+    var configFile: String?
 
     @Option(help: "Games stepped together.")
     var envs: Int = 1024
@@ -66,6 +70,10 @@ struct Bench: ParsableCommand {
         guard (1 ... 100).contains(repeats) else { throw ValidationError("--repeats \(repeats) is out of range; allowed: 1 ... 100") }
         guard (1 ... 1_000_000).contains(ticks) else { throw ValidationError("--ticks \(ticks) is out of range; allowed: 1 ... 1000000") }
         if preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
+        if configFile != nil, game == nil { throw ValidationError("--config needs --game (a config file is for one game)") }
+        if configFile != nil, preset != nil {
+            throw ValidationError("give either --config or --preset, not both (a config file may name its base with \"preset\")")
+        }
     }
 
     func run() throws {
@@ -77,7 +85,9 @@ struct Bench: ParsableCommand {
             case .pong: names = PongConfig.presetNames
             case .breakout: names = BreakoutConfig.presetNames
             }
-            if let preset {
+            if let configFile {
+                cases.append((g, configFile))
+            } else if let preset {
                 guard names.contains(preset) else {
                     throw ValidationError("--preset \(preset) is not a \(g.rawValue) preset; allowed: \(names.joined(separator: ", "))")
                 }
@@ -97,10 +107,10 @@ struct Bench: ParsableCommand {
         print("bench \(games.map(\.rawValue).joined(separator: ", ")) (\(envs) games; \(machine.summary))")
         print("method: \(methodLine)")
         var results: [JSONValue] = []
-        for (g, presetName) in cases {
+        for (g, name) in cases {
             switch g {
-            case .pong: results.append(try benchPong(presetName, workers: all))
-            case .breakout: results.append(try benchBreakout(presetName, workers: all))
+            case .pong: results.append(benchPong(name, try loadConfig(PongConfig.self, name), workers: all))
+            case .breakout: results.append(benchBreakout(name, try loadConfig(BreakoutConfig.self, name), workers: all))
             }
         }
         let report = JSONValue.object([
@@ -128,52 +138,66 @@ struct Bench: ParsableCommand {
         print("wrote \(path)")
     }
 
+    /// The config of one case: the config file (named by its path) or the preset `name`.
+    func loadConfig<C: GameConfig>(_: C.Type, _ name: String) throws -> C {
+        if let configFile { return try C.decode(try readText(configFile, what: "config file"), source: configFile) }
+        return try C.preset(name)
+    }
+
     var methodLine: String {
         "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(PongBatchRunner.defaultChunk) (Pong) or \(BreakoutBatchRunner.defaultChunk) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
-    // MARK: - Pong
+    // MARK: - One game
 
-    func benchPong(_ presetName: String, workers all: Int) throws -> JSONValue {
-        let config = try PongConfig.preset(presetName)
-        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks, chunk = self.chunk
-        return benchCase(game: "pong", preset: presetName, frameSkip: config.frameSkip, workers: all,
-                         policy: Bench.linearPolicy(inputs: PongBatch.observationCount,
-                                                    actions: config.verticalMovement ? 5 : 3, seed: seed),
-                         batched: { runner, control in
-                             Throughput.pongBatch(config: config, environments: envs, runner: runner, control: control,
-                                                  seconds: seconds, seed: seed, ticksPerRound: ticks, chunk: chunk)
-                         }, allocations: { runner, control in
-                             let batch = PongBatchRunner(config: config, environments: envs, seed: seed, runner: runner,
-                                                         control: control, chunk: chunk)
-                             return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
-                                 batch.run(ticks: $0, wrappingEachWorker: $1)
-                             }
-                         }, single: { workers in
-                             Throughput.pongSingleAPI(config: config, environments: envs, workers: workers,
-                                                      seconds: seconds, seed: seed, ticksPerRound: ticks)
-                         })
+    func benchPong(_ name: String, _ config: PongConfig, workers all: Int) -> JSONValue {
+        benchGame(name, config, workers: all, chunk: chunk ?? PongBatchRunner.defaultChunk,
+                  make: { PongBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
+                  single: { [envs, seconds, seed, ticks] workers in
+                      Throughput.pongSingleAPI(config: config, environments: envs, workers: workers,
+                                               seconds: seconds, seed: seed, ticksPerRound: ticks)
+                  })
     }
 
-    func benchBreakout(_ presetName: String, workers all: Int) throws -> JSONValue {
-        let config = try BreakoutConfig.preset(presetName)
-        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks, chunk = self.chunk
-        return benchCase(game: "breakout", preset: presetName, frameSkip: config.frameSkip, workers: all,
-                         policy: Bench.linearPolicy(inputs: BreakoutPhysics.observationCount(for: config),
-                                                    actions: BreakoutAction.count, seed: seed),
+    func benchBreakout(_ name: String, _ config: BreakoutConfig, workers all: Int) -> JSONValue {
+        benchGame(name, config, workers: all, chunk: chunk ?? BreakoutBatchRunner.defaultChunk,
+                  make: { BreakoutBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
+                  single: { [envs, seconds, seed, ticks] workers in
+                      Throughput.breakoutSingleAPI(config: config, environments: envs, workers: workers,
+                                                   seconds: seconds, seed: seed, ticksPerRound: ticks)
+                  })
+    }
+
+    /// Any game's figures through the one batched driver (``VectorBench``).
+    /// - Parameter make: the environment of `count` games from global game
+    ///   `first`, seeded with `seed`.
+    func benchGame<C: GameConfig, E: VectorEnvironment>(_ name: String, _ config: C, workers all: Int, chunk: Int,
+                                                        make: @escaping (_ first: Int, _ count: Int, _ seed: UInt64) -> E,
+                                                        single: @escaping (Int) -> Throughput.Measurement) -> JSONValue
+        where E.Config == C
+    {
+        let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
+        let probe = make(0, 1, seed)
+        let frameSkip = Bench.frameSkip(config.json)
+        return benchCase(game: C.gameName, preset: name, frameSkip: frameSkip, workers: all,
+                         policy: Bench.linearPolicy(inputs: probe.observationLayout.count,
+                                                    actions: probe.actionCount, seed: seed),
                          batched: { runner, control in
-                             Throughput.breakoutBatch(config: config, environments: envs, runner: runner, control: control,
-                                                      seconds: seconds, seed: seed, ticksPerRound: ticks, chunk: chunk)
+                             Throughput.vector(environments: envs, runner: runner, control: control, seconds: seconds,
+                                               seed: seed, ticksPerRound: ticks, chunk: chunk) { make($0, $1, seed) }
                          }, allocations: { runner, control in
-                             let batch = BreakoutBatchRunner(config: config, environments: envs, seed: seed, runner: runner,
-                                                             control: control, chunk: chunk)
+                             let bench = VectorBench(environments: envs, seed: seed, runner: runner, control: control,
+                                                     chunk: chunk) { make($0, $1, seed) }
                              return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
-                                 batch.run(ticks: $0, wrappingEachWorker: $1)
+                                 bench.run(ticks: $0, wrappingEachWorker: $1)
                              }
-                         }, single: { workers in
-                             Throughput.breakoutSingleAPI(config: config, environments: envs, workers: workers,
-                                                          seconds: seconds, seed: seed, ticksPerRound: ticks)
-                         })
+                         }, single: single)
+    }
+
+    /// A config's `frameSkip` (every game's config has one).
+    static func frameSkip(_ json: JSONValue) -> Int {
+        if case let .number(x, _)? = json["frameSkip"], let k = Int(exactly: x) { return k }
+        return 1
     }
 
     /// One game and preset: batched with random actions and with the linear

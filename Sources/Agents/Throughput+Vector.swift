@@ -1,0 +1,168 @@
+import Gym
+
+extension Throughput {
+    /// Steps a ``VectorBench`` (`environments` games of any
+    /// ``VectorEnvironment`` split over `runner`'s workers) in rounds of
+    /// `ticksPerRound` ticks (one dispatch each) for at least `seconds`,
+    /// after one warm-up round.
+    public static func vector<E: VectorEnvironment>(environments: Int, runner: ParallelRunner, control: BatchControl,
+                                                    seconds: Double, seed: UInt64,
+                                                    ticksPerRound: Int = defaultTicksPerRound, chunk: Int,
+                                                    make: (_ first: Int, _ count: Int) -> E) -> Measurement {
+        let bench = VectorBench(environments: environments, seed: seed, runner: runner, control: control,
+                                chunk: chunk, make: make)
+        return measure(workers: runner.workers, environments: environments, seconds: seconds,
+                       ticksPerRound: ticksPerRound) { bench.run(ticks: $0) }
+    }
+}
+
+/// The benchmark's batched driver, the same for every game: the games cut
+/// into chunks of `chunk` games, each a ``VectorEnvironment`` (with its
+/// `firstIndex`) and its buffers, stepped through the contract's one
+/// `step(actions:into:)` (see `SlicedBatches` for the dispatch).
+///
+/// Each tick of a chunk: seat 0 acts by `control` (uniform random actions,
+/// or the greedy action of a linear policy over the chunk's seat-0
+/// observations, one `cblas_sgemm`), every other seat uniformly at random;
+/// one step with seat 0's observation written (`observedSeats` 1), finished
+/// episodes restarting as the environment's autoreset mode says. Game `g`'s
+/// random actions come from its own generator
+/// (`Seeds.stream(Seeds.stream(seed, Seeds.benchActionStream), g)`): one
+/// 64-bit draw per game per tick, seat `s`'s action from its 32-bit half
+/// `s mod 2` (multiply-high, no division; a third seat draws again).
+public final class VectorBench<E: VectorEnvironment>: @unchecked Sendable {
+    let batches: SlicedBatches<VectorBenchSlice<E>>
+
+    public init(environments: Int, seed: UInt64, runner: ParallelRunner, control: BatchControl, chunk: Int,
+                make: (_ first: Int, _ count: Int) -> E) {
+        if case .linear = control {
+            // Each worker calls sgemm on its own; BLAS threads would compete (PLATFORM.md).
+            BLAS.useSingleThread()
+        }
+        batches = SlicedBatches(environments: environments, chunk: chunk, runner: runner) { first, count in
+            VectorBenchSlice(make(first, count), first: first, seed: seed, control: control)
+        }
+    }
+
+    /// Steps every game `ticks` times: one dispatch.
+    public func run(ticks: Int) { batches.run(ticks: ticks) }
+
+    /// ``run(ticks:)`` with worker `w`'s share wrapped (see `SlicedBatches`).
+    public func run(ticks: Int, wrappingEachWorker wrap: @escaping @Sendable (_ worker: Int, _ step: () -> Void) -> Void) {
+        batches.run(ticks: ticks, wrap: wrap)
+    }
+
+    /// Per game: seat 0's summed reward and the episodes finished so far.
+    public func totals(_ g: Int) -> (reward: Double, episodes: Int) { batches.totals(g) }
+}
+
+extension Seeds {
+    /// The benchmark's random-action stream of a run seed (per game: its sub-stream).
+    public static let benchActionStream: UInt64 = 0xAC7
+}
+
+/// One chunk of a ``VectorBench``: its environment and every buffer its
+/// ticks touch, allocated once.
+final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Sendable {
+    let env: E
+    let count: Int, seats: Int
+    let actionCount: UInt64
+    let actions: UnsafeMutableBufferPointer<Int32>
+    let observations, rewards, rewardSum, logits: UnsafeMutableBufferPointer<Float>
+    let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
+    let episodesDone: UnsafeMutableBufferPointer<Int32>
+    let actionRNG: UnsafeMutableBufferPointer<Xoshiro256>
+    let policy: LinearPolicy?
+    /// Seat 0's actions when a policy picks them (`count`).
+    let policyActions: UnsafeMutableBufferPointer<Int32>
+
+    init(_ env: E, first: Int, seed: UInt64, control: BatchControl) {
+        self.env = env
+        count = env.count
+        seats = env.seats
+        actionCount = UInt64(env.actionCount)
+        let n = env.observationLayout.count
+        actions = .column(count * seats, 0)
+        observations = .column(count * n, 0)
+        rewards = .column(count * seats, 0); rewardSum = .column(count, 0)
+        terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
+        actionRNG = .column(count, Xoshiro256(seed: 0))
+        let actionSeed = Seeds.stream(seed, Seeds.benchActionStream)
+        for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
+        if case let .linear(p) = control {
+            precondition(p.inputs == n && p.outputs == env.actionCount, "the policy's shape does not match the game")
+            policy = p
+        } else {
+            policy = nil
+        }
+        logits = .column(policy == nil ? 1 : count * env.actionCount, 0)
+        policyActions = .column(policy == nil ? 1 : count, 0)
+        if seats == 1, let o = observations.baseAddress { env.observe(into: o) }
+        if seats > 1 {
+            // Seat 0's rows of a full observation.
+            let all = UnsafeMutableBufferPointer<Float>.column(count * seats * n, 0)
+            if let a = all.baseAddress, let o = observations.baseAddress {
+                env.observe(into: a)
+                for i in 0 ..< count { (o + i * n).update(from: a + i * seats * n, count: n) }
+            }
+            all.deallocate()
+        }
+    }
+
+    deinit {
+        actions.deallocate(); observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
+        logits.deallocate(); terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
+        actionRNG.deallocate(); policyActions.deallocate()
+    }
+
+    func totals(_ i: Int) -> (reward: Double, episodes: Int) {
+        (Double(rewardSum[i]), Int(episodesDone[i]))
+    }
+
+    /// Every seat's uniform random action (see ``VectorBench``): a
+    /// non-generic loop, so it is compiled for the concrete types whatever
+    /// environment the slice holds.
+    static func randomActions(count: Int, seats: Int, actionCount k: UInt64,
+                              generators: UnsafeMutablePointer<Xoshiro256>, into act: UnsafeMutablePointer<Int32>) {
+        if seats == 1 {
+            for i in 0 ..< count { act[i] = Int32(truncatingIfNeeded: ((generators[i].next() >> 32) &* k) >> 32) }
+            return
+        }
+        if seats == 2 {
+            for i in 0 ..< count {
+                let r = generators[i].next()
+                act[2 * i] = Int32(truncatingIfNeeded: ((r >> 32) &* k) >> 32)
+                act[2 * i + 1] = Int32(truncatingIfNeeded: ((r & 0xFFFF_FFFF) &* k) >> 32)
+            }
+            return
+        }
+        for i in 0 ..< count {
+            let row = act + i * seats
+            var r: UInt64 = 0
+            for s in 0 ..< seats {
+                if s % 2 == 0 { r = generators[i].next() }
+                let half = s % 2 == 0 ? r >> 32 : r & 0xFFFF_FFFF
+                row[s] = Int32(truncatingIfNeeded: (half &* k) >> 32)
+            }
+        }
+    }
+
+    func run(ticks: Int) {
+        guard let act = actions.baseAddress, let obs = observations.baseAddress, let rew = rewards.baseAddress,
+              let term = terminated.baseAddress, let trunc = truncated.baseAddress,
+              let scratch = logits.baseAddress, let chosen = policyActions.baseAddress else { return }
+        let out = VectorStepOutput<E.Events>(observations: obs, rewards: rew, terminated: term, truncated: trunc,
+                                             observedSeats: 1)
+        for _ in 0 ..< ticks {
+            if let policy { policy.actions(batch: count, observations: obs, logits: scratch, into: chosen) }
+            VectorBenchSlice.randomActions(count: count, seats: seats, actionCount: actionCount,
+                                           generators: actionRNG.baseAddress.unsafelyUnwrapped, into: act)
+            if policy != nil { for i in 0 ..< count { act[i * seats] = chosen[i] } }
+            env.step(actions: act, into: out)
+            for i in 0 ..< count {
+                rewardSum[i] += rew[i * seats]
+                episodesDone[i] &+= Int32(term[i] | trunc[i])
+            }
+        }
+    }
+}
