@@ -8,8 +8,8 @@ public enum Breakout: PlayableGame {
 
     public static var seats: Int { 1 }
 
-    public static func makeVector(config: BreakoutConfig, count: Int) -> LegacyBreakoutVector {
-        LegacyBreakoutVector(config: config, count: count)
+    public static func makeVector(config: BreakoutConfig, count: Int) -> BreakoutBatch {
+        BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
     }
 
     public static var noEvents: BreakoutEvents { BreakoutEvents() }
@@ -30,7 +30,7 @@ public enum Breakout: PlayableGame {
         spec.makeBreakoutAgent(config: config)
     }
 
-    public static func beginRecord(_ vector: LegacyBreakoutVector, _ i: Int, seed: UInt64) -> BreakoutEpisode {
+    public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {
         BreakoutEpisode(index: 0, seed: seed, score: 0, steps: 0, end: .none, levelsCleared: 0, livesLost: 0,
                         events: BreakoutEvents())
     }
@@ -40,7 +40,7 @@ public enum Breakout: PlayableGame {
         tally.events.accumulate(events)
     }
 
-    public static func endRecord(_ tally: BreakoutEpisode, _ vector: LegacyBreakoutVector, _ i: Int) -> BreakoutEpisode {
+    public static func endRecord(_ tally: BreakoutEpisode, _ vector: BreakoutBatch, _ i: Int) -> BreakoutEpisode {
         tally.completed(by: vector.state(i).core)
     }
 

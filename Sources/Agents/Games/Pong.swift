@@ -14,8 +14,8 @@ public enum Pong: PlayableGame {
 
     public static var seats: Int { 2 }
 
-    public static func makeVector(config: PongConfig, count: Int) -> LegacyPongVector {
-        LegacyPongVector(config: config, count: count)
+    public static func makeVector(config: PongConfig, count: Int) -> PongBatch {
+        PongBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
     }
 
     public static var noEvents: PongEvents { PongEvents() }
@@ -38,7 +38,7 @@ public enum Pong: PlayableGame {
         spec.makePongAgent(config: config)
     }
 
-    public static func beginRecord(_ vector: LegacyPongVector, _ i: Int, seed: UInt64) -> Tally {
+    public static func beginRecord(_ vector: PongBatch, _ i: Int, seed: UInt64) -> Tally {
         let state = vector.state(i)
         return Tally(record: PongMatchResult(seed: seed, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
                                              hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0),
@@ -51,7 +51,7 @@ public enum Pong: PlayableGame {
         tally.record.book(events, receiver: &tally.receiver)
     }
 
-    public static func endRecord(_ tally: Tally, _ vector: LegacyPongVector, _ i: Int) -> PongMatchResult {
+    public static func endRecord(_ tally: Tally, _ vector: PongBatch, _ i: Int) -> PongMatchResult {
         let state = vector.state(i)
         var record = tally.record
         record.scoreBottom = Int(state.scoreBottom)
