@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Agents
 import Gym
 
 /// The games the gym offers.
@@ -47,27 +48,45 @@ struct GameOptions: ParsableArguments {
     }
 }
 
-/// Options of subcommands that run many episodes.
-struct RunOptions: ParsableArguments {
-    @Option(help: "Number of episodes.")
-    var episodes: Int = 100
+/// `--workers`, the one rule every subcommand that spreads work shares.
+struct WorkerOptions: ParsableArguments {
+    /// Allowed `--workers` values (0: the machine's cores).
+    static let range = 0 ... 256
 
-    @Option(help: "Parallel workers (default: the machine's cores).")
+    @Option(help: "Parallel workers (0 or not given: the machine's cores; never changes results).")
     var workers: Int?
 
+    func validate() throws {
+        if let w = workers, !Self.range.contains(w) {
+            throw ValidationError("--workers \(w) is out of range; allowed: \(Self.range.lowerBound) ... \(Self.range.upperBound) (0: the machine's cores)")
+        }
+    }
+
+    /// The workers to run on: `--workers`, or the machine's cores when 0 or not given.
+    var count: Int { Self.resolve(workers ?? 0) }
+
+    /// `n` workers, or the machine's cores for 0.
+    static func resolve(_ n: Int) -> Int { n == 0 ? ParallelRunner.defaultWorkers : n }
+
+    var runner: ParallelRunner { ParallelRunner(workers: count) }
+}
+
+/// `--out`, the results folder of every subcommand that writes one.
+struct OutputOptions: ParsableArguments {
     @Option(help: "Results folder (default: Results/<command>-<game>-<time>-s<seed>).")
     var out: String?
+}
+
+/// `--episodes` of the subcommands that play a number of episodes.
+struct EpisodeOptions: ParsableArguments {
+    @Option(help: "Number of episodes.")
+    var episodes: Int = 100
 
     func validate() throws {
         guard (1 ... 10_000_000).contains(episodes) else {
             throw ValidationError("--episodes \(episodes) is out of range; allowed: 1 ... 10000000")
         }
-        if let w = workers, !(1 ... 256).contains(w) {
-            throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256")
-        }
     }
-
-    var workerCount: Int { workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
 /// A runtime failure the user can act on, printed as one line.

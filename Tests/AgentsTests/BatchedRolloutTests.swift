@@ -2,8 +2,8 @@ import Testing
 import Gym
 @testable import Agents
 
-/// The batched rollout path (``RolloutSlots`` on ``PongBatch`` /
-/// ``BreakoutBatch``) against the one-by-one reference, bit for bit.
+/// The batched rollout path (the slot engine's ``RolloutWork``) against the
+/// one-by-one reference, bit for bit.
 @Suite struct BatchedRolloutTests {
     /// Every bit of a plan's results: per episode its return, gains, losses
     /// and steps; per member its statistics (or a marker for none).
@@ -65,7 +65,7 @@ import Gym
             switch text {
             case "self": .selfPlay
             case "linear-softmax":
-                .agent(PongBatchMatchesTests.linearSpec(config: config, seed: 5, selection: .softmax))
+                .agent(MatchesTests.linearSpec(config: config, seed: 5, selection: .softmax))
             default: .agent(try AgentSpec.parse(text))
             }
         }

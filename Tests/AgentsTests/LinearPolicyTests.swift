@@ -159,13 +159,12 @@ func referenceLogits(_ policy: LinearPolicy, _ x: [Float]) -> [Double] {
         #expect(abs(Double(counts[2]) / 40_000 - 0.625) < 0.01)
     }
 
-    @Test func gaussianDrawsAreDeterministicWithUnitVariance() {
-        var a = Xoshiro256(seed: 11), b = Xoshiro256(seed: 11)
+    @Test func gaussianDrawsHaveZeroMeanAndUnitVariance() {
+        var a = Xoshiro256(seed: 11)
         var sum = 0.0, squares = 0.0
         let n = 50_000
         for _ in 0 ..< n {
             let g = a.nextGaussian()
-            #expect(g.bitPattern == b.nextGaussian().bitPattern)
             sum += Double(g); squares += Double(g) * Double(g)
         }
         #expect(abs(sum / Double(n)) < 0.02)

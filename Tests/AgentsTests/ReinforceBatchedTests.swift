@@ -93,6 +93,27 @@ import Gym
         }
     }
 
+    @Test(arguments: [false, true])
+    func breakoutBatchedEpisodeGradientsEqualOneByOne(normalize: Bool) throws {
+        BLAS.useSingleThread()
+        var config = BreakoutConfig()
+        config.lives = 1
+        let task = BreakoutTask(config: config, episodeSteps: 400)
+        let n = BreakoutPhysics.observationCount(for: config)
+        let policy = BatchedRolloutTests.centre(inputs: n, outputs: BreakoutAction.count, seed: 22, normalize: normalize)
+        var rng = Xoshiro256(seed: 4)
+        let baseline = (0 ... n).map { _ in 0.2 * rng.nextSigned() }
+        let plan = ReinforcePlan(episodes: 7, maxSteps: 400, seedBase: 19, discount: 0.97, policy: policy,
+                                 baseline: baseline)
+        let reference = plan.playOneByOne(task: task, runner: ParallelRunner(workers: 1))
+        for (workers, slots) in [(1, 3), (2, 16)] {
+            let batched = try #require(task.playReinforceBatched(plan, runner: ParallelRunner(workers: workers),
+                                                                 slots: slots))
+            #expect(Self.bits(batched) == Self.bits(reference),
+                    "normalise \(normalize), workers \(workers), slots \(slots)")
+        }
+    }
+
     @Test func longEpisodesGetFewerSlotsWithinTheStorageBudget() {
         let policy = LinearPolicy(inputs: PongGame.observationCount, outputs: 3, normalize: false)
         let baseline = [Float](repeating: 0, count: PongGame.observationCount + 1)

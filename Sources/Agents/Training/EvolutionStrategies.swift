@@ -49,8 +49,8 @@ public struct IterationReport: Equatable, Sendable {
 ///    (common random numbers), as one ``RolloutPlan`` on the
 ///    ``ParallelRunner``: by ``rolloutPath`` (default ``RolloutPath/automatic``)
 ///    either batched — each worker steps ``slots`` episodes together on one
-///    batch (``PongRolloutSlots``; Pong without frame skip or sticky
-///    actions, where that was measured faster) with one greedy learner per
+///    vector environment (the slot engine's ``RolloutWork``; where the game
+///    says batching is faster) with one greedy learner per
 ///    slot acting on its own observation row — or one by one on single
 ///    environments (``Rollout/playOneByOne(_:task:runner:)``, the reference).
 ///    Both give the same results bit for bit (fitness, steps, statistics).
@@ -126,7 +126,7 @@ public struct EvolutionStrategies<Task: TrainingTask> {
         // 2. Members, each writing only its own results.
         let plan = RolloutPlan(
             members: 2 * pairs, episodes: episodes, maxSteps: task.episodeSteps,
-            seedBase: Seeds.stream(iterationSeed, 0xE915_0DE5), collectStatistics: policy.normalizer != nil,
+            seedBase: Seeds.stream(iterationSeed, SeedStream.esEpisodes), collectStatistics: policy.normalizer != nil,
             centre: policy
         ) { member, learner in
             let sign: Float = member % 2 == 0 ? 1 : -1

@@ -31,8 +31,7 @@ public struct ReinforceSettings: Equatable, Sendable {
 /// (default ``RolloutPath/automatic``) they are played either batched — each
 /// worker steps ``slots`` episodes together on one batch
 /// (``PongReinforceSlots``: Pong without frame skip or sticky actions,
-/// ``TrainingTask/batchIsFaster``; measured about 10 % faster than one by
-/// one, README "Trainers"), each slot's learner sampling from its own
+/// ``TrainingTask/batchIsFaster``, README "Trainers"), each slot's learner sampling from its own
 /// observation row — or one episode at a time on single environments
 /// (``ReinforcePlan/playOneByOne(task:runner:)``, the reference, and the
 /// path of every other task); both record the same trajectories and
@@ -100,8 +99,10 @@ public struct Reinforce<Task: TrainingTask>: PolicyTrainer {
                                  policy: policy, baseline: state.baseline)
         let d = policy.inputs, p = policy.parameterCount
         let episodes: [EpisodeGradient]
-        if rolloutPath.tries(batchedFor: task),
-           let batched = task.playReinforceBatched(plan, runner: runner, slots: slots) {
+        if rolloutPath.tries(batchedFor: task) {
+            guard let batched = task.playReinforceBatched(plan, runner: runner, slots: slots) else {
+                preconditionFailure("\(Task.self) has no batched path")
+            }
             episodes = batched
         } else {
             episodes = plan.playOneByOne(task: task, runner: runner)

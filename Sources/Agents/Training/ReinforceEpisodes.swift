@@ -12,7 +12,7 @@ public struct ReinforcePlan: Sendable {
     /// Agent steps after which an episode stops.
     public var maxSteps: Int
     /// Episode `k`'s seed is `Seeds.episode(runSeed: seedBase, index: k)`;
-    /// its action draws come from `Xoshiro256(seed: Seeds.stream(episodeSeed, 10))`.
+    /// its action draws come from `Xoshiro256(seed: Seeds.agent(episodeSeed, seat: 0))`.
     public var seedBase: UInt64
     /// Reward discount per step, in [0, 1].
     public var discount: Float
@@ -88,7 +88,7 @@ struct TrajectoryEpisode {
     var statistics: ObservationStatistics?
 
     init(plan: ReinforcePlan, seed: UInt64) {
-        rng = Xoshiro256(seed: Seeds.stream(seed, 10))
+        rng = Xoshiro256(seed: Seeds.agent(seed, seat: 0))
         statistics = plan.collectStatistics ? ObservationStatistics(features: plan.policy.inputs) : nil
     }
 }

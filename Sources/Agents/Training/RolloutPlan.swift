@@ -5,7 +5,7 @@ import Gym
 /// `episodes` episodes. Episode `k` is seeded
 /// `Seeds.episode(runSeed: seedBase, index: k)`, started by the task with
 /// index `k` (``TrainingTask/reset(_:seed:index:)``; Pong: side and opponent)
-/// and its learner reset with `Seeds.stream(episodeSeed, 10)`; it stops after
+/// and its learner reset with `Seeds.agent(episodeSeed, seat: 0)`; it stops after
 /// `maxSteps` agent steps or when the game ends (``Rollout/play(_:agent:maxSteps:observation:statistics:)``).
 ///
 /// ## Jobs
@@ -72,19 +72,21 @@ public struct RolloutResults: Equatable, Sendable {
     public var statistics: [ObservationStatistics?]
 }
 
-/// How a trainer's episodes are played; every path gives the same results.
+/// How episodes are played (training, evaluation, matches); every path
+/// gives the same results.
 public enum RolloutPath: Sendable {
-    /// ``batched`` where the task says it is faster (``TrainingTask/batchIsFaster``), else ``oneByOne``.
+    /// ``batched`` where the task or game says it is faster
+    /// (``TrainingTask/batchIsFaster``, ``PlayableGame/batchIsFaster(_:)``), else ``oneByOne``.
     case automatic
-    /// On the task's batched environments (``TrainingTask/playBatched(_:runner:slots:)``),
-    /// falling back to ``oneByOne`` for a task that has none.
+    /// On the slot engine (``TrainingTask/playBatched(_:runner:slots:)``). A
+    /// task without a batched path stops with a precondition failure: a
+    /// forced batched run never falls back to the reference silently.
     case batched
     /// Each episode on a single environment by ``Rollout/play(_:agent:maxSteps:observation:statistics:)``
     /// (the reference).
     case oneByOne
 
-    /// Whether `task`'s episodes go to its batched path (which may still
-    /// decline, e.g. a task without one: the caller then plays one by one).
+    /// Whether `task`'s episodes go to its batched path.
     public func tries<Task: TrainingTask>(batchedFor task: Task) -> Bool {
         self == .batched || (self == .automatic && task.batchIsFaster)
     }
@@ -100,8 +102,10 @@ extension Rollout {
     public static func play<Task: TrainingTask>(_ plan: RolloutPlan, task: Task, path: RolloutPath = .automatic,
                                                 slots: Int = defaultSlots, runner: ParallelRunner) -> RolloutResults {
         precondition(slots >= 1, "slots must be at least 1")
-        if path.tries(batchedFor: task),
-           let results = task.playBatched(plan, runner: runner, slots: slots) {
+        if path.tries(batchedFor: task) {
+            guard let results = task.playBatched(plan, runner: runner, slots: slots) else {
+                preconditionFailure("\(Task.self) has no batched path")
+            }
             return results
         }
         return playOneByOne(plan, task: task, runner: runner)
@@ -123,7 +127,7 @@ extension Rollout {
             for k in first ..< end {
                 let episodeSeed = plan.episodeSeed(k)
                 task.reset(&worker.env, seed: episodeSeed, index: k)
-                worker.agent.reset(seed: Seeds.stream(episodeSeed, 10))
+                worker.agent.reset(seed: Seeds.agent(episodeSeed, seat: 0))
                 results.append(worker.observation.withUnsafeMutableBufferPointer { obs in
                     play(&worker.env, agent: &worker.agent, maxSteps: plan.maxSteps, observation: obs,
                          statistics: &statistics)

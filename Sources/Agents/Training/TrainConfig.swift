@@ -61,7 +61,7 @@ public struct TrainConfig: GameConfig {
     public init() {}
 
     /// The games training supports.
-    public static let games = ["pong", "breakout"]
+    public static var games: [String] { trainableGames.map { $0.name } }
     public static let trainers = ["es", "reinforce"]
 
     public static let fields: [ConfigField<TrainConfig>] = [

@@ -33,67 +33,36 @@ public struct TrainingSession {
     /// - Throws: ``TrainingSetupError`` for a bad game config or opponent, or
     ///   a checkpoint that does not fit this config.
     public init(config: TrainConfig, resume: (checkpoint: Checkpoint, path: String)? = nil) throws(TrainingSetupError) {
-        self.config = config
-        switch config.game {
-        case "pong":
-            let game: PongConfig
-            do { game = try PongConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
-            var opponents: [PongTask.Opponent] = []
-            var evalOpponents: [AgentSpec] = []
-            do {
-                for text in TrainConfig.split(config.opponent) {
-                    if text == "self" {
-                        opponents.append(.selfPlay)
-                    } else {
-                        let spec = try AgentSpec.parse(text)
-                        try spec.check(pong: game)
-                        opponents.append(.agent(spec))
-                    }
-                }
-                for text in TrainConfig.split(config.evalOpponent) {
-                    let spec = try AgentSpec.parse(text)
-                    try spec.check(pong: game)
-                    evalOpponents.append(spec)
-                }
-            } catch { throw .agent(error) }
-            let task = PongTask(config: game, opponents: opponents, episodeSteps: config.episodeSteps)
-            let evalTasks = evalOpponents.map {
-                PongTask(config: game, opponent: .agent($0), episodeSteps: config.evalSteps)
-            }
-            gameConfigJSON = game.json
-            gameConfigHash = game.configHash
-            target = task.target
-            let names = evalOpponents.map(\.displayName).joined(separator: ", ")
-            scoreName = evalOpponents.count == 1 ? "point share vs \(names)" : "lowest point share vs \(names)"
-            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
-            evaluator = { policy, runner in
-                evalTasks.map {
-                    PolicyEvaluation.run(task: $0, policy: policy, episodes: episodes, steps: steps,
-                                         seed: seed, runner: runner)
-                }
-            }
-            scoreOf = { scores in scores.map(\.share).min() ?? 0 }
-            trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
-        case "breakout":
-            let game: BreakoutConfig
-            do { game = try BreakoutConfig.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
-            let target = PolicyTarget.breakout(game)
-            let task = BreakoutTask(config: game, episodeSteps: config.episodeSteps)
-            let evalTask = BreakoutTask(config: game, episodeSteps: config.evalSteps)
-            gameConfigJSON = game.json
-            gameConfigHash = game.configHash
-            self.target = target
-            scoreName = "score per episode"
-            let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, 0xE7A1))
-            evaluator = { policy, runner in
-                [PolicyEvaluation.run(task: evalTask, policy: policy, episodes: episodes, steps: steps,
-                                      seed: seed, runner: runner)]
-            }
-            scoreOf = { $0.first?.meanReturn ?? 0 }
-            trainer = try Self.makeTrainer(task: task, config: config, resume: resume)
-        default:
+        guard let game = trainableGames.first(where: { $0.name == config.game }) else {
             throw .unsupportedGame(config.game)
         }
+        self = try Self.make(game, config: config, resume: resume)
+    }
+
+    static func make<G: TrainableGame>(_ game: G.Type, config: TrainConfig,
+                                       resume: (checkpoint: Checkpoint, path: String)?) throws(TrainingSetupError) -> TrainingSession {
+        try TrainingSession(game, config: config, resume: resume)
+    }
+
+    init<G: TrainableGame>(_: G.Type, config: TrainConfig,
+                           resume: (checkpoint: Checkpoint, path: String)?) throws(TrainingSetupError) {
+        self.config = config
+        let game: G.Config
+        do { game = try G.Config.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
+        let setup = try G.trainingSetup(config, game: game)
+        gameConfigJSON = game.json
+        gameConfigHash = game.configHash
+        target = setup.task.target
+        scoreName = setup.scoreName
+        let evalTasks = setup.evaluationTasks
+        let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, SeedStream.evaluation))
+        evaluator = { policy, runner in
+            evalTasks.map {
+                PolicyEvaluation.run(task: $0, policy: policy, episodes: episodes, steps: steps, seed: seed, runner: runner)
+            }
+        }
+        scoreOf = setup.score
+        trainer = try Self.makeTrainer(task: setup.task, config: config, resume: resume)
     }
 
     static func makeTrainer<Task: TrainingTask>(task: Task, config: TrainConfig,
@@ -168,6 +137,28 @@ public struct TrainingSession {
         Checkpoint(target: target, gameConfigHash: gameConfigHash, gameConfig: gameConfigJSON,
                    policy: trainer.policy, training: includingState ? trainer.state : nil)
     }
+}
+
+/// The games a training config may name (``TrainConfig/game``).
+let trainableGames: [any TrainableGame.Type] = [Pong.self, Breakout.self]
+
+/// A game a ``TrainingSession`` can train on: how a ``TrainConfig`` becomes
+/// its training task, its evaluation tasks and its evaluation score.
+public protocol TrainableGame: PlayableGame {
+    associatedtype Task: GameTrainingTask
+    static func trainingSetup(_ config: TrainConfig, game: Config) throws(TrainingSetupError) -> TrainingSetup<Task>
+}
+
+/// What a ``TrainableGame`` makes of a ``TrainConfig``.
+public struct TrainingSetup<Task: GameTrainingTask> {
+    /// The task trained on.
+    public var task: Task
+    /// The periodic evaluation's tasks (one per evaluation opponent).
+    public var evaluationTasks: [Task]
+    /// What the evaluation score means, e.g. "point share vs tracker".
+    public var scoreName: String
+    /// The evaluation score (higher is better) from the tasks' results, in order.
+    public var score: @Sendable ([PolicyScore]) -> Double
 }
 
 /// Why a training run cannot start.

@@ -95,3 +95,24 @@ public struct AnyAgent: Agent {
     public mutating func reset(seed: UInt64) { base.reset(seed: seed) }
     public mutating func act(_ observation: UnsafeBufferPointer<Float>) -> Int { base.act(observation) }
 }
+
+/// Training any single-player ``Environment`` one by one (no batched path):
+/// the return is the game's reward sum within ``episodeSteps``. Breakout
+/// training uses ``BreakoutTask``, which also plays batched.
+public struct SinglePlayerTask<Env: Environment>: TrainingTask {
+    public let target: PolicyTarget
+    public let episodeSteps: Int
+    let make: @Sendable () -> Env
+
+    /// - Parameter make: builds one environment (called once per worker).
+    public init(target: PolicyTarget, episodeSteps: Int, make: @escaping @Sendable () -> Env) {
+        precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
+        self.target = target
+        self.episodeSteps = episodeSteps
+        self.make = make
+    }
+
+    public func makeEnvironment(centre: LinearPolicy) -> Env { make() }
+
+    public func reset(_ env: inout Env, seed: UInt64, index: Int) { env.reset(seed: seed) }
+}

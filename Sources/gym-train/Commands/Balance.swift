@@ -28,14 +28,9 @@ struct Balance: ParsableCommand {
         @Option(help: "Folder of baseline files (one per scenario file, same file name).")
         var baselines: String = "Results/baselines"
 
-        @Option(help: "Parallel workers (default: the machine's cores).")
-        var workers: Int?
+        @OptionGroup var workerOptions: WorkerOptions
 
-        func validate() throws {
-            if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
-        }
-
-        var workerCount: Int { workers ?? ParallelRunner.defaultWorkers }
+        var workerCount: Int { workerOptions.count }
 
         /// The scenario files to use, in a stable order.
         func files() throws -> [String] {

@@ -18,7 +18,9 @@ struct Eval: ParsableCommand {
     )
 
     @OptionGroup var game: GameOptions
-    @OptionGroup var runOptions: RunOptions
+    @OptionGroup var episodeOptions: EpisodeOptions
+    @OptionGroup var workerOptions: WorkerOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2, linear:PATH).")
     var agent: String = "tracker"
@@ -27,64 +29,40 @@ struct Eval: ParsableCommand {
     var opponent: String = "random"
 
     func run() throws {
-        if game.game == .breakout { return try runBreakout() }
-        let config = try game.pongConfig()
+        try evaluate(game.game.game)
+    }
+
+    func evaluate<G: CommandGame>(_: G.Type) throws {
+        let config = try game.loadConfig(G.Config.self)
         let agentSpec = try AgentSpec.parse(agent)
-        let opponentSpec = try AgentSpec.parse(opponent)
-        try agentSpec.check(pong: config)
-        try opponentSpec.check(pong: config)
-        let folder = try ResultsFolder.create(explicit: runOptions.out, command: "eval", game: "pong", seed: game.seed)
-        try folder.writeRunInfo(command: "eval", seed: game.seed, config: config, extra: [
-            ("agent", .string(agentSpec.text)), ("opponent", .string(opponentSpec.text)),
-            ("episodes", .number(runOptions.episodes)), ("workers", .number(runOptions.workerCount)),
+        try G.check(agentSpec, config: config)
+        var roster = [agentSpec]
+        var extra: [(String, JSONValue)] = [("agent", .string(agentSpec.text))]
+        if G.seats == 2 {
+            let opponentSpec = try AgentSpec.parse(opponent)
+            try G.check(opponentSpec, config: config)
+            roster.append(opponentSpec)
+            extra.append(("opponent", .string(opponentSpec.text)))
+        }
+        let episodes = episodeOptions.episodes, seed = game.seed
+        let folder = try ResultsFolder.create(explicit: output.out, command: "eval", game: G.Config.gameName, seed: seed)
+        try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
+            ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),
         ])
-        let progress = Progress(total: runOptions.episodes, label: "eval")
+        let progress = Progress(total: episodes, label: "eval")
         let clock = ContinuousClock()
         let start = clock.now
-        let results = PongEvaluation.run(config: config, agent: agentSpec, opponent: opponentSpec,
-                                         episodes: runOptions.episodes, runSeed: game.seed,
-                                         runner: ParallelRunner(workers: runOptions.workerCount),
-                                         progress: { progress.tick() })
+        // Two seats: the agent plays seat 0 (Pong: bottom) on even episodes, seat 1 on odd ones.
+        let records = Matches.play(G.self, config: config, roster: roster, count: episodes,
+                                   runner: workerOptions.runner, game: { i in
+            SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),
+                       seats: G.seats == 1 ? [0] : (i % 2 == 0 ? [0, 1] : [1, 0]))
+        }, progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()
-        let summary = PongEvalSummary(results)
-        let stepsPerSecond = Double(summary.totalSteps) / max(seconds, 1e-9)
-        let realTime = stepsPerSecond * Double(config.frameSkip) / 60
-
-        var csv = "episode,seed,agent_side,agent_score,opponent_score,steps,end,agent_hits,opponent_hits\n"
-        for r in results {
-            csv += "\(r.index),\(r.match.seed),\(r.agentSide),\(r.agentScore),\(r.opponentScore),\(r.match.steps),"
-            csv += "\(r.match.end),\(r.match.hits(r.agentSide)),\(r.match.hits(r.agentSide.opponent))\n"
-        }
-        try folder.write(csv, to: "episodes.csv")
-        let json = JSONValue.object([
-            ("game", .string("pong")), ("agent", .string(agentSpec.displayName)),
-            ("opponent", .string(opponentSpec.displayName)), ("episodes", .number(summary.episodes)),
-            ("seed", .number(game.seed)),
-            ("wins", .number(summary.wins)), ("draws", .number(summary.draws)), ("losses", .number(summary.losses)),
-            ("winRate", .number(summary.winRate)),
-            ("winRate95", .array([.number(summary.winRateLow), .number(summary.winRateHigh)])),
-            ("pointsFor", .number(summary.pointsFor)), ("pointsAgainst", .number(summary.pointsAgainst)),
-            ("pointShare", .number(summary.pointShare)),
-            ("pointShare95", .array([.number(summary.pointShareLow), .number(summary.pointShareHigh)])),
-            ("meanAgentScore", .number(summary.meanAgentScore)),
-            ("meanOpponentScore", .number(summary.meanOpponentScore)),
-            ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
-            ("totalSteps", .number(summary.totalSteps)), ("wallSeconds", .number(seconds)),
-            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(runOptions.workerCount)),
-        ])
-        try folder.write(json.serialized() + "\n", to: "summary.json")
-
-        print("eval pong: \(agentSpec.displayName) vs \(opponentSpec.displayName), \(summary.episodes) games, seed \(game.seed), \(runOptions.workerCount) workers")
-        print(String(format: "  games   W %d  D %d  L %d   win rate %.3f  95%% CI [%.3f, %.3f]",
-                     summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
-        print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
-                     summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh))
-        print(String(format: "  mean score %.2f-%.2f, mean length %.1f steps, %d truncated",
-                     summary.meanAgentScore, summary.meanOpponentScore, summary.meanLength, summary.truncated))
-        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(summary.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agents included), \(formatRate(realTime))× real time")
-        print("  results \(folder.path)")
+        try G.reportEval(records, EvalRun(folder: folder, agent: agentSpec, opponent: roster.count > 1 ? roster[1] : nil,
+                                          seed: seed, workers: workerOptions.count, seconds: seconds,
+                                          frameSkip: G.frameSkip(config)), config: config)
     }
 }
 

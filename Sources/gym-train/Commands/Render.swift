@@ -57,8 +57,7 @@ struct Render: ParsableCommand {
     @Option(help: "Pixels per field unit in GIF/PGM output.")
     var scale: Float = 0.5
 
-    @Option(help: "Results folder (default: Results/render-<game>-<time>-s<seed>).")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard episode >= 0 else { throw ValidationError("--episode \(episode) is out of range; allowed: 0 or more") }
@@ -74,37 +73,6 @@ struct Render: ParsableCommand {
         guard fps > 0, fps <= 10_000 else { throw ValidationError("--fps \(fps) is out of range; allowed: (0, 10000]") }
     }
 
-    /// What to play: the config, the seed, the agents on each side and,
-    /// for a replay, the record to check against.
-    struct Episode {
-        var config: PongConfig
-        var seed: UInt64
-        var bottom: AgentSpec, top: AgentSpec
-        var label: String
-        var record: PongMatchRecord?
-    }
-
-    func episodeToPlay() throws -> Episode {
-        if let replay {
-            let record = try loadRecord(replay)
-            return Episode(config: record.config, seed: record.result.seed,
-                           bottom: try AgentSpec.parse(record.bottom), top: try AgentSpec.parse(record.top),
-                           label: "match \(record.match)", record: record)
-        }
-        let agentSpec = try AgentSpec.parse(agent)
-        let opponentSpec = try AgentSpec.parse(opponent)
-        let even = episode % 2 == 0
-        return Episode(config: try game.pongConfig(), seed: Seeds.episode(runSeed: game.seed, index: episode),
-                       bottom: even ? agentSpec : opponentSpec, top: even ? opponentSpec : agentSpec,
-                       label: "episode \(episode)", record: nil)
-    }
-
-    /// The record on line `index` of a JSONL file, or an inline JSON line.
-    func loadRecord(_ argument: String) throws -> PongMatchRecord {
-        let (line, source) = try recordLine(argument)
-        return try PongMatchRecord.decode(line, source: source)
-    }
-
     /// The text of the record line `--replay` names, and a name for errors.
     func recordLine(_ argument: String) throws -> (line: String, source: String) {
         if argument.hasPrefix("{") { return (argument, "--replay") }
@@ -117,69 +85,98 @@ struct Render: ParsableCommand {
         throw CLIError("--index \(index) is out of range for \(argument); allowed: 0 ... \(max(0, k - 1)) (\(k) records)")
     }
 
-    func run() throws {
-        if let replay {
-            let (line, source) = try recordLine(replay)
-            if line.contains("\"game\":\"breakout\"") {
-                return try runBreakout(record: try BreakoutEpisodeRecord.decode(line, source: source))
-            }
-        }
-        if game.game == .breakout { return try runBreakout() }
-        let ep = try episodeToPlay()
-        let config = ep.config
-        let seed = ep.seed
-        let limit = maxSteps ?? (replay == nil ? 3000 : 0)
-        try ep.bottom.check(pong: config)
-        try ep.top.check(pong: config)
-        var bottomAgent = ep.bottom.makePongAgent(config: config)
-        var topAgent = ep.top.makePongAgent(config: config)
-        var pongGame = PongGame(config: config, seed: seed)
-        // As PongMatch.play seeds them, so the game is the one recorded or evaluated.
-        bottomAgent.reset(seed: Seeds.stream(seed, 10))
-        topAgent.reset(seed: Seeds.stream(seed, 11))
+    /// The record line `--replay` names and the game it is of.
+    func replayLine() throws -> (line: String, source: String, game: GameKind)? {
+        guard let replay else { return nil }
+        let (line, source) = try recordLine(replay)
+        let kind = GameKind.allCases.first { line.contains("\"game\":\"\($0.rawValue)\"") } ?? .pong
+        return (line, source, kind)
+    }
 
-        var frames = try EpisodeFrames(options: self, game: "pong", frame: pongGame.makeFrame(scale: scale))
+    func run() throws {
+        let recorded = try replayLine()
+        let kind = recorded?.game ?? game.game
+        let line = recorded.map { (line: $0.line, source: $0.source) }
+        try play(kind.game, recorded: line)
+    }
+
+    /// Plays the episode of `G` (episode `--episode` of an `eval` run, or the
+    /// recorded one) on a one-game vector environment, exactly as the
+    /// evaluation or the tournament played it: same seed derivation, same
+    /// seats, agents reset with `Seeds.agent(seed, seat:)`.
+    func play<G: CommandGame>(_: G.Type, recorded: (line: String, source: String)?) throws {
+        let replay = try recorded.map { try G.decodeReplay($0.line, source: $0.source) }
+        let config = try replay?.config ?? game.loadConfig(G.Config.self)
+        let seats: [AgentSpec]
+        let seed: UInt64
+        if let replay {
+            seats = try replay.seats.map { try AgentSpec.parse($0) }
+            seed = replay.seed
+        } else {
+            let agentSpec = try AgentSpec.parse(agent)
+            let opponentSpec = try AgentSpec.parse(opponent)
+            seats = G.seats == 1 ? [agentSpec] : (episode % 2 == 0 ? [agentSpec, opponentSpec] : [opponentSpec, agentSpec])
+            seed = Seeds.episode(runSeed: game.seed, index: episode)
+        }
+        let label = replay?.label ?? "episode \(episode)"
+        let limit = maxSteps ?? (replay == nil ? 3000 : 0)
+        for spec in seats { try G.check(spec, config: config) }
+        var agents = seats.map { G.makeAgent($0, config: config) }
+        let vector = G.makeVector(config: config, count: 1)
+        vector.reset(0, seed: seed)
+        for s in agents.indices { agents[s].reset(seed: Seeds.agent(seed, seat: s)) }
+
+        var frames = try EpisodeFrames(options: self, game: G.Config.gameName, frame: G.makeFrame(config, scale: scale))
         let screen = terminal ? TerminalScreen() : nil
-        let n = PongGame.observationCount
-        var obsBottom = [Float](repeating: 0, count: n), obsTop = [Float](repeating: 0, count: n)
+        let n = vector.observationLayout.count, seatCount = vector.seats
+        var observations = [Float](repeating: 0, count: seatCount * n)
+        var actions = [Int32](repeating: 0, count: seatCount)
+        var rewards = [Float](repeating: 0, count: seatCount)
+        var terminated: UInt8 = 0, truncated: UInt8 = 0
+        observations.withUnsafeMutableBufferPointer { if let o = $0.baseAddress { vector.observe(into: o) } }
         var step = 0
+        var over = false
         while true {
-            try frames.capture(step: step) { pongGame.render(into: &$0) }
+            try frames.capture(step: step) { vector.render(0, into: &$0) }
             if let screen {
-                let s = pongGame.state
-                screen.draw(pongGame, status: "step \(step)  \(ep.bottom.displayName) (bottom) \(s.scoreBottom)-\(s.scoreTop) \(ep.top.displayName) (top)")
-                Thread.sleep(forTimeInterval: Double(config.frameSkip) / fps)
+                var big = G.makeFrame(config, scale: Float(screen.columns) / G.fieldWidth(config) * 2)
+                vector.render(0, into: &big)
+                screen.draw(big, status: G.renderStatus(vector, step: step, seats: seats, config: config))
+                Thread.sleep(forTimeInterval: Double(G.frameSkip(config)) / fps)
             }
-            if pongGame.isOver || (limit > 0 && step >= limit) { break }
-            obsBottom.withUnsafeMutableBufferPointer { pongGame.observe(.bottom, into: $0) }
-            obsTop.withUnsafeMutableBufferPointer { pongGame.observe(.top, into: $0) }
-            let b = obsBottom.withUnsafeBufferPointer { bottomAgent.act($0) }
-            let t = obsTop.withUnsafeBufferPointer { topAgent.act($0) }
-            _ = pongGame.step(top: t, bottom: b)
+            if over || (limit > 0 && step >= limit) { break }
+            observations.withUnsafeBufferPointer { obs in
+                for s in 0 ..< seatCount {
+                    let row = UnsafeBufferPointer(rebasing: obs[s * n ..< (s + 1) * n])
+                    actions[s] = Int32(clamping: agents[s].act(row))
+                }
+            }
+            observations.withUnsafeMutableBufferPointer { obs in
+                actions.withUnsafeBufferPointer { act in
+                    rewards.withUnsafeMutableBufferPointer { rew in
+                        guard let o = obs.baseAddress, let a = act.baseAddress, let r = rew.baseAddress else { return }
+                        vector.step(actions: a, into: VectorStepOutput(observations: o, rewards: r,
+                                                                       terminated: &terminated, truncated: &truncated))
+                    }
+                }
+            }
+            over = terminated | truncated != 0
             step += 1
         }
         screen?.finish()
         try frames.finish()
         if let folder = frames.folder {
-            var extra: [(String, JSONValue)] = [
-                ("bottom", .string(ep.bottom.text)), ("top", .string(ep.top.text)), ("episodeSeed", .number(seed)),
-            ]
-            if let record = ep.record { extra.append(("replayOf", record.json)) } else { extra.append(("episode", .number(episode))) }
-            try folder.writeRunInfo(command: "render", seed: game.seed, config: config, extra: extra)
+            try folder.writeRunInfo(command: "render", seed: game.seed, config: config,
+                                    extra: G.renderRunInfo(seats: seats, seed: seed, episode: episode, replaying: replay != nil)
+                                        + (replay?.runInfo ?? []))
         }
-        let s = pongGame.state
-        print("\(ep.label) (seed \(seed)): \(ep.bottom.displayName) [bottom] \(s.scoreBottom)-\(s.scoreTop) \(ep.top.displayName) [top] after \(step) steps, end: \(s.end)")
-        if let record = ep.record {
-            let r = record.result
-            guard pongGame.isOver else {
+        print(G.renderSummary(vector, label: label, seed: seed, seats: seats, steps: step, config: config))
+        if let replay {
+            guard over else {
                 print("replay stopped at --max-steps \(limit) before the end; not compared with the record")
                 return
             }
-            if Int(s.scoreBottom) == r.scoreBottom, Int(s.scoreTop) == r.scoreTop, step == r.steps, s.end == r.end {
-                print("replay identical to the record: \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end))")
-            } else {
-                throw CLIError("replay differs from the record: recorded \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end)), replayed \(s.scoreBottom)-\(s.scoreTop) after \(step) steps (\(s.end))")
-            }
+            print(try G.checkReplay(replay.expected, vector: vector, steps: step))
         }
     }
 }
@@ -201,12 +198,6 @@ final class TerminalScreen {
     private let ramp = Array(" .:-=+*#%@")
 
     init(columns: Int = 64) { self.columns = columns }
-
-    func draw(_ game: PongGame, status: String) {
-        var big = game.makeFrame(scale: Float(columns) / game.config.fieldWidth * 2)
-        game.render(into: &big)
-        draw(big, status: status)
-    }
 
     /// Draws a frame rendered at twice the terminal's column resolution.
     func draw(_ big: GrayFrame, status: String) {

@@ -69,16 +69,13 @@ struct Tournament: ParsableCommand {
     @Option(help: "SPRT: pairs played at most before the test is declared inconclusive.")
     var maxPairs: Int = 20_000
 
-    @Option(help: "Parallel workers (default: the machine's cores).")
-    var workers: Int?
-
-    @Option(help: "Results folder (default: Results/tournament-<game>-<time>-s<seed>).")
-    var out: String?
+    @OptionGroup var workerOptions: WorkerOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
         guard (1 ... 1_000_000).contains(episodes) else { throw ValidationError("--episodes \(episodes) is out of range; allowed: 1 ... 1000000") }
-        if game.game == .breakout, mode == .sprt {
+        if game.game.game.seats == 1, mode == .sprt {
             throw ValidationError("--mode sprt is for --game pong; breakout allows --mode round-robin or gauntlet (duplicate format)")
         }
         guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
@@ -89,7 +86,6 @@ struct Tournament: ParsableCommand {
         guard elo0.isFinite, elo1.isFinite, elo0 < elo1, abs(elo0) <= 1000, abs(elo1) <= 1000 else {
             throw ValidationError("--elo0 \(elo0) and --elo1 \(elo1) are invalid; allowed: -1000 ≤ elo0 < elo1 ≤ 1000")
         }
-        if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
         switch mode {
         case .roundRobin:
             guard agents.count >= 2 else { throw ValidationError("round-robin needs at least two --agent options (got \(agents.count))") }
@@ -104,14 +100,12 @@ struct Tournament: ParsableCommand {
         }
     }
 
-    var workerCount: Int { workers ?? ParallelRunner.defaultWorkers }
+    var workerCount: Int { workerOptions.count }
 
     func run() throws {
-        if game.game == .breakout { return try breakout(config: try game.breakoutConfig()) }
-        let config = try game.pongConfig()
         switch mode {
-        case .roundRobin, .gauntlet: try rank(config: config)
-        case .sprt: try sprt(config: config)
+        case .roundRobin, .gauntlet: try rank(game.game.game)
+        case .sprt: try sprt(config: try game.pongConfig())
         }
     }
 
@@ -132,61 +126,52 @@ struct Tournament: ParsableCommand {
         return specs
     }
 
-    func rank(config: PongConfig) throws {
+    func rank<G: CommandGame>(_: G.Type) throws {
+        let config = try game.loadConfig(G.Config.self)
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
-        let specs = try parseAgents(mode == .gauntlet ? [candidate ?? ""] + agents : agents, config: config)
-        let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: game.seed)
-        let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "pong", seed: game.seed)
+        let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
+        for spec in specs { try G.check(spec, config: config) }
+        let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "tournament", game: G.name, seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
-            ("mode", .string(format.description)), ("agents", .array(specs.map { .string($0.text) })),
-            ("pairs", .number(pairs)), ("bootstrap", .number(bootstrap)), ("level", .number(level)),
-            ("workers", .number(workerCount)),
+            ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
+        ] + sizes.members + [
+            ("bootstrap", .number(bootstrap)), ("level", .number(level)), ("workers", .number(workerCount)),
         ])
-        let progress = Progress(total: schedule.gameCount, label: "tournament")
+        let progress = Progress(total: sizes.games, label: "tournament")
         let clock = ContinuousClock()
         let start = clock.now
-        let games = PongTournament.run(config: config, agents: specs, schedule: schedule,
-                                       runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
+        let play = G.playTournament(specs, config: config, format: format, options: self, runner: workerOptions.runner,
+                                    progress: { progress.tick() })
         progress.status("bootstrap (\(bootstrap) resamples)")
-        let outcomes = PongTournament.outcomes(games, schedule: schedule)
-        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, 0xB007))
-            .rate(outcomes)
+        let ratings = RatingBootstrap(resamples: bootstrap, level: level,
+                                      seed: Seeds.stream(game.seed, SeedStream.ratingBootstrap)).rate(play.outcomes)
         let seconds = (clock.now - start).seconds
         progress.finish()
         let names = specs.map(\.displayName)
-        let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: outcomes, ratings: ratings, level: level)
-
-        var jsonl = ""
-        for g in games { jsonl += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
-        try folder.write(jsonl, to: "matches.jsonl")
+        let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: play.outcomes, ratings: ratings,
+                                      level: level)
+        try folder.write(play.records, to: "matches.jsonl")
         try folder.write(report.ratingsCSV, to: "ratings.csv")
         try folder.write(report.matrixCSV, to: "matrix.csv")
-        let steps = games.reduce(0) { $0 + $1.result.steps }
-        let summary = JSONValue.object([
-            ("game", .string("pong")), ("mode", .string(format.description)), ("seed", .number(game.seed)),
-            ("pairsPerPairing", .number(pairs)), ("games", .number(games.count)),
-            ("truncated", .number(games.count { $0.result.end.isTruncation })),
-            ("bootstrap", .number(bootstrap)), ("steps", .number(steps)),
-        ] + { if case let .object(m) = report.json { m } else { [] } }())
+        for (name, text) in play.files { try folder.write(text, to: name) }
+        let summary = JSONValue.object(play.summary + { if case let .object(m) = report.json { m } else { [] } }())
         try folder.write(summary.serialized() + "\n", to: "summary.json")
-        try folder.write(RatingChart.svg(title: "Pong \(format) — \(games.count) games, seed \(game.seed)",
-                                         names: names, ratings: ratings, level: level), to: "ratings.svg")
-
-        print("tournament pong (\(format)): \(specs.count) agents, \(schedule.pairings.count) pairings × \(pairs) pairs × 2 sides = \(games.count) games, seed \(game.seed)")
+        try folder.write(RatingChart.svg(title: play.chartTitle, names: names, ratings: ratings, level: level),
+                         to: "ratings.svg")
+        print(play.header)
         print("")
         print(report.rankingMarkdown)
         print(report.matrixMarkdown)
-        let truncated = games.count { $0.result.end.isTruncation }
-        print("Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((level * 100).rounded()))% percentile bootstrap over pairs (\(bootstrap) resamples).")
-        if truncated > 0 { print("\(truncated) games reached the step limit (maxSteps \(config.maxSteps)) and were scored as they stood (equal scores: draw).") }
-        print("\(formatRate(Double(steps) / max(seconds, 1e-9))) steps/s, \(String(format: "%.2f", seconds)) s on \(workerCount) workers")
+        for line in play.notes { print(line) }
+        print("\(formatRate(Double(play.steps) / max(seconds, 1e-9))) steps/s, \(String(format: "%.2f", seconds)) s on \(workerCount) workers")
         print("results \(folder.path)")
     }
 
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
-        let folder = try ResultsFolder.create(explicit: out, command: "sprt", game: "pong", seed: game.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "sprt", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
             ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
             ("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta)),
@@ -234,79 +219,4 @@ struct Tournament: ParsableCommand {
     }
 
     func f(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
-
-    /// Breakout's duplicate format: every agent plays the same seeds, pairs
-    /// of agents are compared seed by seed by score.
-    func breakout(config: BreakoutConfig) throws {
-        let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
-        let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
-        for spec in specs { try spec.check(breakout: config) }
-        let folder = try ResultsFolder.create(explicit: out, command: "tournament", game: "breakout", seed: game.seed)
-        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
-            ("mode", .string("\(format), duplicate")), ("agents", .array(specs.map { .string($0.text) })),
-            ("episodes", .number(episodes)), ("bootstrap", .number(bootstrap)), ("level", .number(level)),
-            ("workers", .number(workerCount)),
-        ])
-        let progress = Progress(total: specs.count * episodes, label: "tournament")
-        let clock = ContinuousClock()
-        let start = clock.now
-        let results = BreakoutDuplicate.run(config: config, agents: specs, episodes: episodes, seed: game.seed,
-                                            runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
-        progress.status("bootstrap (\(bootstrap) resamples)")
-        var outcomes = BreakoutDuplicate.outcomes(results)
-        if format == .gauntlet {
-            var kept = PairwiseOutcomes(agentCount: specs.count, gamesPerUnit: 1)
-            for p in outcomes.pairings where p.a == 0 {
-                kept.add(a: p.a, b: p.b, unitScores: p.unitScores, wins: p.wins, draws: p.draws, losses: p.losses)
-            }
-            outcomes = kept
-        }
-        let ratings = RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(game.seed, 0xB007)).rate(outcomes)
-        let seconds = (clock.now - start).seconds
-        progress.finish()
-        let names = specs.map(\.displayName)
-        let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: outcomes, ratings: ratings, level: level)
-        var jsonl = ""
-        for (a, row) in results.enumerated() {
-            for (k, r) in row.enumerated() {
-                jsonl += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r).line + "\n"
-            }
-        }
-        try folder.write(jsonl, to: "matches.jsonl")
-        try folder.write(report.ratingsCSV, to: "ratings.csv")
-        try folder.write(report.matrixCSV, to: "matrix.csv")
-        var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])
-        for (a, row) in results.enumerated() {
-            let s = row.map { Double($0.score) }
-            scores += CSV.row([names[a], "\(Statistics.mean(s))", "\(Statistics.standardDeviation(s))",
-                               "\(Statistics.mean(row.map { Double($0.steps) }))",
-                               String(row.reduce(0) { $0 + Int($1.events.levelsCleared) }),
-                               String(row.count { $0.end.isTruncation })])
-        }
-        try folder.write(scores, to: "scores.csv")
-        let steps = results.joined().reduce(0) { $0 + $1.steps }
-        let summary = JSONValue.object([
-            ("game", .string("breakout")), ("mode", .string("\(format), duplicate")), ("seed", .number(game.seed)),
-            ("episodesPerAgent", .number(episodes)), ("steps", .number(steps)), ("bootstrap", .number(bootstrap)),
-            ("meanScores", .array(results.map { .number(Statistics.mean($0.map { Double($0.score) })) })),
-        ] + { if case let .object(m) = report.json { m } else { [] } }())
-        try folder.write(summary.serialized() + "\n", to: "summary.json")
-        try folder.write(RatingChart.svg(title: "Breakout \(format), duplicate — \(episodes) seeds × \(specs.count) agents, seed \(game.seed)",
-                                         names: names, ratings: ratings, level: level), to: "ratings.svg")
-        print("tournament breakout (\(format), duplicate format): \(specs.count) agents × \(episodes) common seeds, seed \(game.seed)")
-        print("")
-        print(report.rankingMarkdown)
-        print(report.matrixMarkdown)
-        print("| agent | mean score | sd | mean steps | walls cleared | truncated |\n|---|---:|---:|---:|---:|---:|")
-        for (a, row) in results.enumerated() {
-            let s = row.map { Double($0.score) }
-            print(String(format: "| %@ | %.1f | %.1f | %.0f | %d | %d |", names[a], Statistics.mean(s), Statistics.standardDeviation(s),
-                         Statistics.mean(row.map { Double($0.steps) }), row.reduce(0) { $0 + Int($1.events.levelsCleared) },
-                         row.count { $0.end.isTruncation }))
-        }
-        print("")
-        print("Games: agent vs agent on each common seed, higher score wins (equal: draw). Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((level * 100).rounded()))% percentile bootstrap over seeds (\(bootstrap) resamples).")
-        print("\(formatRate(Double(steps) / max(seconds, 1e-9))) steps/s, \(String(format: "%.2f", seconds)) s on \(workerCount) workers")
-        print("results \(folder.path)")
-    }
 }

@@ -27,8 +27,7 @@ struct Train: ParsableCommand {
     @Option(help: "Continue the run in this results folder from its checkpoint.json.")
     var resume: String?
 
-    @Option(help: "Results folder (default: Results/train-<game>-<time>-s<seed>).")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "Override: training iterations.") var iterations: Int?
     @Option(help: "Override: stop after this many env steps (0 = no limit).") var maxEnvSteps: Int?
@@ -40,7 +39,7 @@ struct Train: ParsableCommand {
     @Option(help: "Override: Adam learning rate.") var learningRate: Float?
     @Option(help: "Override: steps per training episode.") var episodeSteps: Int?
     @Option(help: "Override: the run's master seed.") var seed: UInt64?
-    @Option(help: "Override: parallel workers (0 = the machine's cores; never changes results).") var workers: Int?
+    @OptionGroup var workerOptions: WorkerOptions
     @Option(help: "Override: evaluate every this many iterations.") var evalInterval: Int?
     @Option(help: "Override: episodes per evaluation.") var evalEpisodes: Int?
     @Option(help: "Override: agent steps per evaluation episode.") var evalSteps: Int?
@@ -65,7 +64,7 @@ struct Train: ParsableCommand {
         if let learningRate { o.append(("learningRate", .number(learningRate))) }
         if let episodeSteps { o.append(("episodeSteps", .number(episodeSteps))) }
         if let seed { o.append(("seed", .number(seed))) }
-        if let workers { o.append(("workers", .number(workers))) }
+        if let workers = workerOptions.workers { o.append(("workers", .number(workers))) }
         if let evalInterval { o.append(("evalInterval", .number(evalInterval))) }
         if let evalEpisodes { o.append(("evalEpisodes", .number(evalEpisodes))) }
         if let evalSteps { o.append(("evalSteps", .number(evalSteps))) }
@@ -74,7 +73,7 @@ struct Train: ParsableCommand {
 
     func validate() throws {
         if let stopAfter, stopAfter < 1 { throw ValidationError("--stop-after \(stopAfter) is out of range; allowed: 1 or more") }
-        if resume != nil, out != nil { throw ValidationError("give either --resume DIR or --out DIR, not both") }
+        if resume != nil, output.out != nil { throw ValidationError("give either --resume DIR or --out DIR, not both") }
     }
 
     func run() throws {
@@ -126,7 +125,7 @@ struct Train: ParsableCommand {
             throw CLIError("cannot read training config \(configFile): no such file")
         }
         let config = try Self.decode(text, overrides: overrides, source: configFile)
-        let folder = try ResultsFolder.create(explicit: out, command: "train", game: config.game, seed: config.seed)
+        let folder = try ResultsFolder.create(explicit: output.out, command: "train", game: config.game, seed: config.seed)
         return (config, folder, nil)
     }
 
@@ -176,7 +175,7 @@ struct TrainingLoop {
             session = try TrainingSession(config: config)
             try writeRunFiles(session)
         }
-        let runner = ParallelRunner(workers: config.workers == 0 ? ParallelRunner.defaultWorkers : config.workers)
+        let runner = ParallelRunner(workers: WorkerOptions.resolve(config.workers))
         let progress = Progress(total: config.iterations, label: "train")
         let clock = ContinuousClock()
         let start = clock.now

@@ -18,10 +18,10 @@ struct EpisodeFrames {
 
     init(options render: Render, game: String, frame: GrayFrame) throws {
         let wantsFile = render.gif != nil || render.pgm != nil || !render.terminal
-        let makeFolder = wantsFile && (render.gif == nil || render.pgm == nil) && render.out != nil
+        let makeFolder = wantsFile && (render.gif == nil || render.pgm == nil) && render.output.out != nil
             || (wantsFile && render.gif == nil && render.pgm == nil)
         folder = makeFolder
-            ? try ResultsFolder.create(explicit: render.out, command: "render", game: game, seed: render.game.seed) : nil
+            ? try ResultsFolder.create(explicit: render.output.out, command: "render", game: game, seed: render.game.seed) : nil
         gifPath = render.gif
             ?? (render.pgm == nil ? folder?.url.appendingPathComponent("episode.gif").path : nil)
         pgm = render.pgm

@@ -1,0 +1,418 @@
+import Gym
+
+/// Breakout as Agents plays it: one seat, records of whole episodes.
+public enum Breakout: PlayableGame {
+    public typealias Config = BreakoutConfig
+    public typealias Record = BreakoutEpisode
+    public typealias Tally = BreakoutEpisode
+
+    public static var seats: Int { 1 }
+
+    public static func makeVector(config: BreakoutConfig, count: Int) -> BreakoutBatch {
+        BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
+    }
+
+    public static var noEvents: BreakoutEvents { BreakoutEvents() }
+
+    /// False: ``BreakoutBatch`` runs the same per-game step as
+    /// ``BreakoutGame`` (no lane path), and the players act one row at a
+    /// time, so batching saves nothing and the slots' players crowd the
+    /// cache. The batched path stays available and tested.
+    public static func batchIsFaster(_ config: BreakoutConfig) -> Bool { false }
+
+    public static func policyTarget(_ config: BreakoutConfig) -> PolicyTarget { .breakout(config) }
+
+    public static func check(_ spec: AgentSpec, config: BreakoutConfig) throws(AgentSpecError) {
+        try spec.check(breakout: config)
+    }
+
+    public static func makeAgent(_ spec: AgentSpec, config: BreakoutConfig) -> any Agent {
+        spec.makeBreakoutAgent(config: config)
+    }
+
+    public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {
+        BreakoutEpisode(index: 0, seed: seed, score: 0, steps: 0, end: .none, levelsCleared: 0, livesLost: 0,
+                        events: BreakoutEvents())
+    }
+
+    @inline(__always)
+    public static func book(_ tally: inout BreakoutEpisode, _ events: BreakoutEvents) {
+        tally.events.accumulate(events)
+    }
+
+    public static func endRecord(_ tally: BreakoutEpisode, _ vector: BreakoutBatch, _ i: Int) -> BreakoutEpisode {
+        tally.completed(by: vector.state(i).core)
+    }
+
+    public static func playAlone(config: BreakoutConfig, seed: UInt64, agents: inout [any Agent]) -> BreakoutEpisode {
+        var agent = agents[0]
+        let record = BreakoutRun.play(config: config, seed: seed, index: 0, agent: &agent)
+        agents[0] = agent
+        return record
+    }
+}
+
+// MARK: - Agents
+
+extension PolicyTarget {
+    /// Breakout's observation (its length depends on `maxBalls` and the
+    /// wall's size); 4 actions.
+    public static func breakout(_ config: BreakoutConfig) -> PolicyTarget {
+        PolicyTarget(game: BreakoutConfig.gameName, layoutVersion: BreakoutGame.observationLayoutVersion,
+                     inputs: BreakoutPhysics.observationCount(for: config), outputs: BreakoutAction.count)
+    }
+}
+
+extension AgentSpec {
+    /// Checks that this agent can play Breakout with `config` (a saved
+    /// policy must be a Breakout policy of this layout and shape). Call
+    /// before ``makeBreakoutAgent(config:)``.
+    public func check(breakout config: BreakoutConfig) throws(AgentSpecError) {
+        switch kind {
+        case let .linear(path, checkpoint, _):
+            do { try checkpoint.check(for: .breakout(config), path: path) } catch { throw .checkpoint(error) }
+        case let .constant(action) where action >= BreakoutAction.count:
+            throw .unusable(spec: text, reason: "Breakout actions are 0 ... \(BreakoutAction.count - 1)")
+        default:
+            break
+        }
+    }
+
+    /// A fresh Breakout agent of this spec (each worker builds its own).
+    /// Must have passed ``check(breakout:)``.
+    public func makeBreakoutAgent(config: BreakoutConfig) -> any Agent {
+        switch kind {
+        case .random: RandomAgent(actionCount: BreakoutAction.count)
+        case let .tracker(skill): BreakoutTracker(config: config, skill: skill)
+        case let .constant(action): ConstantAgent(action: action)
+        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
+        case let .recorded(actions): RecordedAgent(actions: actions)
+        }
+    }
+}
+
+// MARK: - Episodes and evaluation
+
+/// The record of one Breakout episode.
+public struct BreakoutEpisode: Equatable, Sendable {
+    public var index: Int
+    public var seed: UInt64
+    public var score: Int
+    /// Agent steps played.
+    public var steps: Int
+    public var end: EpisodeEnd
+    public var levelsCleared: Int
+    public var livesLost: Int
+    /// Every event of the episode, totalled.
+    public var events: BreakoutEvents
+}
+
+/// Plays whole Breakout episodes.
+public enum BreakoutRun {
+    /// Plays one episode from `seed` to its end. The agent is reset with
+    /// `Seeds.agent(seed, seat: 0)` (as `gym-train render` does, so any episode
+    /// can be watched again).
+    public static func play<A: Agent>(config: BreakoutConfig, seed: UInt64, index: Int = 0, agent: inout A) -> BreakoutEpisode {
+        var game = BreakoutGame(config: config, seed: seed)
+        agent.reset(seed: Seeds.agent(seed, seat: 0))
+        var total = BreakoutEvents()
+        var events = BreakoutEvents()
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: game.observationCount) { buffer in
+            while true {
+                game.observe(into: buffer)
+                let action = agent.act(UnsafeBufferPointer(buffer))
+                let step = game.step(action, events: &events)
+                total.accumulate(events)
+                if step.isDone { break }
+            }
+        }
+        return BreakoutEpisode(index: index, seed: seed, score: 0, steps: 0, end: .none, levelsCleared: 0,
+                               livesLost: 0, events: total).completed(by: game.state.core)
+    }
+}
+
+extension BreakoutEpisode {
+    /// This record with the result of the episode that ended in `core`
+    /// (its events already totalled).
+    func completed(by core: BreakoutCore) -> BreakoutEpisode {
+        var r = self
+        r.score = Int(core.score); r.steps = Int(core.steps); r.end = core.end
+        r.levelsCleared = Int(core.levelsCleared); r.livesLost = Int(events.livesLost)
+        return r
+    }
+}
+
+/// Summary of a Breakout evaluation.
+public struct BreakoutEvalSummary: Equatable, Sendable {
+    public var episodes: Int
+    /// Mean score with its 95% interval (normal approximation, 1.96 standard errors).
+    public var meanScore: Double, scoreLow: Double, scoreHigh: Double
+    /// Episodes that cleared at least one wall, their share and its 95% Wilson interval.
+    public var clearedAWall: Int
+    public var clearRate: Double, clearRateLow: Double, clearRateHigh: Double
+    /// Episodes that cleared every configured wall (ended `levels-cleared`).
+    public var clearedAll: Int
+    public var meanLevelsCleared: Double
+    public var meanLivesLost: Double
+    public var meanLength: Double
+    public var totalSteps: Int
+    /// Ends by reason.
+    public var livesExhausted: Int, stepLimit: Int, watchdog: Int
+    public var bricksBroken: Int, pushes: Int, paddleHits: Int
+
+    public init(_ results: [BreakoutEpisode]) {
+        episodes = results.count
+        let scores = results.map { Double($0.score) }
+        meanScore = Statistics.mean(scores)
+        let half = episodes > 1 ? 1.96 * Statistics.standardDeviation(scores) / Double(episodes).squareRoot() : 0
+        scoreLow = meanScore - half
+        scoreHigh = meanScore + half
+        clearedAWall = results.count { $0.levelsCleared > 0 }
+        clearRate = episodes > 0 ? Double(clearedAWall) / Double(episodes) : 0
+        let w = Statistics.wilson(successes: Double(clearedAWall), trials: Double(episodes))
+        clearRateLow = w.low; clearRateHigh = w.high
+        clearedAll = results.count { $0.end == .levelsCleared }
+        meanLevelsCleared = Statistics.mean(results.map { Double($0.levelsCleared) })
+        meanLivesLost = Statistics.mean(results.map { Double($0.livesLost) })
+        meanLength = Statistics.mean(results.map { Double($0.steps) })
+        totalSteps = results.reduce(0) { $0 + $1.steps }
+        livesExhausted = results.count { $0.end == .livesExhausted }
+        stepLimit = results.count { $0.end == .stepLimit }
+        watchdog = results.count { $0.end == .watchdog }
+        bricksBroken = results.reduce(0) { $0 + Int($1.events.bricksBroken) }
+        pushes = results.reduce(0) { $0 + Int($1.events.pushes) }
+        paddleHits = results.reduce(0) { $0 + Int($1.events.paddleHits) }
+    }
+}
+
+/// Evaluates an agent over many Breakout episodes in parallel.
+public enum BreakoutEvaluation {
+    /// Plays `episodes` episodes; episode `i` uses seed `Seeds.episode(runSeed, i)`.
+    /// Played by ``Matches`` (batched where ``Breakout/batchIsFaster(_:)``);
+    /// the result is the same for any path and number of workers or slots.
+    public static func run(config: BreakoutConfig, agent: AgentSpec, episodes: Int, runSeed: UInt64,
+                           runner: ParallelRunner, path: RolloutPath = .automatic, slots: Int = Matches.defaultSlots,
+                           progress: (@Sendable () -> Void)? = nil) -> [BreakoutEpisode] {
+        Matches.play(Breakout.self, config: config, roster: [agent], count: episodes, slots: slots, path: path,
+                     runner: runner, game: { index in
+            SeatedGame(seed: Seeds.episode(runSeed: runSeed, index: index), seats: [0])
+        }, progress: progress).enumerated().map { index, episode in
+            var e = episode
+            e.index = index
+            return e
+        }
+    }
+}
+
+// MARK: - Training
+
+/// Training Breakout: the return is the game's reward sum (its score) within
+/// ``episodeSteps``; every episode starts from its seed alone (the index
+/// does not matter). ES episodes and evaluations are played one by one on
+/// ``BreakoutGame``s or batched on ``BreakoutBatch``es
+/// (``playBatched(_:runner:slots:)``, measured slower, so only when forced),
+/// with the same results; REINFORCE has no batched Breakout path and always
+/// plays one by one.
+public struct BreakoutTask: GameTrainingTask {
+    public typealias Game = Breakout
+
+    public let config: BreakoutConfig
+    public let episodeSteps: Int
+
+    public init(config: BreakoutConfig, episodeSteps: Int) {
+        precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
+        self.config = config
+        self.episodeSteps = episodeSteps
+    }
+
+    public var target: PolicyTarget { .breakout(config) }
+
+    public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame { BreakoutGame(config: config) }
+
+    public func seating(_ k: Int) -> (learner: Int, opponent: Int) { (0, 0) }
+
+    public func makeOpponents(centre: LinearPolicy) -> [any Agent] { [] }
+
+    public func reset(_ env: inout BreakoutGame, seed: UInt64, index: Int) { env.reset(seed: seed) }
+}
+
+// MARK: - Duplicate format
+
+/// Breakout's duplicate format: every agent plays the same episodes (seed
+/// `k` = `Seeds.episode(runSeed: seed, index: k)`), and two agents are
+/// compared seed by seed by score (higher wins, equal draws) — as duplicate
+/// bridge compares tables that played the same deals, so the luck of the
+/// seed cancels out.
+public enum BreakoutDuplicate {
+    /// Results by agent, then seed index (episodes played by ``Matches``,
+    /// each as ``BreakoutRun/play(config:seed:index:agent:)`` plays it); the
+    /// same for any path and number of workers. Specs must have passed
+    /// ``AgentSpec/check(breakout:)``.
+    public static func run(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
+                           runner: ParallelRunner, path: RolloutPath = .automatic,
+                           progress: (@Sendable () -> Void)? = nil) -> [[BreakoutEpisode]] {
+        let flat = Matches.play(Breakout.self, config: config, roster: agents, count: agents.count * episodes,
+                                path: path, runner: runner, game: { job in
+            SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
+        }, progress: progress)
+        return (0 ..< agents.count).map { a in
+            (0 ..< episodes).map { k in
+                var e = flat[a * episodes + k]
+                e.index = k
+                return e
+            }
+        }
+    }
+
+    /// Every pair of agents compared on each common seed (one game per unit).
+    public static func outcomes(_ results: [[BreakoutEpisode]]) -> PairwiseOutcomes {
+        var outcomes = PairwiseOutcomes(agentCount: results.count, gamesPerUnit: 1)
+        for i in 0 ..< results.count {
+            for j in i + 1 ..< results.count {
+                var units: [Double] = [], w = 0, d = 0, l = 0
+                for (x, y) in zip(results[i], results[j]) {
+                    if x.score > y.score { units.append(1); w += 1 } else if x.score == y.score { units.append(0.5); d += 1 } else { units.append(0); l += 1 }
+                }
+                outcomes.add(a: i, b: j, unitScores: units, wins: w, draws: d, losses: l)
+            }
+        }
+        return outcomes
+    }
+}
+
+// MARK: - Episode records
+
+/// One Breakout episode of a duplicate tournament as a self-contained JSON
+/// line: the effective config, the seed and the agent's spec are enough to
+/// replay it exactly (the agent is seeded from the episode seed, stream 10).
+///
+/// Keys: `game` ("breakout"), `agent` (spec), `episode` (seed index), `seed`,
+/// `score`, `steps`, `end`, `bricksBroken`, `ballsLost`, `livesLost`,
+/// `levelsCleared`, `pushes`, `configHash` (hex), `config`.
+public struct BreakoutEpisodeRecord: Equatable, Sendable {
+    public var agent: String
+    public var episode: Int
+    public var config: BreakoutConfig
+    public var result: BreakoutEpisode
+
+    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode) {
+        self.agent = agent; self.episode = episode; self.config = config; self.result = result
+    }
+
+    public var line: String {
+        let e = result.events
+        return JSONValue.object([
+            ("game", .string("breakout")), ("agent", .string(agent)), ("episode", .number(episode)),
+            ("seed", .number(result.seed)), ("score", .number(result.score)), ("steps", .number(result.steps)),
+            ("end", .string(result.end.description)), ("bricksBroken", .number(Int(e.bricksBroken))),
+            ("ballsLost", .number(Int(e.ballsLost))), ("livesLost", .number(Int(e.livesLost))),
+            ("levelsCleared", .number(Int(e.levelsCleared))), ("pushes", .number(Int(e.pushes))),
+            ("configHash", .string(String(config.configHash, radix: 16))), ("config", config.json),
+        ]).serialized(pretty: false)
+    }
+
+    /// Decodes a record line (`source` names it in errors).
+    public static func decode(_ line: String, source: String) throws(ReplayError) -> BreakoutEpisodeRecord {
+        let doc: JSONValue
+        do { doc = try JSONValue.parse(line) } catch { throw .malformed(source: source, message: error.description) }
+        guard doc["game"] == .string("breakout") else {
+            throw .unsupported(source: source, message: "not a breakout record (\"game\" must be \"breakout\")")
+        }
+        func int(_ key: String) throws(ReplayError) -> Int {
+            guard case let .number(x, _)? = doc[key], let i = Int(exactly: x) else { throw .missing(source: source, key: key, expected: "an integer") }
+            return i
+        }
+        guard case let .string(agent)? = doc["agent"] else { throw .missing(source: source, key: "agent", expected: "an agent spec") }
+        guard case let .number(_, seedText)? = doc["seed"], let seed = UInt64(seedText) else {
+            throw .missing(source: source, key: "seed", expected: "an unsigned 64-bit integer")
+        }
+        guard let configDoc = doc["config"] else { throw .missing(source: source, key: "config", expected: "a config object") }
+        let config: BreakoutConfig
+        do { config = try BreakoutConfig.decode(configDoc, source: "\(source) config") } catch {
+            throw .malformed(source: source, message: error.description)
+        }
+        if case let .string(hash)? = doc["configHash"], hash != String(config.configHash, radix: 16) {
+            throw .malformed(source: source, message: "configHash \(hash) does not match its config (\(String(config.configHash, radix: 16)))")
+        }
+        guard case let .string(endText)? = doc["end"], let end = EpisodeEnd.allCases.first(where: { $0.description == endText }) else {
+            throw .missing(source: source, key: "end", expected: "one of \(EpisodeEnd.allCases.map(\.description).joined(separator: ", "))")
+        }
+        var events = BreakoutEvents()
+        events.ballsLost = Int32(clamping: (try? int("ballsLost")) ?? 0)
+        events.livesLost = Int32(clamping: (try? int("livesLost")) ?? 0)
+        events.levelsCleared = Int32(clamping: (try? int("levelsCleared")) ?? 0)
+        events.pushes = Int32(clamping: (try? int("pushes")) ?? 0)
+        return BreakoutEpisodeRecord(agent: agent, episode: (try? int("episode")) ?? 0, config: config,
+                                     result: BreakoutEpisode(index: (try? int("episode")) ?? 0, seed: seed, score: try int("score"),
+                                                             steps: try int("steps"), end: end, levelsCleared: Int(events.levelsCleared),
+                                                             livesLost: Int(events.livesLost), events: events))
+    }
+
+    /// Plays the recorded episode again.
+    public func replay() throws(AgentSpecError) -> BreakoutEpisode {
+        let spec = try AgentSpec.parse(agent)
+        try spec.check(breakout: config)
+        var a = spec.makeBreakoutAgent(config: config)
+        return BreakoutRun.play(config: config, seed: result.seed, index: episode, agent: &a)
+    }
+}
+
+// MARK: - Balance
+
+/// Runs a Breakout balance scenario set: each scenario's agent plays its
+/// episodes alone, and each metric is the mean over episodes of a
+/// per-episode value (episodes are independent, so the episode is the unit):
+/// | metric | per-episode value |
+/// |---|---|
+/// | `score` | points scored |
+/// | `bricksPerLife` | bricks broken per life used (lives lost, plus the life in play when the episode ended otherwise) |
+/// | `ballsLost` | balls that left the field |
+/// | `episodeLength` | agent steps |
+/// | `levelClearRate` | 1 if at least one wall was cleared, else 0 |
+/// | `pushes` | push actions that fired |
+/// | `specialActivations` | special bricks broken (tough, explosive, extra-ball, speed-up) |
+/// | `watchdogRate` | 1 if the watchdog truncated the episode |
+/// | `truncationRate` | 1 if the step limit truncated it |
+public enum BreakoutBalance {
+    public static func run(_ set: BalanceScenarioSet, config: BreakoutConfig, runner: ParallelRunner,
+                           progress: (@Sendable () -> Void)? = nil) -> [BalanceScenarioResult] {
+        set.scenarios.enumerated().map { s, scenario in
+            let results = BreakoutDuplicate.run(config: config, agents: [scenario.a], episodes: scenario.games,
+                                                seed: set.scenarioSeed(s), runner: runner, progress: progress)[0]
+            return BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: nil, games: scenario.games,
+                                         metrics: metrics(results))
+        }
+    }
+
+    public static func metrics(_ episodes: [BreakoutEpisode]) -> [BalanceMetric] {
+        func values(_ f: (BreakoutEpisode) -> Double) -> [Double] { episodes.map(f) }
+        return [
+            .mean("score", values { Double($0.score) }),
+            .mean("bricksPerLife", values {
+                Double($0.events.bricksBroken) / Double(Int($0.events.livesLost) + ($0.end == .livesExhausted ? 0 : 1))
+            }),
+            .mean("ballsLost", values { Double($0.events.ballsLost) }),
+            .mean("episodeLength", values { Double($0.steps) }),
+            .mean("levelClearRate", values { $0.events.levelsCleared > 0 ? 1 : 0 }),
+            .mean("pushes", values { Double($0.events.pushes) }),
+            .mean("specialActivations", values {
+                let e = $0.events
+                return Double(e.brokenTough + e.brokenExplosive + e.brokenExtraBall + e.brokenSpeedUp)
+            }),
+            .mean("watchdogRate", values { $0.end == .watchdog ? 1 : 0 }),
+            .mean("truncationRate", values { $0.end == .stepLimit ? 1 : 0 }),
+        ]
+    }
+}
+
+// MARK: - Training setup
+
+extension Breakout: TrainableGame {
+    /// The policy plays alone; the score is the mean score per episode.
+    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig) throws(TrainingSetupError) -> TrainingSetup<BreakoutTask> {
+        TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps),
+                      evaluationTasks: [BreakoutTask(config: game, episodeSteps: config.evalSteps)],
+                      scoreName: "score per episode",
+                      score: { $0.first?.meanReturn ?? 0 })
+    }
+}

@@ -1,0 +1,52 @@
+import Gym
+
+/// What Agents needs of a game: its config, its vector environment, how an
+/// agent spec becomes a player, the record of one finished episode and how
+/// the one slot engine books it, and the reference path that plays one
+/// episode alone. Everything game-specific in Agents sits behind this
+/// protocol (one conformance per game, ``Pong`` and ``Breakout``); the slot
+/// engine, evaluation, training and the CLI are generic over it.
+public protocol PlayableGame: SendableMetatype {
+    associatedtype Config: GameConfig
+    associatedtype Vector: VectorEnvironment where Vector.Config == Config
+    /// One finished episode (Pong: a two-player game; Breakout: one episode).
+    associatedtype Record: Sendable
+    /// An episode's running books (the record so far, and what booking it needs).
+    associatedtype Tally
+
+    /// The game's name (``GameConfig/gameName``: "pong", "breakout").
+    static var name: String { get }
+    /// Seats per game (players acting each step).
+    static var seats: Int { get }
+    /// A vector environment of `count` games with autoreset disabled (the
+    /// slot engine restarts each game itself, with its episode's seed).
+    static func makeVector(config: Config, count: Int) -> Vector
+    /// Events of a step in which nothing happened.
+    static var noEvents: Vector.Events { get }
+    /// Whether the batched path (the slot engine) plays `config` faster than
+    /// episodes one by one; every path gives the same results.
+    static func batchIsFaster(_ config: Config) -> Bool
+
+    /// What a policy for `config` looks like.
+    static func policyTarget(_ config: Config) -> PolicyTarget
+    /// Checks that `spec` can play under `config` (a saved policy must have
+    /// this game's layout and shape; actions must exist).
+    static func check(_ spec: AgentSpec, config: Config) throws(AgentSpecError)
+    /// A fresh agent of `spec` (which passed ``check(_:config:)``).
+    static func makeAgent(_ spec: AgentSpec, config: Config) -> any Agent
+
+    /// The books of game `i` of `vector`, just reset with `seed`.
+    static func beginRecord(_ vector: Vector, _ i: Int, seed: UInt64) -> Tally
+    /// Books one step's events of the game.
+    static func book(_ tally: inout Tally, _ events: Vector.Events)
+    /// The record, once game `i`'s episode ended.
+    static func endRecord(_ tally: Tally, _ vector: Vector, _ i: Int) -> Record
+
+    /// The reference path: one episode alone from `seed` to its end, seat
+    /// `s` played by `agents[s]` (reset with `Seeds.agent(seed, seat: s)`).
+    static func playAlone(config: Config, seed: UInt64, agents: inout [any Agent]) -> Record
+}
+
+extension PlayableGame {
+    public static var name: String { Config.gameName }
+}

@@ -1,0 +1,159 @@
+import Gym
+
+/// The heuristic Breakout player: keeps the ball on the paddle, optionally
+/// aims its returns at the remaining bricks, serves when a manual serve is
+/// due and pushes when the no-progress watchdog is near.
+///
+/// It reads only the observation (see ``BreakoutGame``) plus the config's
+/// geometry. Each step it picks the ball that reaches the paddle's face
+/// first (balls falling before rising ones; gravity included), predicts
+/// where that ball crosses the face line (walls unfolded; bricks ignored),
+/// and moves the paddle under it. With `aim`, it offsets the paddle so the
+/// hit-position rule sends the ball toward the column with the most hits
+/// left (ties: the nearest). Skill knobs as for ``PongTracker``:
+/// - `reaction`: steps of delay: it acts on the target it chose `reaction` steps ago;
+/// - `noise`: aim error, uniform in ±`noise` paddle half widths, redrawn
+///   whenever the tracked ball turns downward (own generator);
+/// - `speed`: fraction of steps on which it may move, in (0, 1];
+/// - `predict`: aim at the predicted crossing point rather than the ball.
+public struct BreakoutTracker: Agent, Sendable {
+    public typealias Skill = TrackerSkill
+
+    public let skill: Skill
+    let width: Float, height: Float, r: Float, faceY: Float, maxSpeed: Float
+    let gravity: Float, tanMax: Float, deadZone: Float, wallBottom: Float, brickWidth: Float
+    let maxBalls: Int, rows: Int, cols: Int, bricksStart: Int, manualServe: Bool
+    /// Push when the watchdog observation passes this fraction.
+    static let pushAt: Float = 0.75
+    var rng: Xoshiro256
+    /// Targets chosen in the last `reaction + 1` steps (ring buffer).
+    var history: [Float]
+    var head = 0
+    var seen = 0
+    var aimOffset: Float = 0
+    var falling = false
+    var moveCredit: Float = 0
+
+    public init(config: BreakoutConfig, skill: Skill = Skill(), seed: UInt64 = 0) {
+        self.skill = skill
+        width = config.fieldWidth
+        height = config.fieldHeight
+        r = config.ballSize / 2
+        faceY = config.paddleInset + config.paddleHeight / 2 + config.ballSize / 2
+        maxSpeed = config.maxBallSpeed
+        gravity = config.gravity
+        let a = Angle.sinCos(degrees: Double(config.minBounceAngle))
+        tanMax = Float(a.cos / a.sin)
+        deadZone = config.paddleSpeed / 2
+        wallBottom = config.wallBottom
+        brickWidth = config.brickWidth
+        maxBalls = config.maxBalls
+        rows = config.brickRows
+        cols = config.brickColumns
+        bricksStart = 8 + 5 * config.maxBalls
+        manualServe = !config.autoServe
+        rng = Xoshiro256(seed: seed)
+        history = [Float](repeating: 0, count: skill.reaction + 1)
+    }
+
+    public mutating func reset(seed: UInt64) {
+        rng = Xoshiro256(seed: seed)
+        head = 0; seen = 0; aimOffset = 0; falling = false; moveCredit = 0
+    }
+
+    public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int {
+        let cx = width / 2, cy = height / 2
+        let paddleX = o[0] * cx + cx
+        let halfW = o[1] * cx
+        let servePending = o[6] > 0.5
+        if servePending, manualServe { return BreakoutAction.push.rawValue }
+        let inPlay = !servePending
+        if inPlay, o[5] >= BreakoutTracker.pushAt, o[4] == 0 { return BreakoutAction.push.rawValue }
+
+        // The ball that reaches the paddle's face first.
+        var best = -1
+        var bestTime = Float.infinity
+        for k in 0 ..< maxBalls where o[8 + 5 * k] > 0.5 {
+            let y = o[10 + 5 * k] * cy + cy, vy = o[12 + 5 * k] * maxSpeed
+            let t = timeToFace(y: y, vy: vy)
+            if t < bestTime { bestTime = t; best = k }
+        }
+        var target = cx
+        if best >= 0 {
+            let b = 8 + 5 * best
+            let x = o[b + 1] * cx + cx, y = o[b + 2] * cy + cy
+            let vx = o[b + 3] * maxSpeed, vy = o[b + 4] * maxSpeed
+            let nowFalling = vy < 0
+            if nowFalling, !falling, skill.noise > 0 {
+                aimOffset = rng.nextSigned() * skill.noise * halfW
+            }
+            falling = nowFalling
+            target = x
+            if skill.predict, bestTime.isFinite, y > faceY {
+                target = BreakoutTracker.unfold(x + vx * bestTime, minX: r, maxX: width - r)
+            }
+            if skill.aim {
+                target -= aimShift(from: target, halfW: halfW, bricks: o)
+            }
+            target += aimOffset
+        }
+        // Reaction delay: act on the target chosen `reaction` steps ago.
+        history[head] = target
+        let delayed = seen >= skill.reaction ? history[(head + 1) % history.count] : paddleX
+        head = (head + 1) % history.count
+        seen += 1
+        moveCredit += skill.speed
+        guard moveCredit >= 1 else { return BreakoutAction.noop.rawValue }
+        moveCredit -= 1
+        if delayed < paddleX - deadZone { return BreakoutAction.left.rawValue }
+        if delayed > paddleX + deadZone { return BreakoutAction.right.rawValue }
+        return BreakoutAction.noop.rawValue
+    }
+
+    /// Frames until a ball at height `y` moving by `vy` (units/frame) reaches
+    /// the paddle's face line, under gravity; a rising ball without gravity
+    /// is counted as rising to the top wall and back.
+    func timeToFace(y: Float, vy: Float) -> Float {
+        let drop = y - faceY
+        if gravity > 0 {
+            // y + vy t - g t²/2 = faceY  →  t = (vy + √(vy² + 2 g drop)) / g
+            let d = vy * vy + 2 * gravity * drop
+            return d >= 0 ? (vy + d.squareRoot()) / gravity : .infinity
+        }
+        if vy < 0 { return drop / -vy }
+        if vy > 0 { return (2 * (height - r) - y - faceY) / vy }
+        return .infinity
+    }
+
+    /// How far to move the paddle's centre past the ball so that the return
+    /// heads for the column with the most hits left (0 when no brick is left).
+    func aimShift(from x: Float, halfW: Float, bricks o: UnsafeBufferPointer<Float>) -> Float {
+        var bestColumn = -1
+        var bestHits: Float = 0
+        var bestDistance = Float.infinity
+        for col in 0 ..< cols {
+            var hits: Float = 0
+            for row in 0 ..< rows { hits += o[bricksStart + row * cols + col] }
+            let centre = (Float(col) + 0.5) * brickWidth
+            let distance = abs(centre - x)
+            if hits > bestHits + 1e-6 || (hits > 0 && abs(hits - bestHits) <= 1e-6 && distance < bestDistance) {
+                bestColumn = col; bestHits = hits; bestDistance = distance
+            }
+        }
+        guard bestColumn >= 0 else { return 0 }
+        let goal = (Float(bestColumn) + 0.5) * brickWidth
+        // The outgoing path has tan(angle from vertical) = offset · tanMax.
+        let rise = max(wallBottom - faceY, 1)
+        let offset = min(max((goal - x) / rise / tanMax, -0.8), 0.8)
+        return offset * (halfW + r)
+    }
+
+    /// Folds a coordinate into [minX, maxX] as wall reflections would.
+    static func unfold(_ x: Float, minX: Float, maxX: Float) -> Float {
+        let span = maxX - minX
+        guard span > 0 else { return x }
+        var u = (x - minX).truncatingRemainder(dividingBy: 2 * span)
+        if u < 0 { u += 2 * span }
+        return minX + (u <= span ? u : 2 * span - u)
+    }
+}

@@ -1,0 +1,252 @@
+import Gym
+
+/// A training task whose episodes the slot engine can play: the game, and
+/// how episode `k` of an iteration is seated.
+public protocol GameTrainingTask: TrainingTask {
+    associatedtype Game: PlayableGame
+    var config: Game.Config { get }
+    /// Episode `k`'s seating: the learner's seat, and (in a two-seat game)
+    /// the index in ``makeOpponents(centre:)`` of the player in the other seat.
+    func seating(_ k: Int) -> (learner: Int, opponent: Int)
+    /// The opponents (none in a one-seat game); `centre` is the iteration's
+    /// policy (the self-play opponent). The opponent of an episode seeded `s`
+    /// is reset with `Seeds.agent(s, seat: 1)`.
+    func makeOpponents(centre: LinearPolicy) -> [any Agent]
+}
+
+extension GameTrainingTask {
+    public var batchIsFaster: Bool { Game.batchIsFaster(config) }
+
+    /// The plan on the slot engine (see ``RolloutWork``).
+    public func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) -> RolloutResults? {
+        let episodes = UnsafeMutableBufferPointer<EpisodeResult>.allocate(capacity: plan.members * plan.episodes)
+        episodes.initialize(repeating: EpisodeResult())
+        let statistics = UnsafeMutableBufferPointer<ObservationStatistics?>.allocate(capacity: plan.members)
+        statistics.initialize(repeating: nil)
+        defer {
+            episodes.deallocate()
+            statistics.baseAddress?.deinitialize(count: plan.members)
+            statistics.deallocate()
+        }
+        let sharedEpisodes = SlotPointer(base: episodes.baseAddress)
+        let sharedStatistics = SlotPointer(base: statistics.baseAddress)
+        SlotEngine<Game>.run(config: config, jobs: plan.jobs, slots: slots, runner: runner) { n in
+            RolloutWork(task: self, plan: plan, slots: n, episodesOut: sharedEpisodes, statisticsOut: sharedStatistics)
+        }
+        return RolloutResults(episodes: Array(episodes), statistics: Array(statistics))
+    }
+
+    /// The iteration's episodes on the slot engine (see ``ReinforceWork``), at
+    /// most `slots` per worker (fewer for very long episodes:
+    /// ``TrajectoryStorage/slots(_:wanted:)``).
+    public func playReinforceBatched(_ plan: ReinforcePlan, runner: ParallelRunner,
+                                     slots: Int) -> [EpisodeGradient]? {
+        precondition(slots >= 1, "slots must be at least 1")
+        let count = plan.episodes
+        let results = UnsafeMutableBufferPointer<EpisodeGradient?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer {
+            results.baseAddress?.deinitialize(count: count)
+            results.deallocate()
+        }
+        let shared = SlotPointer(base: results.baseAddress)
+        SlotEngine<Game>.run(config: config, jobs: count, slots: TrajectoryStorage.slots(plan, wanted: slots),
+                             runner: runner) { n in
+            ReinforceWork(task: self, plan: plan, slots: n, out: shared)
+        }
+        return (0 ..< count).map { k in
+            guard let gradient = results[k] else { preconditionFailure("episode \(k) was not played") }
+            return gradient
+        }
+    }
+}
+
+/// The seats of a learner's slots: per slot, the learner's seat and its
+/// opponent (one instance per slot and opponent), set per episode as the
+/// task seats it.
+final class LearnerSeats {
+    let seats: Int, observationCount: Int, opponentCount: Int
+    /// Opponent `o` of slot `i` at `i × opponentCount + o`.
+    let opponents: SlotAgents
+    var learnerSeat: [Int], opponent: [Int]
+
+    init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int) {
+        seats = Task.Game.seats
+        observationCount = centre.inputs
+        let list = task.makeOpponents(centre: centre)
+        opponentCount = list.count
+        precondition(seats == 1 || opponentCount >= 1, "a two-seat game needs an opponent")
+        opponents = SlotAgents((0 ..< slots).flatMap { _ in list })
+        learnerSeat = [Int](repeating: 0, count: slots)
+        opponent = [Int](repeating: 0, count: slots)
+    }
+
+    /// Seats episode `k` (seeded `seed`) in slot `i` and resets its opponent.
+    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64) {
+        let (learner, o) = task.seating(k)
+        learnerSeat[i] = learner
+        guard seats > 1 else { return }
+        opponent[i] = i * opponentCount + o
+        opponents.reset(opponent[i], seed: Seeds.agent(seed, seat: 1))
+    }
+
+    /// The learner's observation row of slot `i` (its own seat's view).
+    @inline(__always)
+    func learnerRow(_ i: Int, _ observations: UnsafePointer<Float>) -> UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: observations + learnerSeat[i] * observationCount, count: observationCount)
+    }
+
+    /// Slot `i`'s actions: the learner's, and its opponent's on the other seat's row.
+    @inline(__always)
+    func setActions(_ i: Int, learner: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
+        let l = learnerSeat[i]
+        actions[l] = Int32(clamping: learner)
+        guard seats > 1 else { return }
+        let other = 1 - l
+        actions[other] = Int32(clamping: opponents.act(opponent[i], UnsafeBufferPointer(
+            start: observations + other * observationCount, count: observationCount)))
+    }
+}
+
+/// The slot engine's work for a ``RolloutPlan``: the batched equivalent of
+/// ``Rollout/playOneByOne(_:task:runner:)``, with exactly its results
+/// (fitness, steps, observation statistics).
+///
+/// Slot `i` plays one job of the plan at a time, episode after episode, with
+/// its own greedy ``LinearPolicy`` given the job's member's parameters when
+/// the job starts (greedy play draws nothing, so there is no generator to
+/// reset); each episode is seated as the task seats it. The learner acts on
+/// its own observation row alone (``LinearPolicy/greedyAction(_:)``, never one
+/// sgemm over the slots: from 32 inputs sgemm's last bits depend on the
+/// batch); an episode stops at the plan's step limit or the game's end. Each
+/// episode's result is written at its index of the plan's results, each
+/// job's statistics at its member's.
+final class RolloutWork<Task: GameTrainingTask>: SlotWork {
+    typealias Game = Task.Game
+    let task: Task
+    let plan: RolloutPlan
+    let seats: LearnerSeats
+    var learners: [LinearPolicy]
+    /// Per slot: its member, current episode and end episode.
+    var member, episode, end: [Int]
+    var running: [EpisodeResult]
+    var statistics: [ObservationStatistics]
+    let episodesOut: SlotPointer<EpisodeResult>
+    let statisticsOut: SlotPointer<ObservationStatistics?>
+
+    init(task: Task, plan: RolloutPlan, slots: Int, episodesOut: SlotPointer<EpisodeResult>,
+         statisticsOut: SlotPointer<ObservationStatistics?>) {
+        self.task = task
+        self.plan = plan
+        seats = LearnerSeats(task: task, centre: plan.centre, slots: slots)
+        learners = [LinearPolicy](repeating: plan.centre, count: slots)
+        member = [Int](repeating: 0, count: slots); episode = member; end = member
+        running = [EpisodeResult](repeating: EpisodeResult(), count: slots)
+        statistics = [ObservationStatistics](
+            repeating: ObservationStatistics(features: plan.collectStatistics ? plan.centre.inputs : 0), count: slots)
+        self.episodesOut = episodesOut
+        self.statisticsOut = statisticsOut
+    }
+
+    func take(_ job: Int, slot i: Int) {
+        let j = plan.job(job)
+        member[i] = j.member; episode[i] = j.first; end[i] = j.end
+        plan.parameters(j.member, &learners[i])
+        if plan.collectStatistics { statistics[i] = ObservationStatistics(features: plan.centre.inputs) }
+    }
+
+    func nextEpisode(slot i: Int) -> UInt64? {
+        episode[i] < end[i] ? plan.episodeSeed(episode[i]) : nil
+    }
+
+    func started(slot i: Int, vector: Game.Vector, seed: UInt64) {
+        running[i] = EpisodeResult()
+        seats.seat(i, task: task, episode: episode[i], seed: seed)
+    }
+
+    @inline(__always)
+    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
+        let row = seats.learnerRow(i, observations)
+        if plan.collectStatistics { statistics[i].add(row) }
+        seats.setActions(i, learner: learners[i].greedyAction(row), observations: observations, actions: actions)
+    }
+
+    @inline(__always)
+    func record(slot i: Int, rewards: UnsafePointer<Float>, events: Game.Vector.Events, ended: Bool) -> Bool {
+        running[i].add(reward: rewards[seats.learnerSeat[i]])
+        return ended || running[i].steps >= plan.maxSteps
+    }
+
+    func finished(slot i: Int, vector: Game.Vector) {
+        guard let e = episodesOut.base, let s = statisticsOut.base else { return }
+        let m = member[i]
+        e[m * plan.episodes + episode[i]] = running[i]
+        episode[i] += 1
+        if episode[i] == end[i], plan.collectStatistics { s[m] = statistics[i] }
+    }
+}
+
+/// The slot engine's work for a ``ReinforcePlan``: the batched equivalent of
+/// ``ReinforcePlan/playOneByOne(task:runner:)``, with exactly its gradients,
+/// results and statistics. Job `k` is episode `k`, recorded in the slot's own
+/// ``Trajectory`` (a ``TrajectoryStorage`` allocated once, `maxSteps` rows
+/// per slot); the learner samples from its own generator
+/// (`Seeds.agent(seed, seat: 0)`) on its own observation row, one row at a
+/// time as the reference; each episode's gradient is computed by
+/// ``Trajectory/finish(_:plan:)`` and written at its index, so the sum in
+/// episode order is the reference's.
+final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
+    typealias Game = Task.Game
+    let task: Task
+    let plan: ReinforcePlan
+    let seats: LearnerSeats
+    let storage: TrajectoryStorage
+    let trajectories: [Trajectory]
+    var running: [TrajectoryEpisode]
+    var index: [Int], pending: [Bool]
+    let out: SlotPointer<EpisodeGradient?>
+
+    init(task: Task, plan: ReinforcePlan, slots: Int, out: SlotPointer<EpisodeGradient?>) {
+        self.task = task
+        self.plan = plan
+        seats = LearnerSeats(task: task, centre: plan.policy, slots: slots)
+        let storage = TrajectoryStorage(plan: plan, count: slots)
+        self.storage = storage
+        trajectories = (0 ..< slots).map { storage[$0] }
+        running = [TrajectoryEpisode](repeating: TrajectoryEpisode(plan: plan, seed: 0), count: slots)
+        index = [Int](repeating: -1, count: slots)
+        pending = [Bool](repeating: false, count: slots)
+        self.out = out
+    }
+
+    func take(_ job: Int, slot i: Int) {
+        index[i] = job
+        pending[i] = true
+    }
+
+    func nextEpisode(slot i: Int) -> UInt64? {
+        guard pending[i] else { return nil }
+        pending[i] = false
+        return plan.episodeSeed(index[i])
+    }
+
+    func started(slot i: Int, vector: Game.Vector, seed: UInt64) {
+        running[i] = TrajectoryEpisode(plan: plan, seed: seed)
+        seats.seat(i, task: task, episode: index[i], seed: seed)
+    }
+
+    @inline(__always)
+    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
+        let learner = trajectories[i].act(&running[i], seats.learnerRow(i, observations), policy: plan.policy)
+        seats.setActions(i, learner: learner, observations: observations, actions: actions)
+    }
+
+    @inline(__always)
+    func record(slot i: Int, rewards: UnsafePointer<Float>, events: Game.Vector.Events, ended: Bool) -> Bool {
+        trajectories[i].record(&running[i], reward: rewards[seats.learnerSeat[i]], done: ended)
+    }
+
+    func finished(slot i: Int, vector: Game.Vector) {
+        out.base?[index[i]] = trajectories[i].finish(running[i], plan: plan)
+    }
+}

@@ -1,0 +1,162 @@
+import Gym
+
+/// One episode to play: its seed and, per seat, the roster index of its player.
+public struct SeatedGame: Equatable, Sendable {
+    public var seed: UInt64
+    /// Roster index of the player in each seat (Pong: bottom, top; Breakout: the player).
+    public var seats: [Int]
+    public init(seed: UInt64, seats: [Int]) {
+        self.seed = seed; self.seats = seats
+    }
+}
+
+/// Whole episodes between agents of a roster, on the slot engine or one by
+/// one; every path gives the same record for every episode.
+///
+/// ## Why the paths agree, bit for bit
+/// - The vector environment is the single game bit for bit, run with
+///   autoreset disabled: every episode starts from its seed alone.
+/// - Every slot owns its players (one instance per roster entry and seat),
+///   reset at the start of each episode with `Seeds.agent(seed, seat: s)`, as
+///   the reference path resets them; a player depends only on that reset and
+///   its observations, so which slot or worker plays an episode does not matter.
+/// - Players act one observation row at a time (``Agent/act(_:)``).
+/// - The books are the game's (``PlayableGame/book(_:_:)``), in event order.
+public enum Matches {
+    /// Episodes stepped together by one worker unless told otherwise: enough
+    /// to fill the batch's lanes, few enough that every slot's players and
+    /// rows stay in cache.
+    public static let defaultSlots = 16
+
+    /// Plays episodes `0 ..< count`, episode `g` described by `game(g)`,
+    /// between agents of `roster` (specs checked for `config`).
+    /// - Parameters:
+    ///   - path: ``RolloutPath/automatic`` batches where ``PlayableGame/batchIsFaster(_:)``.
+    ///   - slots: episodes each worker steps together on the batched path, at least 1.
+    ///   - progress: called after each finished episode, from worker threads.
+    /// - Returns: episode `g`'s record at index `g`.
+    public static func play<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
+                                             slots: Int = defaultSlots, path: RolloutPath = .automatic,
+                                             runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
+                                             progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+        precondition(slots >= 1, "slots must be at least 1")
+        if path == .oneByOne || (path == .automatic && !G.batchIsFaster(config)) {
+            return playOneByOne(G.self, config: config, roster: roster, count: count, runner: runner, game: game,
+                                progress: progress)
+        }
+        return playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
+                           game: game, progress: progress)
+    }
+
+    /// The reference: each episode alone (``PlayableGame/playAlone(config:seed:agents:)``).
+    static func playOneByOne<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
+                                              runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
+                                              progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+        runner.map(count: count, makeWorker: { _ in
+            (0 ..< G.seats).map { _ in roster.map { G.makeAgent($0, config: config) } }
+        }, job: { players, g in
+            let spec = game(g)
+            var seated = (0 ..< G.seats).map { s in players[s][spec.seats[s]] }
+            let record = G.playAlone(config: config, seed: spec.seed, agents: &seated)
+            for s in 0 ..< G.seats { players[s][spec.seats[s]] = seated[s] }
+            return record
+        }, progress: progress)
+    }
+
+    /// The batched path: the slot engine, `slots` episodes per worker.
+    static func playBatched<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
+                                             slots: Int, runner: ParallelRunner,
+                                             game: @escaping @Sendable (Int) -> SeatedGame,
+                                             progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+        guard count > 0 else { return [] }
+        let results = UnsafeMutableBufferPointer<G.Record>.allocate(capacity: count)
+        defer { results.deallocate() }
+        let shared = SlotPointer(base: results.baseAddress)
+        SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) { n in
+            MatchWork<G>(config: config, roster: roster, slots: n, game: game, results: shared, progress: progress)
+        }
+        let out = Array(results)
+        results.baseAddress?.deinitialize(count: count)
+        return out
+    }
+}
+
+/// The slot engine's work for ``Matches``: job `g` is episode `g`.
+final class MatchWork<G: PlayableGame>: SlotWork {
+    typealias Game = G
+    let seats: Int, rosterCount: Int, observationCount: Int
+    /// Player of roster entry `r` in seat `s` of slot `i` at `(i × seats + s) × rosterCount + r`.
+    let players: SlotAgents
+    /// Per slot and seat: the position of the seated player in `players`.
+    var seated: [Int]
+    var gameIndex: [Int], pending: [Bool]
+    /// Per slot: the running episode's books (initialised once the slot started an episode).
+    let tallies: UnsafeMutablePointer<G.Tally>
+    var hasTally: [Bool]
+    let game: @Sendable (Int) -> SeatedGame
+    let results: SlotPointer<G.Record>
+    let progress: (@Sendable () -> Void)?
+
+    init(config: G.Config, roster: [AgentSpec], slots: Int, game: @escaping @Sendable (Int) -> SeatedGame,
+         results: SlotPointer<G.Record>, progress: (@Sendable () -> Void)?) {
+        seats = G.seats
+        rosterCount = roster.count
+        observationCount = G.policyTarget(config).inputs
+        players = SlotAgents((0 ..< slots * G.seats).flatMap { _ in roster.map { G.makeAgent($0, config: config) } })
+        seated = [Int](repeating: 0, count: slots * G.seats)
+        gameIndex = [Int](repeating: -1, count: slots)
+        pending = [Bool](repeating: false, count: slots)
+        tallies = .allocate(capacity: slots)
+        hasTally = [Bool](repeating: false, count: slots)
+        self.game = game
+        self.results = results
+        self.progress = progress
+    }
+
+    deinit {
+        for i in hasTally.indices where hasTally[i] { (tallies + i).deinitialize(count: 1) }
+        tallies.deallocate()
+    }
+
+    func take(_ job: Int, slot i: Int) {
+        gameIndex[i] = job
+        pending[i] = true
+    }
+
+    func nextEpisode(slot i: Int) -> UInt64? {
+        guard pending[i] else { return nil }
+        pending[i] = false
+        let spec = game(gameIndex[i])
+        precondition(spec.seats.count == seats && spec.seats.allSatisfy { $0 >= 0 && $0 < rosterCount },
+                     "every seat's player must be a roster index")
+        for s in 0 ..< seats { seated[i * seats + s] = (i * seats + s) * rosterCount + spec.seats[s] }
+        return spec.seed
+    }
+
+    func started(slot i: Int, vector: G.Vector, seed: UInt64) {
+        for s in 0 ..< seats { players.reset(seated[i * seats + s], seed: Seeds.agent(seed, seat: s)) }
+        let tally = G.beginRecord(vector, i, seed: seed)
+        if hasTally[i] { tallies[i] = tally } else { (tallies + i).initialize(to: tally); hasTally[i] = true }
+    }
+
+    @inline(__always)
+    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
+        let n = observationCount
+        for s in 0 ..< seats {
+            actions[s] = Int32(clamping: players.act(seated[i * seats + s],
+                                                     UnsafeBufferPointer(start: observations + s * n, count: n)))
+        }
+    }
+
+    @inline(__always)
+    func record(slot i: Int, rewards: UnsafePointer<Float>, events: G.Vector.Events, ended: Bool) -> Bool {
+        G.book(&tallies[i], events)
+        return ended
+    }
+
+    func finished(slot i: Int, vector: G.Vector) {
+        guard let base = results.base else { return }
+        (base + gameIndex[i]).initialize(to: G.endRecord(tallies[i], vector, i))
+        progress?()
+    }
+}

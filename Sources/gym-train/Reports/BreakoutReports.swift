@@ -1,0 +1,146 @@
+import Agents
+import Foundation
+import Gym
+
+extension Breakout: CommandGame {
+    static func frameSkip(_ config: BreakoutConfig) -> Int { config.frameSkip }
+
+    /// The agent alone: mean score with a 95% interval, walls cleared, lives lost, length.
+    static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig) throws {
+        let results = records.enumerated().map { index, episode in
+            var e = episode
+            e.index = index
+            return e
+        }
+        let s = BreakoutEvalSummary(results)
+        let seconds = run.seconds
+        let stepsPerSecond = Double(s.totalSteps) / max(seconds, 1e-9)
+        let realTime = stepsPerSecond * Double(run.frameSkip) / 60
+
+        var csv = "episode,seed,score,steps,end,levels_cleared,lives_lost,bricks_broken,paddle_hits,balls_lost,pushes\n"
+        for r in results {
+            let e = r.events
+            csv += "\(r.index),\(r.seed),\(r.score),\(r.steps),\(r.end),\(r.levelsCleared),\(r.livesLost),"
+            csv += "\(e.bricksBroken),\(e.paddleHits),\(e.ballsLost),\(e.pushes)\n"
+        }
+        try run.folder.write(csv, to: "episodes.csv")
+        let json = JSONValue.object([
+            ("game", .string("breakout")), ("agent", .string(run.agent.displayName)),
+            ("episodes", .number(s.episodes)), ("seed", .number(run.seed)),
+            ("meanScore", .number(s.meanScore)), ("meanScore95", .array([.number(s.scoreLow), .number(s.scoreHigh)])),
+            ("clearedAWall", .number(s.clearedAWall)), ("clearRate", .number(s.clearRate)),
+            ("clearRate95", .array([.number(s.clearRateLow), .number(s.clearRateHigh)])),
+            ("clearedAllWalls", .number(s.clearedAll)), ("meanLevelsCleared", .number(s.meanLevelsCleared)),
+            ("meanLivesLost", .number(s.meanLivesLost)), ("meanLength", .number(s.meanLength)),
+            ("livesExhausted", .number(s.livesExhausted)), ("stepLimit", .number(s.stepLimit)),
+            ("watchdog", .number(s.watchdog)), ("bricksBroken", .number(s.bricksBroken)),
+            ("paddleHits", .number(s.paddleHits)), ("pushes", .number(s.pushes)),
+            ("totalSteps", .number(s.totalSteps)), ("wallSeconds", .number(seconds)),
+            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
+            ("workers", .number(run.workers)),
+        ])
+        try run.folder.write(json.serialized() + "\n", to: "summary.json")
+
+        print("eval breakout: \(run.agent.displayName), \(s.episodes) episodes, seed \(run.seed), \(run.workers) workers")
+        print(String(format: "  score   mean %.2f  95%% CI [%.2f, %.2f]", s.meanScore, s.scoreLow, s.scoreHigh))
+        print(String(format: "  walls   cleared at least one in %d/%d (%.3f, 95%% CI [%.3f, %.3f]); all %d in %d; mean %.2f",
+                     s.clearedAWall, s.episodes, s.clearRate, s.clearRateLow, s.clearRateHigh, config.levels, s.clearedAll, s.meanLevelsCleared))
+        print(String(format: "  lives   mean %.2f lost of %d; ends: %d lives out, %d walls done, %d step limit, %d watchdog",
+                     s.meanLivesLost, config.lives, s.livesExhausted, s.clearedAll, s.stepLimit, s.watchdog))
+        print(String(format: "  length  mean %.1f steps; %d bricks broken, %d paddle hits, %d pushes",
+                     s.meanLength, s.bricksBroken, s.paddleHits, s.pushes))
+        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(s.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agent included), \(formatRate(realTime))× real time")
+        print("  results \(run.folder.path)")
+    }
+
+    static func decodeReplay(_ line: String, source: String) throws -> Replay<Breakout> {
+        let record = try BreakoutEpisodeRecord.decode(line, source: source)
+        return Replay(config: record.config, seed: record.result.seed, seats: [record.agent],
+                      label: "episode \(record.episode)", expected: record.result, runInfo: [])
+    }
+
+    static func makeFrame(_ config: BreakoutConfig, scale: Float) -> GrayFrame {
+        BreakoutGame(config: config).makeFrame(scale: scale)
+    }
+
+    static func fieldWidth(_ config: BreakoutConfig) -> Float { config.fieldWidth }
+
+    static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: BreakoutConfig) -> String {
+        let s = vector.state(0).core
+        return "step \(step)  \(seats[0].displayName)  score \(s.score)  lives \(s.lives)  walls \(s.levelsCleared)/\(config.levels)  bricks \(s.bricksLeft)"
+    }
+
+    static func renderSummary(_ vector: Vector, label: String, seed: UInt64, seats: [AgentSpec], steps: Int,
+                              config: BreakoutConfig) -> String {
+        let s = vector.state(0).core
+        return "\(label) (seed \(seed)): \(seats[0].displayName) scored \(s.score), cleared \(s.levelsCleared) of \(config.levels) walls, \(s.lives) lives left after \(steps) steps, end: \(s.end)"
+    }
+
+    static func checkReplay(_ r: BreakoutEpisode, vector: Vector, steps: Int) throws -> String {
+        let s = vector.state(0).core
+        guard Int(s.score) == r.score, steps == r.steps, s.end == r.end else {
+            throw CLIError("replay differs from the record: recorded \(r.score) points after \(r.steps) steps (\(r.end)), replayed \(s.score) after \(steps) steps (\(s.end))")
+        }
+        return "replay identical to the record: \(r.score) points after \(r.steps) steps (\(r.end))"
+    }
+
+    static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)] {
+        [("agent", .string(seats[0].text)), ("episode", .number(episode)), ("episodeSeed", .number(seed))]
+    }
+
+    static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes {
+        TournamentSizes(mode: "\(format), duplicate", members: [("episodes", .number(options.episodes))],
+                        games: agents * options.episodes)
+    }
+
+    /// The duplicate format: every agent plays the same `--episodes` seeds;
+    /// two agents are compared seed by seed by score (a gauntlet keeps the
+    /// candidate's comparisons only).
+    static func playTournament(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
+                               options: Tournament, runner: ParallelRunner,
+                               progress: @escaping @Sendable () -> Void) -> TournamentPlay {
+        let seed = options.game.seed, episodes = options.episodes
+        let results = BreakoutDuplicate.run(config: config, agents: specs, episodes: episodes, seed: seed,
+                                            runner: runner, progress: progress)
+        var outcomes = BreakoutDuplicate.outcomes(results)
+        if format == .gauntlet {
+            var kept = PairwiseOutcomes(agentCount: specs.count, gamesPerUnit: 1)
+            for p in outcomes.pairings where p.a == 0 {
+                kept.add(a: p.a, b: p.b, unitScores: p.unitScores, wins: p.wins, draws: p.draws, losses: p.losses)
+            }
+            outcomes = kept
+        }
+        let names = specs.map(\.displayName)
+        var records = ""
+        for (a, row) in results.enumerated() {
+            for (k, r) in row.enumerated() {
+                records += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r).line + "\n"
+            }
+        }
+        var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])
+        var table = ["| agent | mean score | sd | mean steps | walls cleared | truncated |\n|---|---:|---:|---:|---:|---:|"]
+        for (a, row) in results.enumerated() {
+            let s = row.map { Double($0.score) }
+            let meanSteps = Statistics.mean(row.map { Double($0.steps) })
+            let cleared = row.reduce(0) { $0 + Int($1.events.levelsCleared) }
+            let truncated = row.count { $0.end.isTruncation }
+            scores += CSV.row([names[a], "\(Statistics.mean(s))", "\(Statistics.standardDeviation(s))",
+                               "\(meanSteps)", String(cleared), String(truncated)])
+            table.append(String(format: "| %@ | %.1f | %.1f | %.0f | %d | %d |", names[a], Statistics.mean(s),
+                                Statistics.standardDeviation(s), meanSteps, cleared, truncated))
+        }
+        let steps = results.joined().reduce(0) { $0 + $1.steps }
+        return TournamentPlay(
+            outcomes: outcomes, records: records, steps: steps,
+            summary: [
+                ("game", .string("breakout")), ("mode", .string("\(format), duplicate")), ("seed", .number(seed)),
+                ("episodesPerAgent", .number(episodes)), ("steps", .number(steps)),
+                ("bootstrap", .number(options.bootstrap)),
+                ("meanScores", .array(results.map { .number(Statistics.mean($0.map { Double($0.score) })) })),
+            ],
+            files: [("scores.csv", scores)],
+            header: "tournament breakout (\(format), duplicate format): \(specs.count) agents × \(episodes) common seeds, seed \(seed)",
+            notes: table + ["", "Games: agent vs agent on each common seed, higher score wins (equal: draw). Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((options.level * 100).rounded()))% percentile bootstrap over seeds (\(options.bootstrap) resamples)."],
+            chartTitle: "Breakout \(format), duplicate — \(episodes) seeds × \(specs.count) agents, seed \(seed)")
+    }
+}

@@ -1,0 +1,125 @@
+import Agents
+import Foundation
+import Gym
+
+extension Pong: CommandGame {
+    static func frameSkip(_ config: PongConfig) -> Int { config.frameSkip }
+
+    /// The agent alternates sides by episode; win rate, points share, score and length.
+    static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig) throws {
+        let results = records.enumerated().map { index, match in
+            PongEvalEpisode(index: index, match: match, agentSide: index % 2 == 0 ? .bottom : .top)
+        }
+        let summary = PongEvalSummary(results)
+        let opponent = run.opponent?.displayName ?? ""
+        let seconds = run.seconds
+        let stepsPerSecond = Double(summary.totalSteps) / max(seconds, 1e-9)
+        let realTime = stepsPerSecond * Double(run.frameSkip) / 60
+
+        var csv = "episode,seed,agent_side,agent_score,opponent_score,steps,end,agent_hits,opponent_hits\n"
+        for r in results {
+            csv += "\(r.index),\(r.match.seed),\(r.agentSide),\(r.agentScore),\(r.opponentScore),\(r.match.steps),"
+            csv += "\(r.match.end),\(r.match.hits(r.agentSide)),\(r.match.hits(r.agentSide.opponent))\n"
+        }
+        try run.folder.write(csv, to: "episodes.csv")
+        let json = JSONValue.object([
+            ("game", .string("pong")), ("agent", .string(run.agent.displayName)),
+            ("opponent", .string(opponent)), ("episodes", .number(summary.episodes)),
+            ("seed", .number(run.seed)),
+            ("wins", .number(summary.wins)), ("draws", .number(summary.draws)), ("losses", .number(summary.losses)),
+            ("winRate", .number(summary.winRate)),
+            ("winRate95", .array([.number(summary.winRateLow), .number(summary.winRateHigh)])),
+            ("pointsFor", .number(summary.pointsFor)), ("pointsAgainst", .number(summary.pointsAgainst)),
+            ("pointShare", .number(summary.pointShare)),
+            ("pointShare95", .array([.number(summary.pointShareLow), .number(summary.pointShareHigh)])),
+            ("meanAgentScore", .number(summary.meanAgentScore)),
+            ("meanOpponentScore", .number(summary.meanOpponentScore)),
+            ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
+            ("totalSteps", .number(summary.totalSteps)), ("wallSeconds", .number(seconds)),
+            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
+            ("workers", .number(run.workers)),
+        ])
+        try run.folder.write(json.serialized() + "\n", to: "summary.json")
+
+        print("eval pong: \(run.agent.displayName) vs \(opponent), \(summary.episodes) games, seed \(run.seed), \(run.workers) workers")
+        print(String(format: "  games   W %d  D %d  L %d   win rate %.3f  95%% CI [%.3f, %.3f]",
+                     summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
+        print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
+                     summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh))
+        print(String(format: "  mean score %.2f-%.2f, mean length %.1f steps, %d truncated",
+                     summary.meanAgentScore, summary.meanOpponentScore, summary.meanLength, summary.truncated))
+        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(summary.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agents included), \(formatRate(realTime))× real time")
+        print("  results \(run.folder.path)")
+    }
+
+    static func decodeReplay(_ line: String, source: String) throws -> Replay<Pong> {
+        let record = try PongMatchRecord.decode(line, source: source)
+        return Replay(config: record.config, seed: record.result.seed, seats: [record.bottom, record.top],
+                      label: "match \(record.match)", expected: record.result, runInfo: [("replayOf", record.json)])
+    }
+
+    static func makeFrame(_ config: PongConfig, scale: Float) -> GrayFrame {
+        PongGame(config: config).makeFrame(scale: scale)
+    }
+
+    static func fieldWidth(_ config: PongConfig) -> Float { config.fieldWidth }
+
+    static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: PongConfig) -> String {
+        let s = vector.state(0)
+        return "step \(step)  \(seats[0].displayName) (bottom) \(s.scoreBottom)-\(s.scoreTop) \(seats[1].displayName) (top)"
+    }
+
+    static func renderSummary(_ vector: Vector, label: String, seed: UInt64, seats: [AgentSpec], steps: Int,
+                              config: PongConfig) -> String {
+        let s = vector.state(0)
+        return "\(label) (seed \(seed)): \(seats[0].displayName) [bottom] \(s.scoreBottom)-\(s.scoreTop) \(seats[1].displayName) [top] after \(steps) steps, end: \(s.end)"
+    }
+
+    static func checkReplay(_ r: PongMatchResult, vector: Vector, steps: Int) throws -> String {
+        let s = vector.state(0)
+        guard Int(s.scoreBottom) == r.scoreBottom, Int(s.scoreTop) == r.scoreTop, steps == r.steps, s.end == r.end else {
+            throw CLIError("replay differs from the record: recorded \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end)), replayed \(s.scoreBottom)-\(s.scoreTop) after \(steps) steps (\(s.end))")
+        }
+        return "replay identical to the record: \(r.scoreBottom)-\(r.scoreTop) after \(r.steps) steps (\(r.end))"
+    }
+
+    static func renderRunInfo(seats: [AgentSpec], seed: UInt64, episode: Int, replaying: Bool) -> [(String, JSONValue)] {
+        [("bottom", .string(seats[0].text)), ("top", .string(seats[1].text)), ("episodeSeed", .number(seed))]
+            + (replaying ? [] : [("episode", .number(episode))])
+    }
+
+    static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes {
+        let schedule = TournamentSchedule(agentCount: agents, format: format, pairs: options.pairs, seed: options.game.seed)
+        return TournamentSizes(mode: format.description, members: [("pairs", .number(options.pairs))],
+                               games: schedule.gameCount)
+    }
+
+    /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
+    static func playTournament(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
+                               options: Tournament, runner: ParallelRunner,
+                               progress: @escaping @Sendable () -> Void) -> TournamentPlay {
+        let seed = options.game.seed, pairs = options.pairs
+        let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: seed)
+        let games = PongTournament.run(config: config, agents: specs, schedule: schedule, runner: runner,
+                                       progress: progress)
+        var records = ""
+        for g in games { records += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
+        let steps = games.reduce(0) { $0 + $1.result.steps }
+        let truncated = games.count { $0.result.end.isTruncation }
+        var notes = ["Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((options.level * 100).rounded()))% percentile bootstrap over pairs (\(options.bootstrap) resamples)."]
+        if truncated > 0 {
+            notes.append("\(truncated) games reached the step limit (maxSteps \(config.maxSteps)) and were scored as they stood (equal scores: draw).")
+        }
+        return TournamentPlay(
+            outcomes: PongTournament.outcomes(games, schedule: schedule), records: records, steps: steps,
+            summary: [
+                ("game", .string("pong")), ("mode", .string(format.description)), ("seed", .number(seed)),
+                ("pairsPerPairing", .number(pairs)), ("games", .number(games.count)),
+                ("truncated", .number(truncated)), ("bootstrap", .number(options.bootstrap)), ("steps", .number(steps)),
+            ],
+            files: [],
+            header: "tournament pong (\(format)): \(specs.count) agents, \(schedule.pairings.count) pairings × \(pairs) pairs × 2 sides = \(games.count) games, seed \(seed)",
+            notes: notes,
+            chartTitle: "Pong \(format) — \(games.count) games, seed \(seed)")
+    }
+}
