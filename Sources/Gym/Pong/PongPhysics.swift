@@ -15,7 +15,12 @@
 ///    most ``maxContacts`` per frame).
 ///    - side wall: `vx` reverses;
 ///    - a paddle's front face (a return): `speed += speedIncrement` capped at
-///      `maxBallSpeed`; `vx = (ball.x - paddle.x) / englishDivisor × speed`;
+///      `maxBallSpeed`; `vx = dx × speed` with the english
+///      `dx = (ball.x - paddle.x) / englishDivisor`, except that a return at
+///      the paddle's exact centre (`dx = 0`) keeps the ball's previous
+///      `dx = vx / speed` (its horizontal direction and slope; the seed's
+///      `if (x != 0) _dx = x;`). This holds in every config and preset, so
+///      once served (`|dx| = 1`) the ball never moves straight up or down;
 ///      `vy = speed` away from the paddle, plus the paddle's own vertical
 ///      velocity if it was moving toward the centre (so a paddle cannot
 ///      catch the ball twice);
@@ -241,8 +246,14 @@ public struct PongPhysics: Sendable {
                 // A return: the classic rule.
                 let away: Float = isBottom ? 1 : -1
                 let pvy = isBottom ? bvy : tvy
+                let before = s.speed
                 s.speed = min(s.speed + increment, maxSpeed)
-                vx = (x - px) * inverseEnglish * s.speed
+                // English sets the direction factor dx = vx / speed; zero
+                // english (the exact centre) keeps the previous one, as the
+                // seed's `if (x != 0) _dx = x;` does, so no return leaves
+                // straight up or down.
+                let english = (x - px) * inverseEnglish
+                vx = (english != 0 ? english : vx / before) * s.speed
                 vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
                 y = py + away * (grownHalf.y + PongPhysics.skin)
                 if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
