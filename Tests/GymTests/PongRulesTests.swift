@@ -91,6 +91,51 @@ import Testing
         }
     }
 
+    /// An advancing paddle (`touch`) adds its advance to the return's
+    /// vertical speed, up to `maxBallSpeed`.
+    @Test func advancingReturnAddsThePaddleSpeedUpToTheCap() throws {
+        let touch = try PongConfig.preset("touch")
+        for (speed, expected) in [(2, 2.5 + 4), (5, 5.5 + 4), (9.5, 10), (10, 10)] as [(Float, Float)] {
+            var game = PongGame(config: touch, seed: 1)
+            let faceY = touch.paddleInset + touch.paddleHeight / 2 + touch.ballSize / 2
+            game.state.ballX = game.state.bottomX + 8
+            game.state.ballY = faceY + 2
+            game.state.ballVX = 0
+            game.state.ballVY = -speed
+            game.state.speed = speed
+            var events = PongEvents()
+            _ = game.step(top: 0, bottom: PongAction.up.rawValue, events: &events)
+            #expect(events.hitsBottom == 1, "speed \(speed)")
+            #expect(game.state.ballVY == expected, "speed \(speed)")
+        }
+    }
+
+    /// Over long random play with vertical movement (`touch` and the
+    /// fastest config), the ball's vertical speed never passes
+    /// `maxBallSpeed`, nor its horizontal speed twice the speed level.
+    @Test func ballSpeedStaysWithinItsBounds() throws {
+        for config in [try PongConfig.preset("touch"), PongCollisionTests.extreme] {
+            for seed in 0 ..< 4 as Range<UInt64> {
+                var game = PongGame(config: config, seed: seed)
+                var play = RandomPlay(seed: seed &+ 7, actions: game.actionCount)
+                for step in 0 ..< 20_000 {
+                    let a = play.next()
+                    // Advance more often than at random: returns by an advancing paddle.
+                    let bottom = a.bottom == 4 ? 3 : a.bottom, top = a.top == 4 ? 3 : a.top
+                    if game.step(top: step % 3 == 0 ? a.top : top, bottom: step % 3 == 0 ? a.bottom : bottom).isDone {
+                        game.reset(seed: seed &+ UInt64(step))
+                    }
+                    let s = game.state
+                    guard abs(s.ballVY) <= config.maxBallSpeed, abs(s.ballVX) <= 2 * s.speed * (1 + 1e-6),
+                          s.speed <= config.maxBallSpeed else {
+                        Issue.record("vx \(s.ballVX) vy \(s.ballVY) speed \(s.speed): maxBallSpeed \(config.maxBallSpeed), seed \(seed) step \(step)")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
     @Test func topPaddleSendsTheBallDown() {
         var game = PongGame(config: config, seed: 1)
         let faceY = config.fieldHeight - (config.paddleInset + config.paddleHeight / 2 + config.ballSize / 2)

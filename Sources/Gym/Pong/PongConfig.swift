@@ -81,6 +81,12 @@ public struct PongConfig: GameConfig, Hashable, Codable {
             throw .invalid(source: source, key: "maxBallSpeed",
                            message: "= \(fmt(maxBallSpeed)) must be at least serveSpeed (\(fmt(serveSpeed)))")
         }
+        // A return adds an advancing paddle's speed to the ball's, capped at
+        // maxBallSpeed: the ball must still outrun the paddle.
+        if verticalMovement, paddleVerticalSpeed >= maxBallSpeed {
+            throw .invalid(source: source, key: "paddleVerticalSpeed",
+                           message: "= \(fmt(paddleVerticalSpeed)) must be below maxBallSpeed (\(fmt(maxBallSpeed))) with verticalMovement, so a returned ball outruns the paddle")
+        }
         // Each paddle keeps a gap of at least one ball between itself and the
         // side wall, and the field must leave room to play between the paddles.
         if paddleWidth + 4 * ballSize + 4 > fieldWidth {
