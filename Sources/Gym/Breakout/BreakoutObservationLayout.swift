@@ -9,7 +9,10 @@ extension BreakoutPhysics {
     /// - a ball's centre stays in [r, W − r] × [0, H − r] while in play (below
     ///   0 it is lost): x and y in [−1, 1];
     /// - every ball's speed is capped at `maxBallSpeed`: velocities in [−1, 1];
-    /// - a brick has at most `toughHits` hits: cells in [0, 1].
+    /// - a brick has at most `toughHits` hits: cells in [0, 1];
+    /// - the paddle-relative features are differences of two x positions
+    ///   inside the field over its width, shares and unit ratios, each
+    ///   clamped to its range.
     /// Entries that can reach a bound are clamped to it (rounding only).
     public var observationLayout: ObservationLayout {
         var lower: [Float] = [-1, 0, 0, 0, 0, 0, 0, 0]
@@ -20,6 +23,12 @@ extension BreakoutPhysics {
         }
         lower += [Float](repeating: 0, count: cells)
         upper += [Float](repeating: 1, count: cells)
+        for _ in 0 ..< Int(maxBalls) {
+            lower += [-1, -1, 0]
+            upper += [1, 1, 1]
+        }
+        lower += [0, -1, -1, -1, 0, -1, -1]
+        upper += [1, 1, 1, 1, 1, 1, 1]
         return ObservationLayout(count: observationCount, version: BreakoutGame.observationLayoutVersion,
                                  lower: lower, upper: upper)
     }
