@@ -103,7 +103,7 @@ import Testing
         let actions = Set((0 ..< 200).map { _ in o.withUnsafeBufferPointer { random.act($0) } })
         #expect(actions == [0, 1, 2, 3])
         #expect(throws: AgentSpecError.self) { try AgentSpec.parse("constant:action=4").check(breakout: config) }
-        #expect(PolicyTarget.breakout(config).inputs == 73 && PolicyTarget.breakout(config).outputs == 4)
+        #expect(PolicyTarget.breakout(config).inputs == 89 && PolicyTarget.breakout(config).outputs == 4)
     }
 
     @Test func summaryCountsAndIntervals() {

@@ -386,8 +386,9 @@ import Testing
 
     @Test func observationLayout() {
         var lab = BreakoutLab(labConfig([(0, 0, "T"), (4, 9, "#")]) { $0.toughHits = 4 })
-        #expect(lab.game.observationCount == 8 + 15 + 50)
-        #expect(BreakoutPhysics.observationCount(for: lab.config) == 73)
+        #expect(lab.game.observationCount == 8 + 15 + 50 + 9 + 7)
+        #expect(BreakoutPhysics.observationCount(for: lab.config) == 89)
+        #expect(lab.game.physics.observationLayout.count == 89)
         lab.ball(x: 240, y: 360, vx: 5, vy: -2)
         let o = lab.game.observation()
         #expect(o[0] == 0 && o[1] == 24 / 160.0 && o[2] == 1 && o[3] == 0 && o[4] == 0 && o[6] == 0)
@@ -395,5 +396,34 @@ import Testing
         #expect(o[8] == 1 && o[9] == 0.5 && o[10] == 0.5 && o[11] == 0.5 && o[12] == -0.2)
         #expect(o[13 ..< 23].allSatisfy { $0 == 0 })
         #expect(o[23] == 1 && o[23 + 49] == 0.25 && o[24 ..< 72].allSatisfy { $0 == 0 })
+        // Paddle-relative features (version 2) from C = 73: the ball is far
+        // from the paddle, so every ball slot's prediction says "no hurry".
+        #expect(o[73] == 0.25 && o[75] == 1 && o[76 ..< 82].allSatisfy { $0 == 0 })
+        #expect(o[82] == 1 && o[83] == 0.25 && o[87] == -0.2)
+    }
+
+    /// The paddle-relative features of a falling ball: it reaches the face
+    /// line (y = 32 + 4 + 3 = 39) after (100 − 39) / 4 = 15.25 frames, at
+    /// x = 240 − 4 × 15.25 = 179; the paddle is at 160 (half width 24).
+    @Test func paddleRelativeFeaturesPredictTheCrossing() {
+        var lab = BreakoutLab(labConfig([(0, 0, "T"), (4, 9, "#")]) { $0.toughHits = 4 })
+        lab.ball(x: 240, y: 100, vx: -4, vy: -4)
+        let o = lab.game.observation()
+        func near(_ a: Float, _ b: Float) -> Bool { abs(a - b) < 1e-6 }
+        #expect(lab.game.physics.relativeStart == 73)
+        #expect(near(o[73], 80 / 320) && near(o[74], 19 / 320) && near(o[75], 15.25 * 6 / 320))
+        #expect(o[76 ..< 82].allSatisfy { $0 == 0 })
+        #expect(o[82] == 1 && near(o[83], 80 / 320) && near(o[84], 19 / 320) && near(o[85], 19 / 27))
+        #expect(near(o[86], 15.25 * 6 / 320) && near(o[87], -0.4))
+        // Aim: column 0 holds the most hits (the tough brick), centre x 16.
+        #expect(near(o[88], (16 - 179) / 320))
+        // A wall bounce on the way: from x = 20 moving left 4 per frame the
+        // ball meets the wall (x = 3) and comes back to 3 + (61 − 17) = 47.
+        lab.ball(x: 20, y: 100, vx: -4, vy: -4)
+        #expect(near(lab.game.observation()[74], (47 - 160) / 320))
+        // No ball in play: the focus block is zero, the aim relative to the paddle.
+        lab.core.ballCount = 0
+        let none = lab.game.observation()
+        #expect(none[73 ..< 88].allSatisfy { $0 == 0 } && near(none[88], (16 - 160) / 320))
     }
 }

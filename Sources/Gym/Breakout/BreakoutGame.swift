@@ -17,11 +17,17 @@
 /// | 2 | move right by `paddleSpeed` |
 /// | 3 | push: every ball gets `pushImpulse` in one seeded random direction (then `pushCooldown` frames of cooldown); serves when `autoServe` is off |
 ///
-/// ## Observation (`8 + 5 × maxBalls + brickRows × brickColumns` floats)
+/// ## Observation (`15 + 8 × maxBalls + brickRows × brickColumns` floats; layout version 2)
+/// The ranges are true bounds for every config in range (declared in
+/// ``BreakoutPhysics/observationLayout``; tests roll out at the edges of
+/// every config range to pin them). `C = 8 + 5·maxBalls + cells` is the
+/// start of the paddle-relative features (``BreakoutPhysics/relativeStart``),
+/// which version 2 added after version 1's entries (those are unchanged):
+/// inputs a linear policy can use directly.
 /// | index | meaning | range |
 /// |---|---|---|
 /// | 0 | paddle x, `(x − W/2)/(W/2)` | [−1, 1] |
-/// | 1 | paddle half width / (W/2) | (0, 0.5] |
+/// | 1 | paddle half width / (W/2) (halved while shrunk) | (0, 0.5] |
 /// | 2 | lives left / `lives` | [0, 1] |
 /// | 3 | walls cleared / `levels` | [0, 1] |
 /// | 4 | push cooldown left / `pushCooldown` (0 = ready) | [0, 1] |
@@ -30,10 +36,26 @@
 /// | 7 | speed level / `maxBallSpeed` | (0, 1] |
 /// | 8 + 5k | ball slot k in play (k < `maxBalls`): 1 or 0 (all five values 0 when empty) | {0, 1} |
 /// | 9 + 5k | ball k x, `(x − W/2)/(W/2)` | [−1, 1] |
-/// | 10 + 5k | ball k y, `(y − H/2)/(H/2)` | about [−1, 1] |
+/// | 10 + 5k | ball k y, `(y − H/2)/(H/2)` | [−1, 1] |
 /// | 11 + 5k | ball k x velocity / `maxBallSpeed` | [−1, 1] |
 /// | 12 + 5k | ball k y velocity / `maxBallSpeed` | [−1, 1] |
 /// | 8 + 5·maxBalls + c | brick cell c (row-major, bottom row first): hits left / `toughHits` | [0, 1] |
+/// | C + 3k | ball k x − paddle x, over W (0 when the slot is empty) | [−1, 1] |
+/// | C + 1 + 3k | ball k's predicted crossing of the paddle's face line − paddle x, over W | [−1, 1] |
+/// | C + 2 + 3k | ball k's arrival: frames until it reaches the face line × `paddleSpeed` / W, at most 1 | [0, 1] |
+/// | F = C + 3·maxBalls | 1 while a ball is in play (the focus ball: the one arriving first), else 0 (then F … F + 5 are 0) | {0, 1} |
+/// | F + 1 | focus ball x − paddle x, over W | [−1, 1] |
+/// | F + 2 | focus ball's predicted crossing − paddle x, over W | [−1, 1] |
+/// | F + 3 | the same over (paddle half width + ball half size): the hit offset if the paddle stays, clamped | [−1, 1] |
+/// | F + 4 | focus ball's arrival (as C + 2 + 3k) | [0, 1] |
+/// | F + 5 | focus ball y velocity / `maxBallSpeed` | [−1, 1] |
+/// | F + 6 | aim: centre x of the column with the most hits left (ties: nearest the crossing) − the focus crossing (paddle x without a ball), over W; 0 with no brick | [−1, 1] |
+///
+/// Predictions: a falling ball's straight path (with gravity, its
+/// parabola) to the face line `paddleInset + paddleHeight/2 + ballSize/2`,
+/// the side walls reflecting it perfectly; a rising ball without gravity
+/// is counted up to the top wall and back; bricks are ignored. A ball at
+/// or below the face line arrives now (0).
 ///
 /// ## Rewards
 /// The points of the bricks broken in the step: each brick scores its row's
