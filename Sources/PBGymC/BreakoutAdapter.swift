@@ -13,7 +13,7 @@ final class BreakoutAdapter: GameAdapter {
         self.config = config
         self.observationSize = observationSize
         self.count = count
-        batch = BreakoutBatch(config: config, count: count, seed: 0, autoReset: .off)
+        batch = BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
         layout = batch.observationLayout
         events = Array(repeating: BreakoutEvents(), count: count)
     }
@@ -52,9 +52,9 @@ final class BreakoutAdapter: GameAdapter {
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
               events eventOut: UnsafeMutablePointer<Int32>?) {
         events.withUnsafeMutableBufferPointer { ev in
-            let out = BreakoutBatchOutput(observations: observations, rewards: rewards, terminated: terminated,
-                                          truncated: truncated, ends: ends,
-                                          events: eventOut == nil ? nil : ev.baseAddress)
+            let out = VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
+                                       truncated: truncated, ends: ends,
+                                       events: eventOut == nil ? nil : ev.baseAddress)
             batch.step(actions: actions, into: out)
             guard let e = eventOut else { return }
             for i in 0 ..< count {

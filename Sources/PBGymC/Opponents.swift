@@ -17,9 +17,9 @@ struct Opponent {
     }
 
     /// The seed an opponent is reset with for an episode seeded `seed`
-    /// (as ``PongMatch`` does: stream 10 for the bottom side, 11 for the top).
+    /// (as every match does: the agent stream of its seat, bottom 0, top 1).
     static func seed(episodeSeed: UInt64, side: PongSide) -> UInt64 {
-        Seeds.stream(episodeSeed, side == .bottom ? 10 : 11)
+        Seeds.agent(episodeSeed, seat: side == .bottom ? 0 : 1)
     }
 
     mutating func reset(seed: UInt64) { agent.reset(seed: seed) }

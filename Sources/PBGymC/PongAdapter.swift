@@ -18,11 +18,10 @@ final class PongAdapter: GameAdapter {
     var opponentSeeds: [UInt64]
     let n = PongBatch.observationCount
     // Scratch, allocated once (count entries; observations count × 12).
-    var opponentActions: [Int32]
     var opponentObs: [Float]
-    var bottomActions: [Int32] = [], topActions: [Int32] = []
-    var bottomObs: [Float] = [], topObs: [Float] = []
-    var seatRewards: [Float] = []
+    /// Single-agent play: both seats' actions, observations and rewards
+    /// (seat 0 the bottom side, seat 1 the top), copied to the caller's one seat.
+    var seatActions: [Int32] = [], seatObs: [Float] = [], seatRewards: [Float] = []
     var events: [PongEvents]
 
     init(config: PongConfig, count: Int, twoPlayer: Bool, agentSide: PongSide,
@@ -31,19 +30,18 @@ final class PongAdapter: GameAdapter {
         self.count = count
         self.twoPlayer = twoPlayer
         self.agentSide = twoPlayer ? .bottom : agentSide
-        batch = PongBatch(config: config, count: count, seed: 0, agentSide: self.agentSide, autoReset: .off)
+        batch = PongBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
         layout = batch.observationLayout
         opponents = twoPlayer ? [] : try Opponent.make(spec: opponentSpec, config: config, count: count)
         self.keepHistory = keepHistory && !twoPlayer
         history = Array(repeating: [], count: self.keepHistory ? count : 0)
         opponentSeeds = Array(repeating: 0, count: count)
-        opponentActions = Array(repeating: 0, count: count)
         opponentObs = Array(repeating: 0, count: twoPlayer ? 0 : count * PongBatch.observationCount)
         events = Array(repeating: PongEvents(), count: count)
-        if twoPlayer {
-            bottomActions = Array(repeating: 0, count: count); topActions = bottomActions
-            bottomObs = Array(repeating: 0, count: count * n); topObs = bottomObs
-            seatRewards = Array(repeating: 0, count: count)
+        if !twoPlayer {
+            seatActions = Array(repeating: 0, count: 2 * count)
+            seatObs = Array(repeating: 0, count: 2 * count * n)
+            seatRewards = Array(repeating: 0, count: 2 * count)
         }
     }
 
@@ -100,38 +98,35 @@ final class PongAdapter: GameAdapter {
         events.withUnsafeMutableBufferPointer { ev in
             let evp = eventOut == nil ? nil : ev.baseAddress
             if twoPlayer {
-                for i in 0 ..< count { bottomActions[i] = actions[2 * i]; topActions[i] = actions[2 * i + 1] }
-                bottomObs.withUnsafeMutableBufferPointer { bo in
-                    topObs.withUnsafeMutableBufferPointer { to in
-                        seatRewards.withUnsafeMutableBufferPointer { r in
-                            guard let r = r.baseAddress else { return }
-                            let out = PongBatchOutput(observations: observations == nil ? nil : bo.baseAddress,
-                                                      opponentObservations: observations == nil ? nil : to.baseAddress,
-                                                      rewards: r, terminated: terminated, truncated: truncated,
-                                                      ends: ends, events: evp)
-                            batch.step(agent: bottomActions, opponent: topActions, into: out)
-                            for i in 0 ..< count { rewards[2 * i] = r[i]; rewards[2 * i + 1] = -r[i] }
-                            if let o = observations, let b = bo.baseAddress, let t = to.baseAddress {
+                // The caller's layout is the contract's: seat 0 bottom, seat 1 top.
+                let out = VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
+                                           truncated: truncated, ends: ends, events: evp)
+                batch.step(actions: actions, into: out)
+            } else {
+                let agent = agentSide == .bottom ? 0 : 1, opponent = 1 - agent
+                opponentObs.withUnsafeMutableBufferPointer { oo in
+                    seatActions.withUnsafeMutableBufferPointer { sa in
+                        seatObs.withUnsafeMutableBufferPointer { so in
+                            seatRewards.withUnsafeMutableBufferPointer { sr in
+                                guard let oo = oo.baseAddress, let sa = sa.baseAddress, let so = so.baseAddress,
+                                      let sr = sr.baseAddress else { return }
                                 for i in 0 ..< count {
-                                    (o + 2 * i * n).update(from: b + i * n, count: n)
-                                    (o + (2 * i + 1) * n).update(from: t + i * n, count: n)
+                                    let row = oo + i * n
+                                    if keepHistory { history[i].append(contentsOf: UnsafeBufferPointer(start: row, count: n)) }
+                                    sa[2 * i + agent] = actions[i]
+                                    sa[2 * i + opponent] = Int32(truncatingIfNeeded: opponents[i].act(row, count: n))
+                                }
+                                let out = VectorStepOutput(observations: so, rewards: sr, terminated: terminated,
+                                                           truncated: truncated, ends: ends, events: evp)
+                                batch.step(actions: sa, into: out)
+                                for i in 0 ..< count {
+                                    rewards[i] = sr[2 * i + agent]
+                                    if let o = observations { (o + i * n).update(from: so + (2 * i + agent) * n, count: n) }
+                                    (oo + i * n).update(from: so + (2 * i + opponent) * n, count: n)
                                 }
                             }
                         }
                     }
-                }
-            } else {
-                opponentObs.withUnsafeMutableBufferPointer { oo in
-                    guard let oo = oo.baseAddress else { return }
-                    for i in 0 ..< count {
-                        let row = oo + i * n
-                        if keepHistory { history[i].append(contentsOf: UnsafeBufferPointer(start: row, count: n)) }
-                        opponentActions[i] = Int32(truncatingIfNeeded: opponents[i].act(row, count: n))
-                    }
-                    let out = PongBatchOutput(observations: observations, opponentObservations: oo,
-                                              rewards: rewards, terminated: terminated, truncated: truncated,
-                                              ends: ends, events: evp)
-                    batch.step(agent: actions, opponent: opponentActions, into: out)
                 }
             }
             if let e = eventOut, let ev = ev.baseAddress {

@@ -78,7 +78,7 @@ import Testing
             rewards.withUnsafeMutableBufferPointer { r in
                 term.withUnsafeMutableBufferPointer { te in
                     trunc.withUnsafeMutableBufferPointer { tr in
-                        batch.step(actions: actions, into: BreakoutBatchOutput(observations: nil, rewards: r.baseAddress!,
+                        batch.step(actions: actions, into: VectorStepOutput<BreakoutEvents>(observations: nil, rewards: r.baseAddress!,
                                                                                terminated: te.baseAddress!, truncated: tr.baseAddress!))
                     }
                 }

@@ -2,17 +2,6 @@ import MallocCounter
 import Testing
 @testable import Gym
 
-/// Observation indices where a game's observations leave the bounds its
-/// layout declares today (found by ``VectorContractTests/observationsStayInsideTheLayoutBounds(_:)``
-/// at the edges of the config ranges). Known violations of the documented
-/// ranges, listed so the bounds test can pass until the layouts declare
-/// true bounds; the fix empties these lists (the test fails when a listed
-/// index no longer leaves its bounds, so the lists cannot go stale).
-enum KnownBoundViolations {
-    static let pong: Set<Int> = [6]
-    static let breakout: Set<Int> = []
-}
-
 /// The ``VectorEnvironment`` contract, for every game (`@Test(arguments:)`).
 @Suite struct VectorContractTests {
     // MARK: - Batch equals the single-game reference
@@ -257,17 +246,16 @@ enum KnownBoundViolations {
     /// Every observation of every seat lies inside the bounds the game's
     /// layout declares, over long rollouts of every preset and of every
     /// config field at either end of its range (random play, frames and
-    /// restarts included), except at the indices listed in
-    /// ``KnownBoundViolations``.
+    /// restarts included).
     @Test(arguments: GameUnderTest.allCases)
     func observationsStayInsideTheLayoutBounds(_ game: GameUnderTest) throws {
         switch game {
-        case .pong: try bounds(PongContract.self, known: KnownBoundViolations.pong)
-        case .breakout: try bounds(BreakoutContract.self, known: KnownBoundViolations.breakout)
+        case .pong: try bounds(PongContract.self)
+        case .breakout: try bounds(BreakoutContract.self)
         }
     }
 
-    func bounds<G: ContractGame>(_: G.Type, known: Set<Int>) throws {
+    func bounds<G: ContractGame>(_: G.Type) throws {
         var violations: [Int: String] = [:]
         // (Observations start as NaN in the buffers: the first step's
         // actions follow nothing, `follow` then picks the no-op.)
@@ -296,11 +284,8 @@ enum KnownBoundViolations {
                 }
             }
         }
-        for (k, what) in violations.sorted(by: { $0.key < $1.key }) where !known.contains(k) {
+        for (k, what) in violations.sorted(by: { $0.key < $1.key }) {
             Issue.record("\(G.name) observation index \(k) leaves its declared bounds: \(what)")
-        }
-        for k in known.sorted() where violations[k] == nil {
-            Issue.record("\(G.name) observation index \(k) is listed in KnownBoundViolations but stays inside its bounds: remove it from the list")
         }
     }
 

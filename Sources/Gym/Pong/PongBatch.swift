@@ -70,7 +70,7 @@ public final class PongBatch: VectorEnvironment {
         self.seed = seed
         self.firstIndex = firstIndex
         self.autoresetMode = autoresetMode
-        observationLayout = physics.observationLayout
+        observationLayout = PongPhysics.observationLayout
         func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
             let b = UnsafeMutablePointer<T>.allocate(capacity: n)
             b.initialize(repeating: value, count: n)
