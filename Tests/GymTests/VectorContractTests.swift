@@ -342,19 +342,25 @@ enum KnownBoundViolations {
 
     // MARK: - Fast paths are taken
 
-    /// Pong's quiet-frame path carries most frames of random play at one
-    /// frame per step (it is what makes the batch fast; the games would be
-    /// right without it, so only this test notices it is gone).
-    @Test func pongQuietPathCarriesMostFrames() throws {
-        let batch = PongBatch(config: PongConfig(), count: 64, seed: 1)
+    /// Pong's quiet-frame paths carry most frames of random play, at one
+    /// frame per step and with frame skip and sticky actions (they are what
+    /// makes the batch fast; the games would be right without them, so only
+    /// this test notices one is gone).
+    @Test(arguments: ["classic", "classic-skip4", "ale", "touch-sticky"])
+    func pongQuietPathCarriesMostFrames(_ name: String) throws {
+        var config = try PongConfig.preset(name.hasPrefix("classic") ? "classic" : name.hasPrefix("touch") ? "touch" : name)
+        if name == "classic-skip4" { config.frameSkip = 4 }
+        if name == "touch-sticky" { config.stickyActionProbability = 0.25 }
+        let batch = PongBatch(config: config, count: 64, seed: 1)
         let b = VectorBuffers(batch, observedSeats: 1)
         var play = ContractPlay(seed: 1, actions: batch.actionCount)
-        let steps = 500
+        let steps = 300
         for _ in 0 ..< steps {
             for k in 0 ..< 128 { b.actions[k] = play.next() }
             b.step(batch)
         }
-        #expect(batch.quietFrames > 64 * steps * 8 / 10, "quiet frames: \(batch.quietFrames) of \(64 * steps)")
+        let frames = 64 * steps * config.frameSkip
+        #expect(batch.quietFrames > frames * 8 / 10, "\(name): quiet frames \(batch.quietFrames) of \(frames)")
     }
 
     /// `observedSeats` narrows the observations to the first seats, with

@@ -1,0 +1,108 @@
+/// ``PongBatch``'s eight-lane path for agent steps of several frames
+/// (`frameSkip` > 1) or with sticky actions: the frames of ``PongPhysics/step(_:top:bottom:events:)``,
+/// in the same order with the same draws, eight games at a time.
+///
+/// Per frame, each running game first draws its sticky actions from its own
+/// generator (bottom, then top, as the reference does), then every game
+/// whose frame is quiet takes ``quietFrame(_:bottom:top:allowed:_:)`` (the
+/// fast path's arithmetic, lane-wise) and every other game its full
+/// ``PongPhysics/tick(_:bottom:top:events:fastPath:)``; a game that
+/// reaches `maxScore` stops. After the frames, the step counter and the
+/// step limit; games in which anything happened (a full frame, an end) get
+/// their outputs from their summed events, the others keep the zeros of a
+/// quiet step. The batch tests compare against ``PongGame`` step by step in
+/// every frame setting.
+extension PongBatch {
+    /// One agent step of the running games `i ..< i + 8` (games already
+    /// finished take ``fullStep(_:bottom:top:_:_:)``), writing every output
+    /// but the observations; the caller has stored a quiet step's outputs
+    /// (zeros) for all eight.
+    /// - Returns: the frames that took the quiet path.
+    @inline(__always)
+    func framesLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>, _ seen: Int,
+                     _ p: PongPhysics) -> Int {
+        let lanes = Lanes.scalarCount
+        let ends = UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)
+        // The running games, as a byte mask, an Int32 mask and bits.
+        var active = ends .== 0
+        var allowed: LaneMask = LaneInts(truncatingIfNeeded: ends) .== 0
+        var running = Self.bits(allowed)
+        if running != 0xFF {
+            for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
+                fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
+            }
+        }
+        let started = running
+        var touched: UInt8 = 0
+        var quietCount = 0
+        let sticky = p.config.stickyActionProbability
+        let maxScore = Int32(p.config.maxScore)
+        for _ in 0 ..< p.config.frameSkip {
+            if running == 0 { break }
+            var b = bottom, t = top
+            if sticky > 0 {
+                for j in 0 ..< lanes where running >> UInt8(j) & 1 != 0 {
+                    if stickyRNG[i + j].chance(sticky) { b[j] = Int32(lastActionBottom[i + j]) }
+                    if stickyRNG[i + j].chance(sticky) { t[j] = Int32(lastActionTop[i + j]) }
+                }
+            }
+            // The frame's actions become the last actions of the running games.
+            let lastB = UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self)
+            let lastT = UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self)
+            UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(
+                of: lastB.replacing(with: LaneBytes(truncatingIfNeeded: b), where: active), as: LaneBytes.self)
+            UnsafeMutableRawPointer(lastActionTop + i).storeBytes(
+                of: lastT.replacing(with: LaneBytes(truncatingIfNeeded: t), where: active), as: LaneBytes.self)
+            var busy = running & ~Self.bits(quietFrame(i, bottom: b, top: t, allowed: allowed, p))
+            quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
+            while busy != 0 {
+                let j = busy.trailingZeroBitCount
+                busy &= busy - 1
+                var s = load(i + j)
+                if p.tick(&s, bottom: Int(b[j]), top: Int(t[j]), events: &laneEvents[j]) != nil,
+                   s.scoreBottom >= maxScore || s.scoreTop >= maxScore {
+                    s.end = .gameOver
+                    running &= ~(1 << UInt8(j))
+                    active[j] = false
+                    allowed[j] = false
+                }
+                store(s, i + j)
+                touched |= 1 << UInt8(j)
+            }
+        }
+        // The step counter and the step limit of every game that ran.
+        let maxSteps = p.config.maxSteps
+        for j in 0 ..< lanes where started >> UInt8(j) & 1 != 0 {
+            steps[i + j] &+= 1
+            if end[i + j] == EpisodeEnd.none.rawValue, maxSteps > 0, Int(steps[i + j]) >= maxSteps {
+                end[i + j] = EpisodeEnd.stepLimit.rawValue
+                touched |= 1 << UInt8(j)
+            }
+        }
+        while touched != 0 {
+            let j = touched.trailingZeroBitCount
+            touched &= touched - 1
+            finishStep(i + j, events: laneEvents[j], out, seen)
+            laneEvents[j] = PongEvents()
+        }
+        return quietCount
+    }
+
+    /// The outputs of game `i`'s step from its summed events and its end
+    /// (as ``PongPhysics/step(_:top:bottom:events:)`` returns them), then a
+    /// same-step restart if it ended.
+    @inline(never)
+    func finishStep(_ i: Int, events: PongEvents, _ out: VectorStepOutput<PongEvents>, _ seen: Int) {
+        let e = Self.episodeEnd(end[i])
+        out.rewards[2 * i] = Float(events.pointsBottom - events.pointsTop)
+        out.rewards[2 * i + 1] = Float(events.pointsTop - events.pointsBottom)
+        out.terminated[i] = e == .gameOver ? 1 : 0
+        out.truncated[i] = e == .stepLimit ? 1 : 0
+        if let o = out.ends { o[i] = e.rawValue }
+        if let o = out.events { o[i] = events }
+        if e != .none, autoresetMode == .sameStep {
+            if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics) }
+            store(nextEpisode(i), i)
+        }
+    }
+}
