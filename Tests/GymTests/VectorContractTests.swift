@@ -326,14 +326,21 @@ enum KnownBoundViolations {
             var ended = 0
             let mask = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16)
             defer { mask.deallocate() }
-            for _ in 0 ..< 700 {
-                for k in 0 ..< 16 * batch.seats { b.actions[k] = play.next() }
-                for i in 0 ..< 16 { mask[i] = b.terminated[i] | b.truncated[i] == 1 ? 1 : 0 }
-                malloc_counter_start_thread()
-                b.step(batch)
-                if mode == .disabled, let m = mask.baseAddress { batch.reset(mask: m, seeds: nil) }
-                total += malloc_counter_stop_thread()
-                for i in 0 ..< 16 where b.terminated[i] | b.truncated[i] != 0 { ended += 1 }
+            // A first pass uncounted: the runtime's one-time work (generic
+            // metadata of a path's first use, in a debug build) is not the step's.
+            for pass in 0 ..< 2 {
+                for _ in 0 ..< 700 {
+                    for k in 0 ..< 16 * batch.seats { b.actions[k] = play.next() }
+                    for i in 0 ..< 16 { mask[i] = b.terminated[i] | b.truncated[i] == 1 ? 1 : 0 }
+                    malloc_counter_start_thread()
+                    b.step(batch)
+                    if mode == .disabled, let m = mask.baseAddress { batch.reset(mask: m, seeds: nil) }
+                    let n = malloc_counter_stop_thread()
+                    if pass == 1 {
+                        total += n
+                        for i in 0 ..< 16 where b.terminated[i] | b.truncated[i] != 0 { ended += 1 }
+                    }
+                }
             }
             #expect(total == 0, "\(G.name) \(name) \(mode): \(total) allocations in 700 steps")
             #expect(ended > 0, "\(G.name) \(name) \(mode): no episode ended")

@@ -32,7 +32,6 @@ extension PongBatch {
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
         }
-        let started = running
         var touched: UInt8 = 0
         var quietCount = 0
         let sticky = p.config.stickyActionProbability
@@ -41,18 +40,30 @@ extension PongBatch {
             if running == 0 { break }
             var b = bottom, t = top
             if sticky > 0 {
-                for j in 0 ..< lanes where running >> UInt8(j) & 1 != 0 {
-                    if stickyRNG[i + j].chance(sticky) { b[j] = Int32(lastActionBottom[i + j]) }
-                    if stickyRNG[i + j].chance(sticky) { t[j] = Int32(lastActionTop[i + j]) }
+                // Each running game's two draws, bottom then top (as the
+                // reference draws them), without branches on their outcome.
+                var keepB = LaneInts.zero, keepT = LaneInts.zero
+                for j in 0 ..< lanes where running == 0xFF || running >> UInt8(j) & 1 != 0 {
+                    keepB[j] = stickyRNG[i + j].chance(sticky) ? -1 : 0
+                    keepT[j] = stickyRNG[i + j].chance(sticky) ? -1 : 0
                 }
+                let lastB = LaneInts(truncatingIfNeeded: UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self))
+                let lastT = LaneInts(truncatingIfNeeded: UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self))
+                b = b.replacing(with: lastB, where: keepB .!= 0)
+                t = t.replacing(with: lastT, where: keepT .!= 0)
             }
             // The frame's actions become the last actions of the running games.
-            let lastB = UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self)
-            let lastT = UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self)
-            UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(
-                of: lastB.replacing(with: LaneBytes(truncatingIfNeeded: b), where: active), as: LaneBytes.self)
-            UnsafeMutableRawPointer(lastActionTop + i).storeBytes(
-                of: lastT.replacing(with: LaneBytes(truncatingIfNeeded: t), where: active), as: LaneBytes.self)
+            if running == 0xFF {
+                UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(of: LaneBytes(truncatingIfNeeded: b), as: LaneBytes.self)
+                UnsafeMutableRawPointer(lastActionTop + i).storeBytes(of: LaneBytes(truncatingIfNeeded: t), as: LaneBytes.self)
+            } else {
+                let lastB = UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self)
+                let lastT = UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self)
+                UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(
+                    of: lastB.replacing(with: LaneBytes(truncatingIfNeeded: b), where: active), as: LaneBytes.self)
+                UnsafeMutableRawPointer(lastActionTop + i).storeBytes(
+                    of: lastT.replacing(with: LaneBytes(truncatingIfNeeded: t), where: active), as: LaneBytes.self)
+            }
             var busy = running & ~Self.bits(quietFrame(i, bottom: b, top: t, allowed: allowed, p))
             quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
             while busy != 0 {
@@ -70,13 +81,22 @@ extension PongBatch {
                 touched |= 1 << UInt8(j)
             }
         }
-        // The step counter and the step limit of every game that ran.
+        // The step counter and the step limit of every game that ran (the
+        // limit compared as floats: exact, a limited episode never counts
+        // past maxSteps ≤ 10 000 000 < 2^24).
+        let startedMask: LaneMask = LaneInts(truncatingIfNeeded: ends) .== 0
+        let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
+        let next = stepsNow.replacing(with: stepsNow &+ 1, where: startedMask)
+        UnsafeMutableRawPointer(steps + i).storeBytes(of: next, as: LaneInts.self)
         let maxSteps = p.config.maxSteps
-        for j in 0 ..< lanes where started >> UInt8(j) & 1 != 0 {
-            steps[i + j] &+= 1
-            if end[i + j] == EpisodeEnd.none.rawValue, maxSteps > 0, Int(steps[i + j]) >= maxSteps {
-                end[i + j] = EpisodeEnd.stepLimit.rawValue
-                touched |= 1 << UInt8(j)
+        if maxSteps > 0 {
+            let endsNow = LaneInts(truncatingIfNeeded: UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self))
+            let limited = startedMask .& (endsNow .== 0) .& (Lanes(next) .>= Float(maxSteps))
+            if any(limited) {
+                for j in 0 ..< lanes where limited[j] {
+                    end[i + j] = EpisodeEnd.stepLimit.rawValue
+                    touched |= 1 << UInt8(j)
+                }
             }
         }
         while touched != 0 {
