@@ -23,9 +23,10 @@ extension PongBatch {
                      _ p: PongPhysics) -> Int {
         let lanes = Lanes.scalarCount
         let ends = UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)
-        // The running games, as a byte mask, an Int32 mask and bits.
-        var active = ends .== 0
-        var allowed: LaneMask = LaneInts(truncatingIfNeeded: ends) .== 0
+        // The running games, as a mask and as bits (masks from float
+        // compares: integer compares on SIMD8 went lane by lane through memory).
+        let startedMask = Lanes(LaneInts(truncatingIfNeeded: ends)) .== 0
+        var allowed = startedMask
         var running = Self.bits(allowed)
         if running != 0xFF {
             for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
@@ -42,27 +43,20 @@ extension PongBatch {
             if sticky > 0 {
                 // Each running game's two draws, bottom then top (as the
                 // reference draws them), without branches on their outcome.
-                var keepB = LaneInts.zero, keepT = LaneInts.zero
-                for j in 0 ..< lanes where running == 0xFF || running >> UInt8(j) & 1 != 0 {
-                    keepB[j] = stickyRNG[i + j].chance(sticky) ? -1 : 0
-                    keepT[j] = stickyRNG[i + j].chance(sticky) ? -1 : 0
+                var keepB: UInt8 = 0, keepT: UInt8 = 0
+                for j in 0 ..< lanes where running >> UInt8(j) & 1 != 0 {
+                    keepB |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
+                    keepT |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
                 }
                 let lastB = LaneInts(truncatingIfNeeded: UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self))
                 let lastT = LaneInts(truncatingIfNeeded: UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self))
-                b = b.replacing(with: lastB, where: keepB .!= 0)
-                t = t.replacing(with: lastT, where: keepT .!= 0)
+                b = b.replacing(with: lastB, where: Self.mask(keepB))
+                t = t.replacing(with: lastT, where: Self.mask(keepT))
             }
             // The frame's actions become the last actions of the running games.
-            if running == 0xFF {
-                UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(of: LaneBytes(truncatingIfNeeded: b), as: LaneBytes.self)
-                UnsafeMutableRawPointer(lastActionTop + i).storeBytes(of: LaneBytes(truncatingIfNeeded: t), as: LaneBytes.self)
-            } else {
-                let lastB = UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self)
-                let lastT = UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self)
-                UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(
-                    of: lastB.replacing(with: LaneBytes(truncatingIfNeeded: b), where: active), as: LaneBytes.self)
-                UnsafeMutableRawPointer(lastActionTop + i).storeBytes(
-                    of: lastT.replacing(with: LaneBytes(truncatingIfNeeded: t), where: active), as: LaneBytes.self)
+            for j in 0 ..< lanes where running == 0xFF || running >> UInt8(j) & 1 != 0 {
+                lastActionBottom[i + j] = UInt8(truncatingIfNeeded: b[j])
+                lastActionTop[i + j] = UInt8(truncatingIfNeeded: t[j])
             }
             var busy = running & ~Self.bits(quietFrame(i, bottom: b, top: t, allowed: allowed, p))
             quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
@@ -74,7 +68,6 @@ extension PongBatch {
                    s.scoreBottom >= maxScore || s.scoreTop >= maxScore {
                     s.end = .gameOver
                     running &= ~(1 << UInt8(j))
-                    active[j] = false
                     allowed[j] = false
                 }
                 store(s, i + j)
@@ -84,13 +77,12 @@ extension PongBatch {
         // The step counter and the step limit of every game that ran (the
         // limit compared as floats: exact, a limited episode never counts
         // past maxSteps ≤ 10 000 000 < 2^24).
-        let startedMask: LaneMask = LaneInts(truncatingIfNeeded: ends) .== 0
         let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
         let next = stepsNow.replacing(with: stepsNow &+ 1, where: startedMask)
         UnsafeMutableRawPointer(steps + i).storeBytes(of: next, as: LaneInts.self)
         let maxSteps = p.config.maxSteps
         if maxSteps > 0 {
-            let endsNow = LaneInts(truncatingIfNeeded: UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self))
+            let endsNow = Lanes(LaneInts(truncatingIfNeeded: UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)))
             let limited = startedMask .& (endsNow .== 0) .& (Lanes(next) .>= Float(maxSteps))
             if any(limited) {
                 for j in 0 ..< lanes where limited[j] {

@@ -36,8 +36,10 @@ extension PongBatch {
         UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
         // Every lane's last actions: the full step of a busy lane sets the
         // same values (one frame, no sticky actions) or resets the game.
-        UnsafeMutableRawPointer(lastActionBottom + i).storeBytes(of: LaneBytes(truncatingIfNeeded: bottom), as: LaneBytes.self)
-        UnsafeMutableRawPointer(lastActionTop + i).storeBytes(of: LaneBytes(truncatingIfNeeded: top), as: LaneBytes.self)
+        for j in 0 ..< Lanes.scalarCount {
+            lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
+            lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
+        }
         return Self.bits(.!quiet)
     }
 
@@ -90,13 +92,22 @@ extension PongBatch {
         return quiet
     }
 
-    /// Bit `j` set for every lane `j` set in `m`.
+    /// Bit `j` set for every lane `j` set in `m` (a horizontal sum: reading
+    /// the lanes one by one went through memory).
     @inline(__always)
     static func bits(_ m: LaneMask) -> UInt8 {
-        var b: UInt8 = 0
-        for j in 0 ..< Lanes.scalarCount where m[j] { b |= 1 << UInt8(j) }
-        return b
+        UInt8(truncatingIfNeeded: laneBits.replacing(with: 0, where: .!m).wrappedSum())
     }
+
+    /// The lanes whose bit is set in `bits`.
+    @inline(__always)
+    static func mask(_ bits: UInt8) -> LaneMask {
+        Lanes(LaneInts(repeating: Int32(bits)) & laneBits) .!= 0
+    }
+
+    /// Lane `j`'s bit, `1 << j`, in every lane.
+    @inline(__always)
+    static var laneBits: LaneInts { LaneInts(1, 2, 4, 8, 16, 32, 64, 128) }
 
     /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, written
     /// to `out` (12 floats per game, game `g` at `g × stride`): the same
