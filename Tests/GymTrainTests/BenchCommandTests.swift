@@ -39,6 +39,16 @@ import Testing
                              "--workers", "1", "--repeats", "1", "--ticks", "16", "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("breakout \(config.path) (frameSkip 4)"), "\(r.stdout)")
+        let skips = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--frame-skip", "1,8", "--sticky", "0.25",
+                                 "--envs", "8", "--seconds", "0.02", "--workers", "1", "--repeats", "1", "--ticks", "16",
+                                 "--out", out.path])
+        #expect(skips.status == 0, "\(skips.stderr)")
+        for text in ["pong classic frameSkip 1 sticky 0.25 (frameSkip 1)", "pong classic frameSkip 8 sticky 0.25 (frameSkip 8)",
+                     "frames/s"] {
+            #expect(skips.stdout.contains(text), "missing \"\(text)\" in: \(skips.stdout)")
+        }
+        let badSkip = try CLI.run(["bench", "--game", "pong", "--frame-skip", "4,x", "--seconds", "0.01"])
+        #expect(badSkip.status != 0 && badSkip.stderr.contains("--frame-skip 4,x"), "\(badSkip.stderr)")
         let bad = try CLI.run(["bench", "--config", config.path, "--seconds", "0.01"])
         #expect(bad.status != 0 && bad.stderr.contains("--config needs --game"), "\(bad.stderr)")
     }

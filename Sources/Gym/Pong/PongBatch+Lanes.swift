@@ -21,14 +21,39 @@ extension PongBatch {
     ///   quiet and still needs its full step.
     @inline(__always)
     func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> UInt8 {
+        // A finished game (only without same-step autoreset) takes the full
+        // path; then so do its seven neighbours, nothing is changed here.
+        if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
+
+        // The step limit not reached: compared as floats, exact because a
+        // limited episode never counts past maxSteps ≤ 10 000 000 < 2^24.
+        let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
+        let next = stepsNow &+ 1
+        let maxSteps = p.config.maxSteps
+        let underLimit: LaneMask = maxSteps > 0 ? Lanes(next) .< Float(maxSteps) : LaneMask(repeating: true)
+
+        let quiet = quietFrame(i, bottom: bottom, top: top, allowed: underLimit, p)
+        UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
+        // Every lane's last actions: the full step of a busy lane sets the
+        // same values (one frame, no sticky actions) or resets the game.
+        for j in 0 ..< Lanes.scalarCount {
+            lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
+            lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
+        }
+        return Self.bits(.!quiet)
+    }
+
+    /// One frame of ``PongPhysics``'s fast path for the games `i ..< i + 8`
+    /// in `allowed` whose frame is quiet: no contact possible
+    /// (`frameIsClear`) and no point; those move their ball and paddles,
+    /// every other game is left unchanged.
+    /// - Returns: the lanes that moved.
+    @inline(__always)
+    func quietFrame(_ i: Int, bottom: LaneInts, top: LaneInts, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
         func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
         func store(_ c: UnsafeMutablePointer<Float>, _ v: Lanes) { UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: Lanes.self) }
         let x = load(ballX), y = load(ballY), vx = load(ballVX), vy = load(ballVY)
         let bx0 = load(bottomX), by0 = load(bottomY), tx0 = load(topX), ty0 = load(topY)
-
-        // A finished game (only without auto-reset) takes the full path;
-        // then so do its seven neighbours, nothing is changed here.
-        if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
 
         // PongPhysics.paddleTargets, lane-wise. Actions are compared as
         // floats: only the Int32 values 1 … 4 convert to the floats 1 … 4, so
@@ -57,32 +82,32 @@ extension PongBatch {
         let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& .!meetBottom .& .!meetTop
         let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
 
-        // The step limit not reached: compared as floats, exact because a
-        // limited episode never counts past maxSteps ≤ 10 000 000 < 2^24.
-        let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
-        let next = stepsNow &+ 1
-        let maxSteps = p.config.maxSteps
-        let underLimit: LaneMask = maxSteps > 0 ? Lanes(next) .< Float(maxSteps) : LaneMask(repeating: true)
-
-        let quiet = clear .& noPoint .& underLimit
+        let quiet = clear .& noPoint .& allowed
         store(ballX, x.replacing(with: x1, where: quiet))
         store(ballY, y.replacing(with: y1, where: quiet))
         store(bottomX, bx0.replacing(with: bx1, where: quiet))
         store(bottomY, by0.replacing(with: by1, where: quiet))
         store(topX, tx0.replacing(with: tx1, where: quiet))
         store(topY, ty0.replacing(with: ty1, where: quiet))
-        UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
-        // Every lane's last actions: the full step of a busy lane sets the
-        // same values (one frame, no sticky actions) or resets the game.
-        for j in 0 ..< Lanes.scalarCount {
-            lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
-            lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
-        }
-
-        var busy: UInt8 = 0
-        for j in 0 ..< Lanes.scalarCount where !quiet[j] { busy |= 1 << UInt8(j) }
-        return busy
+        return quiet
     }
+
+    /// Bit `j` set for every lane `j` set in `m` (a horizontal sum: reading
+    /// the lanes one by one went through memory).
+    @inline(__always)
+    static func bits(_ m: LaneMask) -> UInt8 {
+        UInt8(truncatingIfNeeded: laneBits.replacing(with: 0, where: .!m).wrappedSum())
+    }
+
+    /// The lanes whose bit is set in `bits`.
+    @inline(__always)
+    static func mask(_ bits: UInt8) -> LaneMask {
+        Lanes(LaneInts(repeating: Int32(bits)) & laneBits) .!= 0
+    }
+
+    /// Lane `j`'s bit, `1 << j`, in every lane.
+    @inline(__always)
+    static var laneBits: LaneInts { LaneInts(1, 2, 4, 8, 16, 32, 64, 128) }
 
     /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, written
     /// to `out` (12 floats per game, game `g` at `g × stride`): the same

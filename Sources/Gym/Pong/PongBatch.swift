@@ -44,6 +44,8 @@ public final class PongBatch: VectorEnvironment {
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
     /// run seed and the index of its next restart.
     let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
+    /// The summed events of eight games during a step of several frames.
+    let laneEvents: UnsafeMutablePointer<PongEvents>
     /// Frames taken by the quiet path since `init` (tests check that the
     /// path carries the frames it should: a path that silently stopped being
     /// taken would still give the right games).
@@ -82,6 +84,7 @@ public final class PongBatch: VectorEnvironment {
         lastActionBottom = column(0); lastActionTop = column(0); end = column(0)
         serveRNG = column(Xoshiro256(seed: 0)); stickyRNG = column(Xoshiro256(seed: 0))
         episodes = column(0); restartSeed = column(0); restartIndex = column(0)
+        laneEvents = column(PongEvents(), Lanes.scalarCount)
         for i in 0 ..< count {
             restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
             store(physics.initialState(seed: nextRestartSeed(i)), i)
@@ -94,6 +97,7 @@ public final class PongBatch: VectorEnvironment {
         for b in [lastActionBottom, lastActionTop, end] { b.deallocate() }
         serveRNG.deallocate(); stickyRNG.deallocate(); episodes.deallocate()
         restartSeed.deallocate(); restartIndex.deallocate()
+        laneEvents.deallocate()
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
@@ -268,23 +272,25 @@ public final class PongBatch: VectorEnvironment {
         let n = Self.observationCount
         let seen = out.seatsObserved(of: Self.seatCount)
         // Frames with no contact and no point take a short path over the
-        // columns they change (`quietLanes`, eight games at a time, and
-        // `quietStep`); every other step runs the full `PongPhysics.step`.
+        // columns they change, eight games at a time (`quietLanes` for steps
+        // of one frame, `framesLanes` for several frames or sticky actions)
+        // or one at a time (`quietStep`); every other step or frame runs the
+        // full `PongPhysics` code.
         let quiet = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
         var i = 0
         var quietCount = 0
         defer { quietFrames &+= quietCount }
-        if quiet {
-            let lanes = Lanes.scalarCount
-            while i + lanes <= count {
-                let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
-                let bottom = pair.evenHalf, top = pair.oddHalf
-                // Outputs of a quiet step for every lane; the others' are overwritten below.
-                UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
-                UnsafeMutableRawPointer(out.terminated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
-                UnsafeMutableRawPointer(out.truncated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
-                if let e = out.ends { UnsafeMutableRawPointer(e + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self) }
-                if let e = out.events { for j in 0 ..< lanes { e[i + j] = PongEvents() } }
+        let lanes = Lanes.scalarCount
+        while i + lanes <= count {
+            let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
+            let bottom = pair.evenHalf, top = pair.oddHalf
+            // Outputs of a quiet step for every lane; the others' are overwritten below.
+            UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
+            UnsafeMutableRawPointer(out.terminated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
+            UnsafeMutableRawPointer(out.truncated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
+            if let e = out.ends { UnsafeMutableRawPointer(e + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self) }
+            if let e = out.events { for j in 0 ..< lanes { e[i + j] = PongEvents() } }
+            if quiet {
                 var busy = quietLanes(i, bottom: bottom, top: top, physics)
                 quietCount &+= lanes &- busy.nonzeroBitCount
                 while busy != 0 {
@@ -292,12 +298,14 @@ public final class PongBatch: VectorEnvironment {
                     busy &= busy - 1
                     fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
                 }
-                if let o = out.observations, seen > 0 {
-                    observeLanes(i, side: .bottom, into: o, stride: seen * n, physics)
-                    if seen > 1 { observeLanes(i, side: .top, into: o + n, stride: seen * n, physics) }
-                }
-                i += lanes
+            } else {
+                quietCount &+= framesLanes(i, bottom: bottom, top: top, out, seen, physics)
             }
+            if let o = out.observations, seen > 0 {
+                observeLanes(i, side: .bottom, into: o, stride: seen * n, physics)
+                if seen > 1 { observeLanes(i, side: .top, into: o + n, stride: seen * n, physics) }
+            }
+            i += lanes
         }
         while i < count {
             let bottom = Int(actions[2 * i]), top = Int(actions[2 * i + 1])

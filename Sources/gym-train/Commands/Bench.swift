@@ -37,6 +37,12 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("config"), help: "A game config file (JSON) to measure instead of the presets (needs --game; keys not given take the named or default preset's values).")
     var configFile: String?
 
+    @Option(help: "Frame skips to measure every case at, comma-separated (e.g. 1,4,8; each 1 ... 16). Default: each config's own, and without --preset or --config also the first preset at \(Bench.defaultExtraFrameSkips.map(String.init).joined(separator: " and ")).")
+    var frameSkip: String?
+
+    @Option(help: "Sticky-action probability for every case (0 ... 1; default: each config's own).")
+    var sticky: Float?
+
     @Option(help: "Games stepped together.")
     var envs: Int = 1024
 
@@ -70,6 +76,10 @@ struct Bench: ParsableCommand {
         guard (1 ... 100).contains(repeats) else { throw ValidationError("--repeats \(repeats) is out of range; allowed: 1 ... 100") }
         guard (1 ... 1_000_000).contains(ticks) else { throw ValidationError("--ticks \(ticks) is out of range; allowed: 1 ... 1000000") }
         if preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
+        _ = try frameSkips()
+        if let sticky, !(sticky >= 0 && sticky <= 1) {
+            throw ValidationError("--sticky \(sticky) is out of range; allowed: 0 ... 1")
+        }
         if configFile != nil, game == nil { throw ValidationError("--config needs --game (a config file is for one game)") }
         if configFile != nil, preset != nil {
             throw ValidationError("give either --config or --preset, not both (a config file may name its base with \"preset\")")
@@ -78,22 +88,34 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let games = game.map { [$0] } ?? GameKind.allCases
-        var cases: [(GameKind, String)] = []
+        // (game, preset name or config path, frame skip override, sticky override)
+        var cases: [(GameKind, String, Int?, Float?)] = []
+        let skips = try frameSkips()
         for g in games {
             let names: [String]
             switch g {
             case .pong: names = PongConfig.presetNames
             case .breakout: names = BreakoutConfig.presetNames
             }
+            var base: [String]
             if let configFile {
-                cases.append((g, configFile))
+                base = [configFile]
             } else if let preset {
                 guard names.contains(preset) else {
                     throw ValidationError("--preset \(preset) is not a \(g.rawValue) preset; allowed: \(names.joined(separator: ", "))")
                 }
-                cases.append((g, preset))
+                base = [preset]
             } else {
-                cases += names.map { (g, $0) }
+                base = names
+            }
+            if let skips {
+                for name in base { cases += skips.map { (g, name, $0, sticky) } }
+            } else {
+                cases += base.map { (g, $0, nil, sticky) }
+                // Every preset as it is, and the default one at the frame skips people train with.
+                if configFile == nil, preset == nil, let first = names.first {
+                    cases += Bench.defaultExtraFrameSkips.map { (g, first, $0, sticky) }
+                }
             }
         }
         let all = workers ?? min(envs, ParallelRunner.defaultWorkers)
@@ -107,10 +129,15 @@ struct Bench: ParsableCommand {
         print("bench \(games.map(\.rawValue).joined(separator: ", ")) (\(envs) games; \(machine.summary))")
         print("method: \(methodLine)")
         var results: [JSONValue] = []
-        for (g, name) in cases {
+        for (g, name, skip, sticky) in cases {
+            let label = name + (skip.map { " frameSkip \($0)" } ?? "") + (sticky.map { " sticky \($0)" } ?? "")
             switch g {
-            case .pong: results.append(benchPong(name, try loadConfig(PongConfig.self, name), workers: all))
-            case .breakout: results.append(benchBreakout(name, try loadConfig(BreakoutConfig.self, name), workers: all))
+            case .pong:
+                let config = try Bench.adjusted(try loadConfig(PongConfig.self, name), frameSkip: skip, sticky: sticky)
+                results.append(benchPong(label, config, workers: all))
+            case .breakout:
+                let config = try Bench.adjusted(try loadConfig(BreakoutConfig.self, name), frameSkip: skip, sticky: sticky)
+                results.append(benchBreakout(label, config, workers: all))
             }
         }
         let report = JSONValue.object([
@@ -136,6 +163,32 @@ struct Bench: ParsableCommand {
         }
         try AtomicFile.write(Data((report.serialized() + "\n").utf8), to: url)
         print("wrote \(path)")
+    }
+
+    /// Frame skips measured beside each game's presets by default.
+    static let defaultExtraFrameSkips = [4, 8]
+
+    /// The `--frame-skip` list, nil when not given.
+    func frameSkips() throws -> [Int]? {
+        guard let frameSkip else { return nil }
+        let parts = frameSkip.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parts.isEmpty, values.count == parts.count, values.allSatisfy({ (1 ... 16).contains($0) }) else {
+            throw ValidationError("--frame-skip \(frameSkip) is not a list of frame skips; allowed: comma-separated integers 1 ... 16, e.g. 1,4,8")
+        }
+        return values
+    }
+
+    /// `config` with its frame skip and sticky-action probability replaced
+    /// when given (through its documented keys, so ranges are checked).
+    static func adjusted<C: GameConfig>(_ config: C, frameSkip: Int?, sticky: Float?) throws -> C {
+        guard frameSkip != nil || sticky != nil, case let .object(members) = config.json else { return config }
+        let changed = members.map { key, value -> (String, JSONValue) in
+            if key == "frameSkip", let frameSkip { return (key, .number(frameSkip)) }
+            if key == "stickyActionProbability", let sticky { return (key, .number(sticky)) }
+            return (key, value)
+        }
+        return try C.decode(.object(changed), source: "bench")
     }
 
     /// The config of one case: the config file (named by its path) or the preset `name`.
@@ -267,9 +320,10 @@ struct Bench: ParsableCommand {
         let scaling = Bench.median(ratios)
         let one = Bench.medianMeasurement(pairs.map(\.one)), many = Bench.medianMeasurement(pairs.map(\.many))
         let rt1 = one.stepsPerSecond * Double(frameSkip) / 60, rtN = many.stepsPerSecond * Double(frameSkip) / 60
-        var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(rt1))× real time, \(formatRate(one.stepsPerCPUSecond)) per CPU-s)"
+        let frames1 = one.stepsPerSecond * Double(frameSkip), framesN = many.stepsPerSecond * Double(frameSkip)
+        var line = "  \(label): 1 worker \(formatRate(one.stepsPerSecond)) steps/s (\(formatRate(frames1)) frames/s, \(formatRate(rt1))× real time, \(formatRate(one.stepsPerCPUSecond)) per CPU-s)"
         if many.workers > 1 {
-            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(rtN))× real time, \(formatRate(many.stepsPerCPUSecond)) per CPU-s, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))× (median of paired ratios)"
+            line += "; \(many.workers) workers \(formatRate(many.stepsPerSecond)) steps/s (\(formatRate(framesN)) frames/s, \(formatRate(rtN))× real time, \(formatRate(many.stepsPerCPUSecond)) per CPU-s, CPU use \(String(format: "%.2f", many.cpuSeconds / many.seconds)) cores), scaling \(String(format: "%.2f", scaling))× (median of paired ratios)"
             if ratios.count > 1 {
                 line += " [\(String(format: "%.2f", ratios.min() ?? 0))–\(String(format: "%.2f", ratios.max() ?? 0)) over \(ratios.count)]"
             }
@@ -314,6 +368,7 @@ struct Bench: ParsableCommand {
                  ("cpuSeconds", .number(m.cpuSeconds)),
                  ("stepsPerSecond", .number(m.stepsPerSecond)),
                  ("stepsPerCPUSecond", .number(m.stepsPerCPUSecond)),
+                 ("framesPerSecond", .number(m.stepsPerSecond * Double(frameSkip))),
                  ("timesRealTime", .number(m.stepsPerSecond * Double(frameSkip) / 60))])
     }
 
