@@ -9,7 +9,10 @@ struct Eval: ParsableCommand {
         abstract: "Evaluate an agent against an opponent over many episodes, in parallel.",
         discussion: """
         Pong: the agent alternates sides by episode (even: bottom, odd: top) and plays \
-        every game to its end. Prints the win rate with a 95% Wilson interval, the \
+        every game to its end or the step limit. Prints the games won and lost when \
+        played to the end (whole-game win rate over all games, a truncated game \
+        counting as not won), the truncated games by the score when they stopped, the \
+        win rate counting a truncation by its lead, each with a 95% Wilson interval, the \
         share of points won, mean score and length, and the speed; writes config.json, \
         run.json, episodes.csv and summary.json to the results folder. \
         Breakout (--game breakout): the agent plays each episode alone; prints the mean \
@@ -64,6 +67,11 @@ struct Eval: ParsableCommand {
             ("wins", .number(summary.wins)), ("draws", .number(summary.draws)), ("losses", .number(summary.losses)),
             ("winRate", .number(summary.winRate)),
             ("winRate95", .array([.number(summary.winRateLow), .number(summary.winRateHigh)])),
+            ("wholeGameWins", .number(summary.wholeGameWins)), ("wholeGameLosses", .number(summary.wholeGameLosses)),
+            ("wholeGameWinRate", .number(summary.wholeGameWinRate)),
+            ("wholeGameWinRate95", .array([.number(summary.wholeGameWinRateLow), .number(summary.wholeGameWinRateHigh)])),
+            ("truncatedAhead", .number(summary.truncatedAhead)), ("truncatedLevel", .number(summary.truncatedLevel)),
+            ("truncatedBehind", .number(summary.truncatedBehind)),
             ("pointsFor", .number(summary.pointsFor)), ("pointsAgainst", .number(summary.pointsAgainst)),
             ("pointShare", .number(summary.pointShare)),
             ("pointShare95", .array([.number(summary.pointShareLow), .number(summary.pointShareHigh)])),
@@ -77,7 +85,12 @@ struct Eval: ParsableCommand {
         try folder.write(json.serialized() + "\n", to: "summary.json")
 
         print("eval pong: \(agentSpec.displayName) vs \(opponentSpec.displayName), \(summary.episodes) games, seed \(game.seed), \(runOptions.workerCount) workers")
-        print(String(format: "  games   W %d  D %d  L %d   win rate %.3f  95%% CI [%.3f, %.3f]",
+        print(String(format: "  whole games  won %d, lost %d of %d played to %d   whole-game win rate %.3f  95%% CI [%.3f, %.3f]",
+                     summary.wholeGameWins, summary.wholeGameLosses, summary.episodes - summary.truncated, config.maxScore,
+                     summary.wholeGameWinRate, summary.wholeGameWinRateLow, summary.wholeGameWinRateHigh))
+        print(String(format: "  truncated    %d at the %d-step limit: %d ahead, %d level, %d behind",
+                     summary.truncated, config.maxSteps, summary.truncatedAhead, summary.truncatedLevel, summary.truncatedBehind))
+        print(String(format: "  games   W %d  D %d  L %d (truncated games by the lead)   win rate %.3f  95%% CI [%.3f, %.3f]",
                      summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
         print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
                      summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh))
