@@ -49,6 +49,7 @@ import Gym
         skipped.maxScore = 3
         skipped.frameSkip = 3
         skipped.stickyActionProbability = 0.25
+        skipped.maxSteps = 2000
         var vertical = PongConfig()
         vertical.maxScore = 3
         vertical.verticalMovement = true

@@ -78,6 +78,10 @@ import Testing
         #expect(error(#"{"paddleWidth": 256, "fieldWidth": 280}"#)?.description.contains("paddleWidth") == true)
         #expect(error(#"{"englishDivisor": 4}"#)?.description.contains("englishDivisor") == true)
         #expect(error(#"{"paddleInset": 200}"#)?.description.contains("paddleInset") == true)
+        // A returned ball must outrun an advancing paddle (only with vertical movement).
+        #expect(error(#"{"preset": "touch", "serveSpeed": 2, "maxBallSpeed": 4}"#)?.description
+            == #"test.json: "paddleVerticalSpeed" = 4 must be below maxBallSpeed (4) with verticalMovement, so a returned ball outruns the paddle"#)
+        #expect(error(#"{"maxBallSpeed": 4, "paddleVerticalSpeed": 8}"#) == nil)
     }
 
     @Test func configHashTracksEveryField() throws {

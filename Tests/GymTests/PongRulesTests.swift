@@ -49,6 +49,93 @@ import Testing
         }
     }
 
+    /// The seed's `if (x != 0) _dx = x;`: a return at the paddle's exact
+    /// centre keeps the direction factor `dx = vx / speed` it came with.
+    @Test func centreReturnKeepsThePreviousDirection() {
+        for vx: Float in [-3, -0.5, 1, 7] {
+            var game = gameAboutToHitBottom(offset: 0, speed: 4)
+            game.state.ballVX = vx
+            // The ball touches the face a quarter frame later: put the
+            // paddle's centre exactly where it touches.
+            game.state.bottomX = game.state.ballX + vx / 4
+            var events = PongEvents()
+            _ = game.step(top: 0, bottom: 0, events: &events)
+            #expect(events.hitsBottom == 1, "vx \(vx)")
+            #expect(game.state.ballVX == vx / 4 * 4.5, "vx \(vx)")
+            #expect(game.state.ballVY == 4.5, "vx \(vx)")
+        }
+    }
+
+    /// With the dead-centre rule no return leaves the ball moving straight
+    /// up or down: `vx` is never 0 after a serve, in every preset, with
+    /// paddles following the ball (which meet it at their exact centre
+    /// often) or moving at random.
+    @Test func theBallNeverMovesStraightUpOrDown() throws {
+        for preset in PongConfig.presetNames {
+            let config = try PongConfig.preset(preset)
+            for seed in 0 ..< 6 as Range<UInt64> {
+                var game = PongGame(config: config, seed: seed)
+                var play = RandomPlay(seed: seed, actions: game.actionCount)
+                for step in 0 ..< 6000 {
+                    let random = play.next()
+                    let follow = seed % 2 == 0
+                    let bottom = follow ? game.follow(.bottom) : random.bottom
+                    let top = game.follow(.top)
+                    if game.step(top: top, bottom: bottom).isDone { game.reset(seed: seed &+ UInt64(step)) }
+                    guard game.state.ballVX != 0 else {
+                        Issue.record("vx = 0: preset \(preset) seed \(seed) step \(step)")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    /// An advancing paddle (`touch`) adds its advance to the return's
+    /// vertical speed, up to `maxBallSpeed`.
+    @Test func advancingReturnAddsThePaddleSpeedUpToTheCap() throws {
+        let touch = try PongConfig.preset("touch")
+        for (speed, expected) in [(2, 2.5 + 4), (5, 5.5 + 4), (9.5, 10), (10, 10)] as [(Float, Float)] {
+            var game = PongGame(config: touch, seed: 1)
+            let faceY = touch.paddleInset + touch.paddleHeight / 2 + touch.ballSize / 2
+            game.state.ballX = game.state.bottomX + 8
+            game.state.ballY = faceY + 2
+            game.state.ballVX = 0
+            game.state.ballVY = -speed
+            game.state.speed = speed
+            var events = PongEvents()
+            _ = game.step(top: 0, bottom: PongAction.up.rawValue, events: &events)
+            #expect(events.hitsBottom == 1, "speed \(speed)")
+            #expect(game.state.ballVY == expected, "speed \(speed)")
+        }
+    }
+
+    /// Over long random play with vertical movement (`touch` and the
+    /// fastest config), the ball's vertical speed never passes
+    /// `maxBallSpeed`, nor its horizontal speed twice the speed level.
+    @Test func ballSpeedStaysWithinItsBounds() throws {
+        for config in [try PongConfig.preset("touch"), PongCollisionTests.extreme] {
+            for seed in 0 ..< 4 as Range<UInt64> {
+                var game = PongGame(config: config, seed: seed)
+                var play = RandomPlay(seed: seed &+ 7, actions: game.actionCount)
+                for step in 0 ..< 20_000 {
+                    let a = play.next()
+                    // Advance more often than at random: returns by an advancing paddle.
+                    let bottom = a.bottom == 4 ? 3 : a.bottom, top = a.top == 4 ? 3 : a.top
+                    if game.step(top: step % 3 == 0 ? a.top : top, bottom: step % 3 == 0 ? a.bottom : bottom).isDone {
+                        game.reset(seed: seed &+ UInt64(step))
+                    }
+                    let s = game.state
+                    guard abs(s.ballVY) <= config.maxBallSpeed, abs(s.ballVX) <= 2 * s.speed * (1 + 1e-6),
+                          s.speed <= config.maxBallSpeed else {
+                        Issue.record("vx \(s.ballVX) vy \(s.ballVY) speed \(s.speed): maxBallSpeed \(config.maxBallSpeed), seed \(seed) step \(step)")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
     @Test func topPaddleSendsTheBallDown() {
         var game = PongGame(config: config, seed: 1)
         let faceY = config.fieldHeight - (config.paddleInset + config.paddleHeight / 2 + config.ballSize / 2)
@@ -211,6 +298,16 @@ import Testing
 }
 
 extension PongGame {
+    /// A simple follower for `side`: moves its paddle toward the ball's x
+    /// (egocentric), staying within half a paddle step of it.
+    func follow(_ side: PongSide) -> Int {
+        let o = observationOf(side)
+        let gap = (o[4] - o[0]) * config.fieldWidth / 2
+        if gap < -config.paddleSpeed / 2 { return PongAction.left.rawValue }
+        if gap > config.paddleSpeed / 2 { return PongAction.right.rawValue }
+        return PongAction.noop.rawValue
+    }
+
     func observationOf(_ side: PongSide) -> [Float] {
         var o = [Float](repeating: .nan, count: PongGame.observationCount)
         o.withUnsafeMutableBufferPointer { observe(side, into: $0) }

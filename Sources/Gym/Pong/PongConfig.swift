@@ -3,7 +3,9 @@
 ///
 /// The defaults are the `classic` preset: the original iOS game's rules
 /// (a 320 × 480 field, serve speed 2, +0.5 per paddle hit up to 10,
-/// english `dx = (ball.x - paddle.x) / 32`).
+/// english `dx = (ball.x - paddle.x) / 32`, a return at the exact centre
+/// keeping the previous `dx`). The other presets change only the values
+/// below; the rules of ``PongPhysics`` hold in all of them.
 public struct PongConfig: GameConfig, Hashable, Codable {
     public static let gameName = "pong"
 
@@ -24,7 +26,8 @@ public struct PongConfig: GameConfig, Hashable, Codable {
     public var serveSpeed: Float = 2
     public var speedIncrement: Float = 0.5
     public var maxBallSpeed: Float = 10
-    /// The english divisor: on a hit, `dx = (ball.x - paddle.x) / englishDivisor`.
+    /// The english divisor: on a hit, `dx = (ball.x - paddle.x) / englishDivisor`
+    /// (0 at the exact centre keeps the previous `dx`).
     public var englishDivisor: Float = 32
     public var maxScore: Int = 11
     /// Truncation: agent steps per episode (0 = no limit).
@@ -77,6 +80,12 @@ public struct PongConfig: GameConfig, Hashable, Codable {
         if maxBallSpeed < serveSpeed {
             throw .invalid(source: source, key: "maxBallSpeed",
                            message: "= \(fmt(maxBallSpeed)) must be at least serveSpeed (\(fmt(serveSpeed)))")
+        }
+        // A return adds an advancing paddle's speed to the ball's, capped at
+        // maxBallSpeed: the ball must still outrun the paddle.
+        if verticalMovement, paddleVerticalSpeed >= maxBallSpeed {
+            throw .invalid(source: source, key: "paddleVerticalSpeed",
+                           message: "= \(fmt(paddleVerticalSpeed)) must be below maxBallSpeed (\(fmt(maxBallSpeed))) with verticalMovement, so a returned ball outruns the paddle")
         }
         // Each paddle keeps a gap of at least one ball between itself and the
         // side wall, and the field must leave room to play between the paddles.

@@ -7,6 +7,14 @@
 /// edge. The left and right sides are walls; the top and bottom edges are
 /// open. The rules of one frame are in ``PongPhysics``.
 ///
+/// ## Returns
+/// A paddle's front face returns the ball with the english
+/// `dx = (ball.x − paddle.x) / englishDivisor` (horizontal velocity
+/// `dx × speed`). A return at the paddle's exact centre (`dx = 0`) keeps the
+/// ball's previous `dx`, the seed's rule (`if (x != 0) _dx = x;`). Every
+/// preset (`classic`, `touch`, `fast`, `ale`) and every config plays this
+/// rule, so the ball never travels straight up or down.
+///
 /// ## Actions (egocentric, per side)
 /// | action | meaning |
 /// |---|---|

@@ -15,14 +15,24 @@
 ///    most ``maxContacts`` per frame).
 ///    - side wall: `vx` reverses;
 ///    - a paddle's front face (a return): `speed += speedIncrement` capped at
-///      `maxBallSpeed`; `vx = (ball.x - paddle.x) / englishDivisor × speed`;
-///      `vy = speed` away from the paddle, plus the paddle's own vertical
-///      velocity if it was moving toward the centre (so a paddle cannot
-///      catch the ball twice);
+///      `maxBallSpeed`; `vx = dx × speed` with the english
+///      `dx = (ball.x - paddle.x) / englishDivisor`, except that a return at
+///      the paddle's exact centre (`dx = 0`) keeps the ball's previous
+///      `dx = vx / speed` (its horizontal direction and slope; the seed's
+///      `if (x != 0) _dx = x;`). This holds in every config and preset, so
+///      once served (`|dx| = 1`) the ball never moves straight up or down;
+///      `vy = min(speed + advance, maxBallSpeed)` away from the paddle,
+///      `advance` being the paddle's own movement toward the centre this
+///      frame (0 unless it advances; only with `verticalMovement`). The
+///      config keeps `paddleVerticalSpeed < maxBallSpeed`, so the returned
+///      ball outruns the paddle and cannot be caught twice;
 ///    - a paddle's side: the paddle stops for the rest of the frame (it
 ///      cannot push the ball sideways) and the ball bounces off it;
 ///    - a paddle's back (a ball already past it): the ball's vertical
-///      velocity relative to the paddle is reflected.
+///      velocity relative to the paddle is reflected, capped at
+///      `maxBallSpeed`.
+///    So `|vy| ≤ maxBallSpeed` and `|vx| ≤ 2 × speed` always (the config
+///    keeps english at most 2: `(paddleWidth + ballSize) / 2 ≤ 2 × englishDivisor`).
 ///    If a frame runs out of contacts, everything stops where it is for the
 ///    rest of that frame.
 /// 3. A ball whose centre has left through the top edge is a point for the
@@ -241,9 +251,18 @@ public struct PongPhysics: Sendable {
                 // A return: the classic rule.
                 let away: Float = isBottom ? 1 : -1
                 let pvy = isBottom ? bvy : tvy
+                let before = s.speed
                 s.speed = min(s.speed + increment, maxSpeed)
-                vx = (x - px) * inverseEnglish * s.speed
-                vy = away * s.speed + (pvy * away > 0 ? pvy : 0)
+                // English sets the direction factor dx = vx / speed; zero
+                // english (the exact centre) keeps the previous one, as the
+                // seed's `if (x != 0) _dx = x;` does, so no return leaves
+                // straight up or down.
+                let english = (x - px) * inverseEnglish
+                vx = (english != 0 ? english : vx / before) * s.speed
+                // An advancing paddle adds its advance to the ball's speed
+                // away from it, up to maxBallSpeed; as paddleVerticalSpeed <
+                // maxBallSpeed (checked), the ball still outruns the paddle.
+                vy = away * min(s.speed + max(pvy * away, 0), maxSpeed)
                 y = py + away * (grownHalf.y + PongPhysics.skin)
                 if isBottom { events.hitsBottom += 1 } else { events.hitsTop += 1 }
             } else if hitFace == .left || hitFace == .right {
@@ -254,9 +273,11 @@ public struct PongPhysics: Sendable {
                 if vx * outward < 0 { vx = -vx }
                 x = px + outward * (grownHalf.x + PongPhysics.skin)
             } else {
-                // The back: the ball's velocity relative to the paddle reflects.
+                // The back: the ball's velocity relative to the paddle
+                // reflects, capped at maxBallSpeed (still faster than the
+                // retreating paddle, as paddleVerticalSpeed < maxBallSpeed).
                 let pvy = isBottom ? bvy : tvy
-                vy = 2 * pvy - vy
+                vy = min(max(2 * pvy - vy, -maxSpeed), maxSpeed)
                 y = py + (hitFace == .top ? 1 : -1) * (grownHalf.y + PongPhysics.skin)
             }
         }
