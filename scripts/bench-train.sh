@@ -35,10 +35,10 @@ at_iteration() {
 # row GAME TRAINER MILESTONE ITERATION RUN_DIR (ITERATION empty: not reached)
 row() {
   if [ -n "$4" ]; then
-    printf '%-9s %-10s %-40s %9s %s\n' "$1" "$2" "$3" "$4" "$(at_iteration "$5" "$4")" >> "$TABLE.tmp"
+    printf '%-18s %-10s %-40s %9s %s\n' "$1" "$2" "$3" "$4" "$(at_iteration "$5" "$4")" >> "$TABLE.tmp"
   else
     last=$(awk -F, 'END { printf "%d iterations, %.1f M env steps, %.1f s", $1, $2 / 1e6, $3 }' "$5/metrics.csv")
-    printf '%-9s %-10s %-40s not reached in %s\n' "$1" "$2" "$3" "$last" >> "$TABLE.tmp"
+    printf '%-18s %-10s %-40s not reached in %s\n' "$1" "$2" "$3" "$last" >> "$TABLE.tmp"
   fi
 }
 
@@ -106,7 +106,7 @@ for run in $RUNS; do
   case $run in
     pong) bench_pong ;;
     breakout) bench_breakout breakout Configs/train-breakout.json es ;;
-    breakout-reinforce) bench_breakout breakout-reinforce Configs/train-breakout.json reinforce ;;
+    breakout-reinforce) bench_breakout breakout-reinforce Configs/train-breakout.json reinforce --iterations 1500 ;;
     breakout-atari) bench_breakout breakout-atari Configs/train-breakout-atari.json es ;;
     *) echo "bench-train: unknown run \"$run\"; runs: pong breakout breakout-reinforce breakout-atari" >&2; exit 2 ;;
   esac
@@ -115,7 +115,7 @@ done
 {
   echo "Training milestones (first snapshot, every ${SNAP:-10} iterations, reaching each; $BENCH_GAMES evaluation"
   echo "games or episodes per snapshot on seed $BENCH_SEED; env steps and wall time of training to that iteration)"
-  printf '%-9s %-10s %-40s %9s %11s %10s\n' game trainer milestone iteration "env steps" "wall"
+  printf '%-18s %-10s %-40s %9s %11s %10s\n' game trainer milestone iteration "env steps" "wall"
   cat "$TABLE.tmp"
 } > "$TABLE"
 rm -f "$TABLE.tmp"
