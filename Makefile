@@ -53,7 +53,7 @@ run: release
 	@for o in tracker random; do \
 	  s=$(RUN_DIR)/eval-vs-$$o/summary.json; \
 	  num() { sed -n "s/.*\"$$1\": *\([0-9.e-]*\).*/\1/p" $$s | head -n 1; }; \
-	  printf '  vs %-8s whole games won %s of %s (%s; %s truncated), share of points %s\n' "$$o:" \
+	  printf '  vs %-8s whole games won %s of %s (%.3f; %s truncated), share of points %.3f\n' "$$o:" \
 	    "$$(num wholeGameWins)" "$$(num episodes)" "$$(num wholeGameWinRate)" "$$(num truncated)" "$$(num pointShare)"; \
 	done
 	@echo "  (targets: >= 0.90 of whole games vs tracker, >= 0.99 vs random, none truncated; training <= 30 s)"
