@@ -18,10 +18,13 @@
 /// | 3 | push: every ball gets `pushImpulse` in one seeded random direction (then `pushCooldown` frames of cooldown); serves when `autoServe` is off |
 ///
 /// ## Observation (`8 + 5 × maxBalls + brickRows × brickColumns` floats)
+/// The ranges are true bounds for every config in range (declared in
+/// ``BreakoutPhysics/observationLayout``; tests roll out at the edges of
+/// every config range to pin them).
 /// | index | meaning | range |
 /// |---|---|---|
 /// | 0 | paddle x, `(x − W/2)/(W/2)` | [−1, 1] |
-/// | 1 | paddle half width / (W/2) | (0, 0.5] |
+/// | 1 | paddle half width / (W/2) (halved while shrunk) | (0, 0.5] |
 /// | 2 | lives left / `lives` | [0, 1] |
 /// | 3 | walls cleared / `levels` | [0, 1] |
 /// | 4 | push cooldown left / `pushCooldown` (0 = ready) | [0, 1] |
@@ -30,7 +33,7 @@
 /// | 7 | speed level / `maxBallSpeed` | (0, 1] |
 /// | 8 + 5k | ball slot k in play (k < `maxBalls`): 1 or 0 (all five values 0 when empty) | {0, 1} |
 /// | 9 + 5k | ball k x, `(x − W/2)/(W/2)` | [−1, 1] |
-/// | 10 + 5k | ball k y, `(y − H/2)/(H/2)` | about [−1, 1] |
+/// | 10 + 5k | ball k y, `(y − H/2)/(H/2)` | [−1, 1] |
 /// | 11 + 5k | ball k x velocity / `maxBallSpeed` | [−1, 1] |
 /// | 12 + 5k | ball k y velocity / `maxBallSpeed` | [−1, 1] |
 /// | 8 + 5·maxBalls + c | brick cell c (row-major, bottom row first): hits left / `toughHits` | [0, 1] |

@@ -698,7 +698,10 @@ public final class BreakoutPhysics: Sendable {
     /// Length of this game's observation vector.
     @inlinable public var observationCount: Int { 8 + 5 * Int(maxBalls) + cells }
 
-    /// Writes the observation (see ``BreakoutGame``'s table) into `o`.
+    /// Writes the observation (see ``BreakoutGame``'s table; bounds in
+    /// ``observationLayout``) into `o`. Entries that can reach a bound are
+    /// clamped to it: a product with a precomputed reciprocal can pass it by
+    /// a rounding step.
     /// Always inlined: as a call, the state would be copied for it (`o`
     /// might alias it), which cost more than writing the observation.
     @inlinable @inline(__always)
@@ -706,22 +709,22 @@ public final class BreakoutPhysics: Sendable {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
         o[0] = (s.paddleX - cx) * invCX
-        o[1] = s.paddleHalfWidth * invCX
+        o[1] = min(s.paddleHalfWidth * invCX, 0.5)
         o[2] = Float(s.lives) / Float(config.lives)
         o[3] = Float(s.levelsCleared) / Float(config.levels)
         o[4] = pushCooldown > 0 ? Float(s.pushCooldown) / Float(pushCooldown) : 0
         o[5] = config.watchdogSteps > 0 ? min(1, Float(s.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
         o[6] = s.servePending ? 1 : 0
-        o[7] = s.speed * invV
+        o[7] = min(s.speed * invV, 1)
         let n = Int(s.ballCount)
         for k in 0 ..< Int(maxBalls) {
             let b = o + 8 + 5 * k
             if k < n {
                 b[0] = 1
                 b[1] = (s.ballX[k] - cx) * invCX
-                b[2] = (s.ballY[k] - cy) * invCY
-                b[3] = s.ballVX[k] * invV
-                b[4] = s.ballVY[k] * invV
+                b[2] = min(max((s.ballY[k] - cy) * invCY, -1), 1)
+                b[3] = min(max(s.ballVX[k] * invV, -1), 1)
+                b[4] = min(max(s.ballVY[k] * invV, -1), 1)
             } else {
                 b[0] = 0; b[1] = 0; b[2] = 0; b[3] = 0; b[4] = 0
             }

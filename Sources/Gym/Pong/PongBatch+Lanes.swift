@@ -94,7 +94,8 @@ extension PongBatch {
         func loadInts(_ c: UnsafeMutablePointer<Int32>) -> Lanes { Lanes(UnsafeRawPointer(c + i).loadUnaligned(as: LaneInts.self)) }
         let m = side.mirror
         let cx = p.width / 2, cy = p.height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / p.maxSpeed
+        let invCX = 1 / cx, invCY = 1 / cy, invW = 1 / p.width
+        let invS = 1 / p.maxSpeed, invV = 1 / (2 * p.maxSpeed)
         let invDepth = p.maxDepth > 0 ? 1 / p.maxDepth : 0
         let invMax = 1 / Float(p.config.maxScore)
         let bx = load(bottomX), by = load(bottomY), tx = load(topX), ty = load(topY)
@@ -105,15 +106,15 @@ extension PongBatch {
         let ownDepth = bottomIsOwn ? bottomDepth : topDepth, oppDepth = bottomIsOwn ? topDepth : bottomDepth
         let sb = loadInts(scoreBottom), st = loadInts(scoreTop)
         let f0 = (ownX - cx) * invCX * m
-        let f1 = ownDepth * invDepth
+        let f1 = Self.smin(ownDepth * invDepth, 1)
         let f2 = (oppX - cx) * invCX * m
-        let f3 = oppDepth * invDepth
+        let f3 = Self.smin(oppDepth * invDepth, 1)
         let f4 = (x - cx) * invCX * m
-        let f5 = (y - cy) * invCY * m
-        let f6 = load(ballVX) * invV * m
-        let f7 = load(ballVY) * invV * m
-        let f8 = (x - ownX) * invCX * m
-        let f9 = load(speed) * invV
+        let f5 = Self.smin(Self.smax((y - cy) * invCY * m, -1), 1)
+        let f6 = Self.smin(Self.smax(load(ballVX) * invV * m, -1), 1)
+        let f7 = Self.smin(Self.smax(load(ballVY) * invV * m, -0.5), 0.5)
+        let f8 = (x - ownX) * invW * m
+        let f9 = Self.smin(load(speed) * invS, 1)
         let f10 = (bottomIsOwn ? sb : st) * invMax
         let f11 = (bottomIsOwn ? st : sb) * invMax
         @inline(__always)

@@ -4,5 +4,5 @@ extension PongGame {
     /// added, removed, reordered or rescaled: saved policies record it, and
     /// a policy made for another layout is refused instead of silently
     /// misreading its inputs.
-    public static let observationLayoutVersion = 1
+    public static let observationLayoutVersion = 2
 }

@@ -26,9 +26,12 @@
 ///
 /// ``actionCount`` is 3, or 5 with `verticalMovement`.
 ///
-/// ## Observation (egocentric, 12 floats)
+/// ## Observation (egocentric, 12 floats; layout version 2)
 /// Each side sees the field as if it were the bottom player: for the top
 /// side x and y (and velocities) are mirrored through the field's centre.
+/// The ranges are true bounds for every config in range (declared in
+/// ``PongPhysics/observationLayout``; tests roll out at the edges of every
+/// config range to pin them).
 /// | index | meaning | range |
 /// |---|---|---|
 /// | 0 | own paddle x, `(x − W/2)/(W/2)` | [−1, 1] |
@@ -36,13 +39,17 @@
 /// | 2 | opponent paddle x | [−1, 1] |
 /// | 3 | opponent paddle advance | [0, 1] |
 /// | 4 | ball x, `(x − W/2)/(W/2)` | [−1, 1] |
-/// | 5 | ball y, `(y − H/2)/(H/2)`; own goal line at −1 | about [−1, 1] |
-/// | 6 | ball x velocity / `maxBallSpeed` | about [−1.5, 1.5] |
-/// | 7 | ball y velocity / `maxBallSpeed`; negative = toward own goal | [−1, 1] |
-/// | 8 | ball x − own paddle x, over W/2 | [−1, 1] |
+/// | 5 | ball y, `(y − H/2)/(H/2)`; own goal line at −1 | [−1, 1] |
+/// | 6 | ball x velocity / (2 × `maxBallSpeed`) | [−1, 1] |
+/// | 7 | ball y velocity / (2 × `maxBallSpeed`); negative = toward own goal | [−0.5, 0.5] |
+/// | 8 | ball x − own paddle x, over W | [−1, 1] |
 /// | 9 | ball speed level / `maxBallSpeed` | (0, 1] |
 /// | 10 | own score / `maxScore` | [0, 1] |
 /// | 11 | opponent score / `maxScore` | [0, 1] |
+///
+/// Both velocities share one scale, so 6 and 7 keep the ball's direction.
+/// Version 1 divided 6 and 7 by `maxBallSpeed` and 8 by W/2, which let 6
+/// reach ±2, 7 ±1.4 (an advancing paddle's return) and 8 ±1.7.
 ///
 /// ## Rewards
 /// +1 to a side for each point it wins, −1 for each point it loses.

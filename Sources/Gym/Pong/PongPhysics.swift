@@ -356,12 +356,16 @@ public struct PongPhysics: Sendable {
     /// Length of the observation vector.
     public static let observationCount = 12
 
-    /// Writes `side`'s egocentric observation (see ``PongGame``'s table).
+    /// Writes `side`'s egocentric observation (see ``PongGame``'s table;
+    /// bounds in ``observationLayout``). Entries that can reach a bound are
+    /// clamped to it: a product with a precomputed reciprocal can pass it
+    /// by a rounding step.
     @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let m = side.mirror
         let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
+        let invCX = 1 / cx, invCY = 1 / cy, invW = 1 / width
+        let invS = 1 / maxSpeed, invV = 1 / (2 * maxSpeed)
         let invDepth = maxDepth > 0 ? 1 / maxDepth : 0
         let ownX = side == .bottom ? s.bottomX : s.topX
         let oppX = side == .bottom ? s.topX : s.bottomX
@@ -371,15 +375,15 @@ public struct PongPhysics: Sendable {
         let oppScore = side == .bottom ? s.scoreTop : s.scoreBottom
         let invMax = 1 / Float(config.maxScore)
         o[0] = (ownX - cx) * invCX * m
-        o[1] = ownDepth * invDepth
+        o[1] = min(ownDepth * invDepth, 1)
         o[2] = (oppX - cx) * invCX * m
-        o[3] = oppDepth * invDepth
+        o[3] = min(oppDepth * invDepth, 1)
         o[4] = (s.ballX - cx) * invCX * m
-        o[5] = (s.ballY - cy) * invCY * m
-        o[6] = s.ballVX * invV * m
-        o[7] = s.ballVY * invV * m
-        o[8] = (s.ballX - ownX) * invCX * m
-        o[9] = s.speed * invV
+        o[5] = min(max((s.ballY - cy) * invCY * m, -1), 1)
+        o[6] = min(max(s.ballVX * invV * m, -1), 1)
+        o[7] = min(max(s.ballVY * invV * m, -0.5), 0.5)
+        o[8] = (s.ballX - ownX) * invW * m
+        o[9] = min(s.speed * invS, 1)
         o[10] = Float(ownScore) * invMax
         o[11] = Float(oppScore) * invMax
     }
