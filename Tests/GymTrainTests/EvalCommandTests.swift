@@ -10,6 +10,8 @@ import Testing
                              "--episodes", "6", "--workers", "2", "--seed", "3", "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("win rate 1.000"))
+        #expect(r.stdout.contains("whole games  won 6, lost 0 of 6 played to 11   whole-game win rate 1.000"))
+        #expect(r.stdout.contains("truncated    0 at the 30000-step limit"))
         #expect(r.stdout.contains("steps/s") && r.stdout.contains("real time"))
         #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json"])
         let csv = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8)
@@ -17,6 +19,8 @@ import Testing
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any]
         #expect(summary?["episodes"] as? Int == 6)
         #expect(summary?["wins"] as? Int == 6)
+        #expect(summary?["wholeGameWins"] as? Int == 6)
+        #expect(summary?["truncatedAhead"] as? Int == 0)
         // The written config reads back as a valid config.
         let check = try CLI.run(["config", "--config", out.appendingPathComponent("config.json").path])
         #expect(check.status == 0, "\(check.stderr)")

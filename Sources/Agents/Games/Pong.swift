@@ -356,7 +356,17 @@ public struct PongEvalSummary: Equatable, Sendable {
     public var meanAgentScore: Double, meanOpponentScore: Double
     public var meanLength: Double
     public var totalSteps: Int
+    /// Games stopped at the step limit (`maxSteps`) before either side reached `maxScore`.
     public var truncated: Int
+    /// Games played to their end (a side reached `maxScore`) and won / lost by the agent.
+    public var wholeGameWins: Int, wholeGameLosses: Int
+    /// Wins counted only when the game was played to its end, over all
+    /// episodes (a truncated game counts as not won), with its 95% Wilson
+    /// interval: the rate a "wins whole games" claim rests on.
+    public var wholeGameWinRate: Double, wholeGameWinRateLow: Double, wholeGameWinRateHigh: Double
+    /// Truncated games by the score when they stopped: the agent ahead,
+    /// level, behind (`wins` includes the leads, `draws` the level ones).
+    public var truncatedAhead: Int, truncatedLevel: Int, truncatedBehind: Int
 
     public init(_ results: [PongEvalEpisode]) {
         episodes = results.count
@@ -377,6 +387,16 @@ public struct PongEvalSummary: Equatable, Sendable {
         meanLength = Statistics.mean(results.map { Double($0.match.steps) })
         totalSteps = results.reduce(0) { $0 + $1.match.steps }
         truncated = results.count { $0.match.end.isTruncation }
+        let whole = results.filter { !$0.match.end.isTruncation }
+        wholeGameWins = whole.count { $0.outcome == 1 }
+        wholeGameLosses = whole.count { $0.outcome == 0 }
+        wholeGameWinRate = episodes > 0 ? Double(wholeGameWins) / Double(episodes) : 0
+        let ww = Statistics.wilson(successes: Double(wholeGameWins), trials: Double(episodes))
+        wholeGameWinRateLow = ww.low; wholeGameWinRateHigh = ww.high
+        let cut = results.filter { $0.match.end.isTruncation }
+        truncatedAhead = cut.count { $0.outcome == 1 }
+        truncatedLevel = cut.count { $0.outcome == 0.5 }
+        truncatedBehind = cut.count { $0.outcome == 0 }
     }
 }
 

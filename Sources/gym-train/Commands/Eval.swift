@@ -9,7 +9,10 @@ struct Eval: ParsableCommand {
         abstract: "Evaluate an agent against an opponent over many episodes, in parallel.",
         discussion: """
         Pong: the agent alternates sides by episode (even: bottom, odd: top) and plays \
-        every game to its end. Prints the win rate with a 95% Wilson interval, the \
+        every game to its end or the step limit. Prints the games won and lost when \
+        played to the end (whole-game win rate over all games, a truncated game \
+        counting as not won), the truncated games by the score when they stopped, the \
+        win rate counting a truncation by its lead, each with a 95% Wilson interval, the \
         share of points won, mean score and length, and the speed; writes config.json, \
         run.json, episodes.csv and summary.json to the results folder. \
         Breakout (--game breakout): the agent plays each episode alone; prints the mean \

@@ -271,7 +271,8 @@ struct TrainingLoop {
     func writeCheckpoint(_ session: TrainingSession, _ metrics: TrainingMetrics) throws {
         try write(session.checkpoint(), to: "checkpoint.json")
         try folder.write(metrics.csv, to: "metrics.csv")
-        try folder.write(metrics.svg(title: "gym-train: \(config.game), \(config.trainer) vs \(config.opponent), seed \(config.seed)",
+        try folder.write(metrics.svg(title: "gym-train: \(config.game), \(config.trainer)"
+                                         + (config.game == "pong" ? " vs \(config.opponent)" : "") + ", seed \(config.seed)",
                                      scoreName: session.scoreName), to: "curve.svg")
     }
 

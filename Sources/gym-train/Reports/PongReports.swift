@@ -29,6 +29,11 @@ extension Pong: CommandGame {
             ("wins", .number(summary.wins)), ("draws", .number(summary.draws)), ("losses", .number(summary.losses)),
             ("winRate", .number(summary.winRate)),
             ("winRate95", .array([.number(summary.winRateLow), .number(summary.winRateHigh)])),
+            ("wholeGameWins", .number(summary.wholeGameWins)), ("wholeGameLosses", .number(summary.wholeGameLosses)),
+            ("wholeGameWinRate", .number(summary.wholeGameWinRate)),
+            ("wholeGameWinRate95", .array([.number(summary.wholeGameWinRateLow), .number(summary.wholeGameWinRateHigh)])),
+            ("truncatedAhead", .number(summary.truncatedAhead)), ("truncatedLevel", .number(summary.truncatedLevel)),
+            ("truncatedBehind", .number(summary.truncatedBehind)),
             ("pointsFor", .number(summary.pointsFor)), ("pointsAgainst", .number(summary.pointsAgainst)),
             ("pointShare", .number(summary.pointShare)),
             ("pointShare95", .array([.number(summary.pointShareLow), .number(summary.pointShareHigh)])),
@@ -42,7 +47,12 @@ extension Pong: CommandGame {
         try run.folder.write(json.serialized() + "\n", to: "summary.json")
 
         print("eval pong: \(run.agent.displayName) vs \(opponent), \(summary.episodes) games, seed \(run.seed), \(run.workers) workers")
-        print(String(format: "  games   W %d  D %d  L %d   win rate %.3f  95%% CI [%.3f, %.3f]",
+        print(String(format: "  whole games  won %d, lost %d of %d played to %d   whole-game win rate %.3f  95%% CI [%.3f, %.3f]",
+                     summary.wholeGameWins, summary.wholeGameLosses, summary.episodes - summary.truncated, config.maxScore,
+                     summary.wholeGameWinRate, summary.wholeGameWinRateLow, summary.wholeGameWinRateHigh))
+        print(String(format: "  truncated    %d at the %d-step limit: %d ahead, %d level, %d behind",
+                     summary.truncated, config.maxSteps, summary.truncatedAhead, summary.truncatedLevel, summary.truncatedBehind))
+        print(String(format: "  games   W %d  D %d  L %d (truncated games by the lead)   win rate %.3f  95%% CI [%.3f, %.3f]",
                      summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
         print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
                      summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh))
