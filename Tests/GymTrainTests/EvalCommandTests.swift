@@ -11,7 +11,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("win rate 1.000"))
         #expect(r.stdout.contains("steps/s") && r.stdout.contains("real time"))
-        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json"])
+        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
         let csv = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8)
         #expect(csv.split(separator: "\n").count == 7)
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any]

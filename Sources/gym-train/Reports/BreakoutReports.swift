@@ -35,9 +35,7 @@ extension Breakout: CommandGame {
             ("livesExhausted", .number(s.livesExhausted)), ("stepLimit", .number(s.stepLimit)),
             ("watchdog", .number(s.watchdog)), ("bricksBroken", .number(s.bricksBroken)),
             ("paddleHits", .number(s.paddleHits)), ("pushes", .number(s.pushes)),
-            ("totalSteps", .number(s.totalSteps)), ("wallSeconds", .number(seconds)),
-            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(run.workers)),
+            ("totalSteps", .number(s.totalSteps)),
         ])
         try run.folder.write(json.serialized() + "\n", to: "summary.json")
 

@@ -7,7 +7,7 @@ import Gym
 /// conformance per game (Reports/PongReports.swift, Reports/BreakoutReports.swift);
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
-protocol CommandGame: PlayableGame {
+protocol CommandGame: PlayableGame, RecordFields {
     /// Frames per agent step under `config` (for the × real time figures).
     static func frameSkip(_ config: Config) -> Int
     /// `eval`'s files (episodes.csv, summary.json) and printed summary.

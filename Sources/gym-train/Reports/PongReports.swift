@@ -35,9 +35,7 @@ extension Pong: CommandGame {
             ("meanAgentScore", .number(summary.meanAgentScore)),
             ("meanOpponentScore", .number(summary.meanOpponentScore)),
             ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
-            ("totalSteps", .number(summary.totalSteps)), ("wallSeconds", .number(seconds)),
-            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(run.workers)),
+            ("totalSteps", .number(summary.totalSteps)),
         ])
         try run.folder.write(json.serialized() + "\n", to: "summary.json")
 

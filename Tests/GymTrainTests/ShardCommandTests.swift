@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// `--shard K/N` and `merge`: three shards (on different worker counts),
+/// merged, give the unsharded run's files byte for byte (run.json and
+/// timing.json aside), and merge refuses shards that are not one run.
+@Suite struct ShardCommandTests {
+    /// Files that may differ between two runs of one configuration: provenance and wall time.
+    static let uncompared: Set<String> = ["run.json", "timing.json"]
+
+    /// Runs `arguments` whole (4 workers) and as 3 shards (workers 1, 2, 3), merges
+    /// the shards given out of order, and returns the whole and the merged folders.
+    static func wholeAndMerged(_ arguments: [String], in dir: URL) throws -> (whole: URL, merged: URL) {
+        let whole = dir.appendingPathComponent("whole"), merged = dir.appendingPathComponent("merged")
+        let r = try CLI.run(arguments + ["--workers", "4", "--out", whole.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        var shards: [String] = []
+        for k in 1 ... 3 {
+            let out = dir.appendingPathComponent("shard\(k)")
+            let s = try CLI.run(arguments + ["--workers", "\(k)", "--shard", "\(k)/3", "--out", out.path])
+            #expect(s.status == 0, "\(s.stderr)")
+            #expect(CLI.files(in: out).contains("records.jsonl"))
+            shards.append(out.path)
+        }
+        let m = try CLI.run(["merge", "--out", merged.path, shards[2], shards[0], shards[1]])
+        #expect(m.status == 0, "\(m.stderr)")
+        return (whole, merged)
+    }
+
+    /// Every file of `whole` but the uncompared ones is in `merged` with the same bytes.
+    static func expectIdentical(_ whole: URL, _ merged: URL, comparing expected: [String]) throws {
+        #expect(CLI.files(in: whole) == CLI.files(in: merged))
+        let compared = CLI.files(in: whole).filter { !uncompared.contains($0) }
+        #expect(compared == expected.sorted())
+        for name in compared {
+            let a = try Data(contentsOf: whole.appendingPathComponent(name))
+            let b = try Data(contentsOf: merged.appendingPathComponent(name))
+            #expect(!a.isEmpty)
+            #expect(a == b, "\(name) differs between the whole run and the merged shards")
+        }
+    }
+
+    @Test func pongEvalMergesToTheWholeRun() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["eval", "--agent", "tracker:noise=1,reaction=3", "--opponent", "tracker:speed=0.5",
+                    "--episodes", "7", "--seed", "5"]
+        let (whole, merged) = try Self.wholeAndMerged(args, in: dir)
+        try Self.expectIdentical(whole, merged, comparing: ["config.json", "episodes.csv", "summary.json"])
+        let csv = try String(contentsOf: merged.appendingPathComponent("episodes.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == 8)
+    }
+
+    @Test func breakoutEvalMergesToTheWholeRun() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["eval", "--game", "breakout", "--agent", "tracker:noise=2", "--episodes", "5", "--seed", "9"]
+        let (whole, merged) = try Self.wholeAndMerged(args, in: dir)
+        try Self.expectIdentical(whole, merged, comparing: ["config.json", "episodes.csv", "summary.json"])
+    }
+
+    @Test func mergeRefusesShardsThatAreNotOneRun() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func shard(_ name: String, _ k: Int, _ extra: [String] = []) throws -> String {
+            let out = dir.appendingPathComponent(name)
+            let r = try CLI.run(["eval", "--episodes", "4", "--seed", "2", "--shard", "\(k)/3", "--out", out.path] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return out.path
+        }
+        let s1 = try shard("s1", 1), s2 = try shard("s2", 2), s3 = try shard("s3", 3)
+        let otherSeed = try shard("seed", 3, ["--seed", "3"])
+        let otherConfig = try shard("config", 3, ["--preset", "fast"])
+        let cases: [([String], String)] = [
+            ([s1, s2, otherSeed], "seed"),
+            ([s1, s2, otherConfig], "config"),
+            ([s1, s2], "missing shard 3/3"),
+            ([s1, s2, s2, s3], "given twice"),
+        ]
+        for (folders, reason) in cases {
+            let r = try CLI.run(["merge", "--out", dir.appendingPathComponent("m").path] + folders)
+            #expect(r.status != 0)
+            #expect(r.stderr.contains(reason), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        }
+        let ok = try CLI.run(["merge", "--out", dir.appendingPathComponent("ok").path, s1, s2, s3])
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+}
