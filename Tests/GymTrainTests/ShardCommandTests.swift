@@ -59,6 +59,35 @@ import Testing
         try Self.expectIdentical(whole, merged, comparing: ["config.json", "episodes.csv", "summary.json"])
     }
 
+    static let tournamentFiles = ["config.json", "matches.jsonl", "matrix.csv", "ratings.csv", "ratings.svg", "summary.json"]
+
+    @Test func pongRoundRobinMergesToTheWholeRun() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["tournament", "--agent", "random", "--agent", "tracker", "--agent", "tracker:noise=2,name=T2",
+                    "--pairs", "2", "--bootstrap", "40", "--seed", "4"]
+        let (whole, merged) = try Self.wholeAndMerged(args, in: dir)
+        try Self.expectIdentical(whole, merged, comparing: Self.tournamentFiles)
+        let lines = try String(contentsOf: merged.appendingPathComponent("matches.jsonl"), encoding: .utf8)
+        #expect(lines.split(separator: "\n").count == 12)
+    }
+
+    @Test func breakoutGauntletMergesToTheWholeRun() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["tournament", "--game", "breakout", "--mode", "gauntlet", "--candidate", "tracker",
+                    "--agent", "random", "--agent", "tracker:noise=3", "--episodes", "4", "--bootstrap", "30"]
+        let (whole, merged) = try Self.wholeAndMerged(args, in: dir)
+        try Self.expectIdentical(whole, merged, comparing: Self.tournamentFiles + ["scores.csv"])
+    }
+
+    @Test func sprtRefusesShards() throws {
+        let r = try CLI.run(["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random",
+                             "--shard", "1/2"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("--shard 1/2 is for --mode round-robin or gauntlet"), "\(r.stderr)")
+    }
+
     @Test func mergeRefusesShardsThatAreNotOneRun() throws {
         let dir = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -34,8 +34,9 @@ struct Merge: ParsableCommand {
     func merge<G: CommandGame>(_: G.Type, _ folders: [ShardFolder], into folder: ResultsFolder) throws {
         switch folders[0].subcommand {
         case "eval": try Eval.merge(G.self, folders, into: folder)
+        case "tournament": try Tournament.merge(G.self, folders, into: folder)
         default:
-            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval")
+            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval or tournament")
         }
     }
 }
