@@ -81,6 +81,50 @@ import Testing
         try Self.expectIdentical(whole, merged, comparing: Self.tournamentFiles + ["scores.csv"])
     }
 
+    static let scenarios = """
+    { "game": "pong", "preset": "fast", "seed": 9,
+      "scenarios": [ { "name": "gap", "a": "tracker:noise=2", "b": "random", "games": 6 },
+                     { "name": "even", "a": "tracker", "b": "tracker:noise=1", "games": 4 } ] }
+    """
+
+    /// `balance record` whole and as 3 shards give the same baseline; `balance check`
+    /// under other rules, whole and merged, prints the same table and fails alike.
+    @Test func balanceRecordAndCheckMergeToTheWholeRun() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("tiny.json")
+        try Data(Self.scenarios.utf8).write(to: file)
+        let baselines = dir.appendingPathComponent("baselines")
+        let record = try CLI.run(["balance", "record", "--scenarios", "tiny.json", "--baselines", baselines.path],
+                                 in: dir)
+        #expect(record.status == 0, "\(record.stderr)")
+        for sub in ["record", "check"] {
+            var shards: [String] = []
+            for k in 1 ... 3 {
+                let out = dir.appendingPathComponent("\(sub)\(k)").path
+                let r = try CLI.run(["balance", sub, "--scenarios", "tiny.json", "--baselines", baselines.path,
+                                     "--shard", "\(k)/3", "--workers", "\(k)", "--out", out]
+                                    + (sub == "check" ? ["--preset", "classic"] : []), in: dir)
+                #expect(r.status == 0, "\(r.stderr)")
+                shards.append(out)
+            }
+            let merged = dir.appendingPathComponent("merged-\(sub)")
+            let m = try CLI.run(["merge", "--out", merged.path, shards[1], shards[2], shards[0]], in: dir)
+            if sub == "record" {
+                #expect(m.status == 0, "\(m.stderr)")
+                let whole = try Data(contentsOf: baselines.appendingPathComponent("tiny.json"))
+                #expect(!whole.isEmpty)
+                #expect(try Data(contentsOf: merged.appendingPathComponent("tiny.json")) == whole)
+            } else {
+                let whole = try CLI.run(["balance", "check", "--scenarios", "tiny.json", "--baselines", baselines.path,
+                                         "--preset", "classic"], in: dir)
+                #expect(whole.status == 1 && m.status == 1, "\(whole.stderr) \(m.stderr)")
+                #expect(whole.stdout.contains("FAIL tiny.json"))
+                #expect(m.stdout == whole.stdout)
+            }
+        }
+    }
+
     @Test func sprtRefusesShards() throws {
         let r = try CLI.run(["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random",
                              "--shard", "1/2"])

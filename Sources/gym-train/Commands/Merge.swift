@@ -35,8 +35,10 @@ struct Merge: ParsableCommand {
         switch folders[0].subcommand {
         case "eval": try Eval.merge(G.self, folders, into: folder)
         case "tournament": try Tournament.merge(G.self, folders, into: folder)
+        case "balance-record": try Balance.mergeRecord(folders, into: folder)
+        case "balance-check": try Balance.mergeCheck(folders, into: folder)
         default:
-            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval or tournament")
+            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval, tournament, balance record or balance check")
         }
     }
 }
