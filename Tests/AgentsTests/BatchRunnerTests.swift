@@ -89,18 +89,18 @@ private func outcome(_ r: PongBatchRunner) -> [UInt64] {
         r.run(ticks: 300)
         let batch = PongBatch(config: config, count: 10, seed: 4)
         var rngs = (0 ..< 10).map { Xoshiro256(seed: Seeds.stream(Seeds.stream(4, SeedStream.randomActions), UInt64($0))) }
-        var agent = [Int32](repeating: 0, count: 10), opponent = agent
-        var rewards = [Float](repeating: 0, count: 10)
+        var actions = [Int32](repeating: 0, count: 20)
+        var rewards = [Float](repeating: 0, count: 20)
         var term = [UInt8](repeating: 0, count: 10), trunc = term
         for _ in 0 ..< 300 {
             for i in 0 ..< 10 {
                 let x = rngs[i].next()
-                agent[i] = Int32(((x >> 32) &* 3) >> 32)
-                opponent[i] = Int32(((x & 0xFFFF_FFFF) &* 3) >> 32)
+                actions[2 * i] = Int32(((x >> 32) &* 3) >> 32)
+                actions[2 * i + 1] = Int32(((x & 0xFFFF_FFFF) &* 3) >> 32)
             }
             rewards.withUnsafeMutableBufferPointer { rw in term.withUnsafeMutableBufferPointer { te in
                 trunc.withUnsafeMutableBufferPointer { tr in
-                    batch.step(agent: agent, opponent: opponent, into: PongBatchOutput(
+                    batch.step(actions: actions, into: VectorStepOutput(
                         observations: nil, rewards: rw.baseAddress!, terminated: te.baseAddress!, truncated: tr.baseAddress!))
                 } } }
         }

@@ -372,48 +372,4 @@ enum KnownBoundViolations {
             }
         }
     }
-
-    /// The older two-column API (kept for Agents until it moves to the
-    /// contract) is the contract's step with the seats renamed.
-    @Test(arguments: PongSide.allCases)
-    func pongTwoColumnAPIIsTheContractStep(_ agentSide: PongSide) throws {
-        let config = try PongContract.testConfigs().first { $0.0 == "short" }?.1 ?? PongConfig()
-        let old = PongBatch(config: config, count: 10, seed: 8, agentSide: agentSide, autoReset: .sameStep)
-        let new = PongBatch(config: config, count: 10, seed: 8)
-        let b = VectorBuffers(new)
-        let n = PongBatch.observationCount
-        var agent = [Int32](repeating: 0, count: 10), opponent = agent
-        var obs = [Float](repeating: 0, count: 10 * n), oppObs = obs, fin = obs, oppFin = obs, rew = [Float](repeating: 0, count: 10)
-        var term = [UInt8](repeating: 0, count: 10), trunc = term
-        var play = ContractPlay(seed: 8, actions: 3)
-        let a = agentSide.rawValue
-        for step in 0 ..< 1500 {
-            for i in 0 ..< 10 { agent[i] = play.next(); opponent[i] = play.next() }
-            for i in 0 ..< 10 { b.actions[2 * i + a] = agent[i]; b.actions[2 * i + 1 - a] = opponent[i] }
-            agent.withUnsafeBufferPointer { ag in opponent.withUnsafeBufferPointer { op in
-            obs.withUnsafeMutableBufferPointer { ob in oppObs.withUnsafeMutableBufferPointer { oo in
-            fin.withUnsafeMutableBufferPointer { fo in oppFin.withUnsafeMutableBufferPointer { foo in
-            rew.withUnsafeMutableBufferPointer { r in term.withUnsafeMutableBufferPointer { te in
-            trunc.withUnsafeMutableBufferPointer { tr in
-                old.step(agent: ag.baseAddress.unsafelyUnwrapped, opponent: op.baseAddress.unsafelyUnwrapped,
-                         into: PongBatchOutput(observations: ob.baseAddress, opponentObservations: oo.baseAddress,
-                                               rewards: r.baseAddress.unsafelyUnwrapped,
-                                               terminated: te.baseAddress.unsafelyUnwrapped,
-                                               truncated: tr.baseAddress.unsafelyUnwrapped,
-                                               finalObservations: fo.baseAddress, finalOpponentObservations: foo.baseAddress))
-            } } } } } } } } }
-            b.step(new)
-            for i in 0 ..< 10 {
-                let rows = i * n ..< i * n + n
-                var ok = rew[i] == b.rewards[2 * i + a] && term[i] == b.terminated[i] && trunc[i] == b.truncated[i]
-                    && obs[rows].map(\.bitPattern) == b.observation(i, a)
-                    && oppObs[rows].map(\.bitPattern) == b.observation(i, 1 - a)
-                if term[i] | trunc[i] != 0 {
-                    ok = ok && fin[rows].map(\.bitPattern) == b.finalObservation(i, a)
-                        && oppFin[rows].map(\.bitPattern) == b.finalObservation(i, 1 - a)
-                }
-                guard ok else { Issue.record("agent \(agentSide): game \(i) differs at step \(step)"); return }
-            }
-        }
-    }
 }

@@ -111,7 +111,7 @@ final class BreakoutBatchSlice: BatchSlice, @unchecked Sendable {
         guard let act = actions.baseAddress, let obs = observations.baseAddress, let rew = rewards.baseAddress,
               let term = terminated.baseAddress, let trunc = truncated.baseAddress,
               let scratch = logits.baseAddress else { return }
-        let out = BreakoutBatchOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc)
+        let out = VectorStepOutput<BreakoutEvents>(observations: obs, rewards: rew, terminated: term, truncated: trunc)
         let k = UInt64(batch.actionCount)
         for _ in 0 ..< ticks {
             if let policy {

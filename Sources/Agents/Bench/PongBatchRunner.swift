@@ -92,7 +92,8 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
     let batch: PongBatch
     let first: Int, count: Int
     let actionCount: UInt64
-    let agentActions, opponentActions: UnsafeMutableBufferPointer<Int32>
+    /// The policy's actions (`count`), and every seat's (`2 × count`, game-major).
+    let agentActions, seatActions: UnsafeMutableBufferPointer<Int32>
     let observations, rewards: UnsafeMutableBufferPointer<Float>
     let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
     let actionRNG: UnsafeMutableBufferPointer<Xoshiro256>
@@ -108,9 +109,9 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
         self.first = first
         self.count = count
         actionCount = UInt64(batch.actionCount)
-        agentActions = .column(count, 0); opponentActions = .column(count, 0)
+        agentActions = .column(count, 0); seatActions = .column(2 * count, 0)
         observations = .column(count * PongBatch.observationCount, 0)
-        rewards = .column(count, 0); rewardSum = .column(count, 0)
+        rewards = .column(2 * count, 0); rewardSum = .column(count, 0)
         terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
         actionRNG = .column(count, Xoshiro256(seed: 0))
         let actionSeed = Seeds.stream(seed, SeedStream.randomActions)
@@ -123,11 +124,11 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
             policy = nil
         }
         logits = .column(policy == nil ? 1 : count * batch.actionCount, 0)
-        if let o = observations.baseAddress { batch.observe(batch.agentSide, into: o) }
+        if let o = observations.baseAddress { batch.observe(.bottom, into: o) }
     }
 
     deinit {
-        agentActions.deallocate(); opponentActions.deallocate()
+        agentActions.deallocate(); seatActions.deallocate()
         observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
         terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
         actionRNG.deallocate(); logits.deallocate()
@@ -138,28 +139,31 @@ final class PongBatchSlice: BatchSlice, @unchecked Sendable {
     }
 
     func run(ticks: Int) {
-        guard let agent = agentActions.baseAddress, let opponent = opponentActions.baseAddress,
+        guard let agent = agentActions.baseAddress, let seats = seatActions.baseAddress,
               let obs = observations.baseAddress, let rew = rewards.baseAddress,
               let term = terminated.baseAddress, let trunc = truncated.baseAddress,
               let scratch = logits.baseAddress else { return }
-        let out = PongBatchOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc)
+        // The agent is seat 0 (bottom), the only seat observed.
+        let out = VectorStepOutput<PongEvents>(observations: obs, rewards: rew, terminated: term, truncated: trunc,
+                                               observedSeats: 1)
         let k = actionCount
         for _ in 0 ..< ticks {
             if let policy {
                 policy.actions(batch: count, observations: obs, logits: scratch, into: agent)
                 for i in 0 ..< count {
-                    opponent[i] = Int32(truncatingIfNeeded: ((actionRNG[i].next() >> 32) &* k) >> 32)
+                    seats[2 * i] = agent[i]
+                    seats[2 * i + 1] = Int32(truncatingIfNeeded: ((actionRNG[i].next() >> 32) &* k) >> 32)
                 }
             } else {
                 for i in 0 ..< count {
                     let r = actionRNG[i].next()
-                    agent[i] = Int32(truncatingIfNeeded: ((r >> 32) &* k) >> 32)
-                    opponent[i] = Int32(truncatingIfNeeded: ((r & 0xFFFF_FFFF) &* k) >> 32)
+                    seats[2 * i] = Int32(truncatingIfNeeded: ((r >> 32) &* k) >> 32)
+                    seats[2 * i + 1] = Int32(truncatingIfNeeded: ((r & 0xFFFF_FFFF) &* k) >> 32)
                 }
             }
-            batch.step(agent: agent, opponent: opponent, into: out)
+            batch.step(actions: seats, into: out)
             for i in 0 ..< count {
-                rewardSum[i] += rew[i]
+                rewardSum[i] += rew[2 * i]
                 episodesDone[i] &+= Int32(term[i] | trunc[i])
             }
         }

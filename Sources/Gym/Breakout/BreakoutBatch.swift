@@ -15,14 +15,6 @@ public final class BreakoutBatch: VectorEnvironment {
     public typealias Events = BreakoutEvents
     public typealias SavedGame = BreakoutGame.SavedGame
 
-    /// How finished games restart (the older API's names; see ``AutoresetMode``).
-    public enum AutoReset: Sendable {
-        /// ``AutoresetMode/sameStep``.
-        case sameStep
-        /// ``AutoresetMode/disabled``.
-        case off
-    }
-
     public let physics: BreakoutPhysics
     public let count: Int
     public let seed: UInt64
@@ -46,8 +38,6 @@ public final class BreakoutBatch: VectorEnvironment {
     public var actionCount: Int { BreakoutAction.count }
     /// One seat.
     public var seats: Int { 1 }
-    /// The older API's name of ``autoresetMode``.
-    public var autoReset: AutoReset { autoresetMode == .disabled ? .off : .sameStep }
 
     /// A batch of `count` games, each starting its episode 0.
     public init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
@@ -76,13 +66,6 @@ public final class BreakoutBatch: VectorEnvironment {
             restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
             start(i, seed: nextRestartSeed(i))
         }
-    }
-
-    /// The older API's batch (`.off` is ``AutoresetMode/disabled``).
-    public convenience init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                            autoReset: AutoReset) {
-        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex,
-                  autoresetMode: autoReset == .off ? .disabled : .sameStep)
     }
 
     deinit {
@@ -217,53 +200,10 @@ public final class BreakoutBatch: VectorEnvironment {
         }
     }
 
-    /// The older API's step: ``step(actions:into:)`` with its own output type.
-    public func step(actions: UnsafePointer<Int32>, into out: BreakoutBatchOutput) {
-        step(actions: actions, into: VectorStepOutput(
-            observations: out.observations, rewards: out.rewards, terminated: out.terminated,
-            truncated: out.truncated, ends: out.ends, events: out.events, finalObservations: out.finalObservations))
-    }
-
     /// An automatic restart of game `i` (out of line: rare).
     @inline(never)
     func nextEpisode(_ i: Int) {
         episodes[i] &+= 1
         start(i, seed: nextRestartSeed(i))
-    }
-}
-
-/// Caller-owned buffers of the older API's ``BreakoutBatch/step(actions:into:)``; one entry per
-/// game, observations `count × observationCount` floats (game `i` at
-/// `i × observationCount`).
-@frozen
-public struct BreakoutBatchOutput {
-    /// Observations (after auto-reset: the new episode's).
-    public var observations: UnsafeMutablePointer<Float>?
-    /// Points scored this step.
-    public var rewards: UnsafeMutablePointer<Float>
-    /// 1 when the game ended by its rules this step, else 0.
-    public var terminated: UnsafeMutablePointer<UInt8>
-    /// 1 when a limit (steps, watchdog) ended the game this step, else 0.
-    public var truncated: UnsafeMutablePointer<UInt8>
-    /// ``EpisodeEnd`` raw values (0 while running).
-    public var ends: UnsafeMutablePointer<UInt8>?
-    /// What happened in each game this step.
-    public var events: UnsafeMutablePointer<BreakoutEvents>?
-    /// Same-step auto-reset: the last observation of a game that ended this
-    /// step (slot written only then).
-    public var finalObservations: UnsafeMutablePointer<Float>?
-
-    @inlinable
-    public init(observations: UnsafeMutablePointer<Float>?, rewards: UnsafeMutablePointer<Float>,
-                terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
-                ends: UnsafeMutablePointer<UInt8>? = nil, events: UnsafeMutablePointer<BreakoutEvents>? = nil,
-                finalObservations: UnsafeMutablePointer<Float>? = nil) {
-        self.observations = observations
-        self.rewards = rewards
-        self.terminated = terminated
-        self.truncated = truncated
-        self.ends = ends
-        self.events = events
-        self.finalObservations = finalObservations
     }
 }

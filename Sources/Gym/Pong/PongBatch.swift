@@ -22,14 +22,6 @@ public final class PongBatch: VectorEnvironment {
     public typealias Events = PongEvents
     public typealias SavedGame = PongGame.SavedGame
 
-    /// How finished games restart (the older API's names; see ``AutoresetMode``).
-    public enum AutoReset: Sendable {
-        /// ``AutoresetMode/sameStep``.
-        case sameStep
-        /// ``AutoresetMode/disabled``.
-        case off
-    }
-
     public let physics: PongPhysics
     /// Number of games.
     public let count: Int
@@ -39,10 +31,6 @@ public final class PongBatch: VectorEnvironment {
     public let firstIndex: Int
     public let autoresetMode: AutoresetMode
     public let observationLayout: ObservationLayout
-    /// The side the older API (``step(agent:opponent:into:)``) calls the agent's.
-    public let agentSide: PongSide
-    /// The older API's name of ``autoresetMode``.
-    public var autoReset: AutoReset { autoresetMode == .disabled ? .off : .sameStep }
 
     // MARK: - Columns (one entry per game)
 
@@ -56,11 +44,6 @@ public final class PongBatch: VectorEnvironment {
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
     /// run seed and the index of its next restart.
     let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
-    /// Scratch of the older API's wrapper: both seats' actions, rewards and
-    /// observations (`count × 2` and `count × 2 × 12`).
-    let pairActions: UnsafeMutablePointer<Int32>
-    let pairRewards, pairObservations, pairFinalObservations: UnsafeMutablePointer<Float>
-
     /// Frames taken by the quiet path since `init` (tests check that the
     /// path carries the frames it should: a path that silently stopped being
     /// taken would still give the right games).
@@ -79,29 +62,14 @@ public final class PongBatch: VectorEnvironment {
     ///   - count: number of games, at least 1.
     ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
     ///   - firstIndex: global index of game 0 when this batch is a slice.
-    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                            autoresetMode: AutoresetMode = .sameStep) {
-        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
-                  agentSide: .bottom)
-    }
-
-    /// The older API's batch: `agentSide` names the seat ``step(agent:opponent:into:)``
-    /// calls the agent's; `.off` is ``AutoresetMode/disabled``.
-    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                            agentSide: PongSide, autoReset: AutoReset) {
-        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex,
-                  autoresetMode: autoReset == .off ? .disabled : .sameStep, agentSide: agentSide)
-    }
-
-    init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int, autoresetMode: AutoresetMode,
-         agentSide: PongSide) {
+    public init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                autoresetMode: AutoresetMode = .sameStep) {
         precondition(count >= 1, "a batch needs at least one game")
         physics = PongPhysics(config: config)
         self.count = count
         self.seed = seed
         self.firstIndex = firstIndex
         self.autoresetMode = autoresetMode
-        self.agentSide = agentSide
         observationLayout = physics.observationLayout
         func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
             let b = UnsafeMutablePointer<T>.allocate(capacity: n)
@@ -114,9 +82,6 @@ public final class PongBatch: VectorEnvironment {
         lastActionBottom = column(0); lastActionTop = column(0); end = column(0)
         serveRNG = column(Xoshiro256(seed: 0)); stickyRNG = column(Xoshiro256(seed: 0))
         episodes = column(0); restartSeed = column(0); restartIndex = column(0)
-        pairActions = column(0, 2 * count); pairRewards = column(0, 2 * count)
-        pairObservations = column(0, 2 * count * Self.observationCount)
-        pairFinalObservations = column(0, 2 * count * Self.observationCount)
         for i in 0 ..< count {
             restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
             store(physics.initialState(seed: nextRestartSeed(i)), i)
@@ -129,8 +94,6 @@ public final class PongBatch: VectorEnvironment {
         for b in [lastActionBottom, lastActionTop, end] { b.deallocate() }
         serveRNG.deallocate(); stickyRNG.deallocate(); episodes.deallocate()
         restartSeed.deallocate(); restartIndex.deallocate()
-        pairActions.deallocate(); pairRewards.deallocate(); pairObservations.deallocate()
-        pairFinalObservations.deallocate()
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
@@ -395,86 +358,5 @@ public final class PongBatch: VectorEnvironment {
         let n = Self.observationCount
         if seats > 0 { physics.observe(s, side: .bottom, into: o + i * seats * n) }
         if seats > 1 { physics.observe(s, side: .top, into: o + (i * seats + 1) * n) }
-    }
-
-    // MARK: - The older API (agent and opponent columns)
-
-    /// One agent step with the agent side's and the opponent side's actions
-    /// in two columns (``agentSide`` says which seat is the agent's); the
-    /// rewards are the agent side's. A wrapper of ``step(actions:into:)``.
-    public func step(agent: UnsafePointer<Int32>, opponent: UnsafePointer<Int32>, into out: PongBatchOutput) {
-        let n = Self.observationCount
-        let a = agentSide.rawValue, o = 1 - a
-        for i in 0 ..< count {
-            pairActions[2 * i + a] = agent[i]
-            pairActions[2 * i + o] = opponent[i]
-        }
-        // The agent at the bottom observed alone: straight into the caller's buffers.
-        let direct = a == 0 && out.opponentObservations == nil && out.finalOpponentObservations == nil
-        let wantsObservations = out.observations != nil || out.opponentObservations != nil
-        let wantsFinal = out.finalObservations != nil || out.finalOpponentObservations != nil
-        step(actions: pairActions, into: VectorStepOutput(
-            observations: direct ? out.observations : (wantsObservations ? pairObservations : nil),
-            rewards: pairRewards, terminated: out.terminated, truncated: out.truncated, ends: out.ends,
-            events: out.events,
-            finalObservations: direct ? out.finalObservations : (wantsFinal ? pairFinalObservations : nil),
-            observedSeats: direct ? 1 : 2))
-        for i in 0 ..< count { out.rewards[i] = pairRewards[2 * i + a] }
-        if direct { return }
-        func copy(_ from: UnsafeMutablePointer<Float>, seat: Int, to: UnsafeMutablePointer<Float>?, _ i: Int) {
-            guard let to else { return }
-            (to + i * n).update(from: from + (2 * i + seat) * n, count: n)
-        }
-        for i in 0 ..< count {
-            copy(pairObservations, seat: a, to: out.observations, i)
-            copy(pairObservations, seat: o, to: out.opponentObservations, i)
-            if autoresetMode == .sameStep, out.terminated[i] | out.truncated[i] != 0 {
-                copy(pairFinalObservations, seat: a, to: out.finalObservations, i)
-                copy(pairFinalObservations, seat: o, to: out.finalOpponentObservations, i)
-            }
-        }
-    }
-}
-
-/// Caller-owned buffers of the older API's ``PongBatch/step(agent:opponent:into:)``. Every buffer holds one entry per game;
-/// observation buffers `count × 12` floats, game `i` at `i × 12`.
-@frozen
-public struct PongBatchOutput {
-    /// The agent side's observations (after auto-reset: the new episode's).
-    public var observations: UnsafeMutablePointer<Float>?
-    /// The opponent side's observations (two-player play, or an opponent policy).
-    public var opponentObservations: UnsafeMutablePointer<Float>?
-    /// The agent side's reward this step (points won minus points lost).
-    public var rewards: UnsafeMutablePointer<Float>
-    /// 1 when the game ended by its rules this step, else 0.
-    public var terminated: UnsafeMutablePointer<UInt8>
-    /// 1 when the step limit ended the game this step, else 0.
-    public var truncated: UnsafeMutablePointer<UInt8>
-    /// ``EpisodeEnd`` raw values (0 while running).
-    public var ends: UnsafeMutablePointer<UInt8>?
-    /// What happened in each game this step.
-    public var events: UnsafeMutablePointer<PongEvents>?
-    /// Same-step auto-reset: the agent side's last observation of a game that
-    /// ended this step (slot written only then).
-    public var finalObservations: UnsafeMutablePointer<Float>?
-    /// Same for the opponent side.
-    public var finalOpponentObservations: UnsafeMutablePointer<Float>?
-
-    @inlinable
-    public init(observations: UnsafeMutablePointer<Float>?, opponentObservations: UnsafeMutablePointer<Float>? = nil,
-                rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
-                truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>? = nil,
-                events: UnsafeMutablePointer<PongEvents>? = nil,
-                finalObservations: UnsafeMutablePointer<Float>? = nil,
-                finalOpponentObservations: UnsafeMutablePointer<Float>? = nil) {
-        self.observations = observations
-        self.opponentObservations = opponentObservations
-        self.rewards = rewards
-        self.terminated = terminated
-        self.truncated = truncated
-        self.ends = ends
-        self.events = events
-        self.finalObservations = finalObservations
-        self.finalOpponentObservations = finalOpponentObservations
     }
 }
