@@ -125,6 +125,27 @@ import Testing
         }
     }
 
+    @Test func sweepMergesToTheWholeSweepAndNamesBadGridValues() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("tiny.json")
+        try Data("""
+        { "game": "pong", "preset": "fast", "seed": 9,
+          "scenarios": [ { "name": "gap", "a": "tracker:noise=2", "b": "random", "games": 4 } ] }
+        """.utf8).write(to: file)
+        let args = ["sweep", "--scenarios", file.path, "--grid", "paddleWidth=40,56", "--grid", "serveSpeed=2,3"]
+        let (whole, merged) = try Self.wholeAndMerged(args, in: dir)
+        let heatmaps = ["gameLength", "pointSpeed", "pointsPerGame", "rallyLength", "receiverWinRate",
+                        "truncationRate", "winRateA"].map { "heatmap-gap-\($0).svg" }
+        try Self.expectIdentical(whole, merged, comparing: heatmaps + ["sweep.csv", "sweep.json"])
+        let csv = try String(contentsOf: whole.appendingPathComponent("sweep.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == 1 + 4 * 7)
+        let bad = try CLI.run(["sweep", "--scenarios", file.path, "--grid", "paddleWidth=40,500"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("\"paddleWidth\" = 500 is out of range; allowed: 8 ... 256"), "\(bad.stderr)")
+        #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+    }
+
     @Test func sprtRefusesShards() throws {
         let r = try CLI.run(["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random",
                              "--shard", "1/2"])

@@ -37,8 +37,9 @@ struct Merge: ParsableCommand {
         case "tournament": try Tournament.merge(G.self, folders, into: folder)
         case "balance-record": try Balance.mergeRecord(folders, into: folder)
         case "balance-check": try Balance.mergeCheck(folders, into: folder)
+        case "sweep": try Sweep.merge(folders, into: folder)
         default:
-            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval, tournament, balance record or balance check")
+            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval, tournament, balance record, balance check or sweep")
         }
     }
 }
