@@ -9,6 +9,7 @@ import Gym
 ///     constant:action=0
 ///     linear:Results/run/best.json
 ///     linear:path=Results/run/best.json,selection=softmax
+///     recorded:actions=0x40.2x12.1      (a recorded game, e.g. one a person played)
 ///     <kind>[:params],name=Display Name
 ///
 /// Parameters are `key=value` pairs separated by commas; `name` sets the
@@ -23,6 +24,8 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
         case constant(action: Int)
         /// A saved ``LinearPolicy`` (checkpoint file).
         case linear(path: String, checkpoint: Checkpoint, selection: LinearAgent.Selection)
+        /// Actions played back step by step (``RecordedAgent``; runs as in ``RecordedActions``).
+        case recorded(actions: [UInt8])
     }
 
     public var kind: Kind
@@ -33,7 +36,8 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { displayName }
 
-    /// The agent kinds, for error messages and help.
+    /// The agent kinds, for error messages and help (`recorded`, which replays a
+    /// record's actions and is written by `gym-train play`, is not offered).
     public static let kinds = ["random", "tracker", "constant", "linear"]
 
     /// Parses a spec.
@@ -116,6 +120,14 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
             let checkpoint: Checkpoint
             do { checkpoint = try Checkpoint.load(path: path) } catch { throw .checkpoint(error) }
             kind = .linear(path: path, checkpoint: checkpoint, selection: selection)
+        case "recorded":
+            try rejectParameters(params, kind: "recorded", allowed: ["actions"])
+            let text = params.first { $0.0 == "actions" }?.1 ?? ""
+            guard let actions = RecordedActions.decode(text) else {
+                throw .badValue(kind: "recorded", key: "actions", value: text,
+                                allowed: "runs ACTIONxCOUNT joined by \".\" (actions 0 ... \(RecordedActions.maxAction))")
+            }
+            kind = .recorded(actions: actions)
         default:
             throw .unknownKind(String(kindName), allowed: kinds)
         }

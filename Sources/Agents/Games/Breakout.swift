@@ -86,6 +86,7 @@ extension AgentSpec {
         case let .tracker(skill): BreakoutTracker(config: config, skill: skill)
         case let .constant(action): ConstantAgent(action: action)
         case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
+        case let .recorded(actions): RecordedAgent(actions: actions)
         }
     }
 }

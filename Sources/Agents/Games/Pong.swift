@@ -89,6 +89,7 @@ extension AgentSpec {
         case let .tracker(skill): PongTracker(config: config, skill: skill)
         case let .constant(action): ConstantAgent(action: action)
         case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
+        case let .recorded(actions): RecordedAgent(actions: actions)
         }
     }
 }

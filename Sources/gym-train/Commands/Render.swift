@@ -192,12 +192,20 @@ enum PGM {
 
 /// Draws frames as characters with ANSI cursor control.
 final class TerminalScreen {
-    let columns = 64
+    /// Character columns of the field (each cell covers a field-sized box).
+    let columns: Int
     private var first = true
     private let ramp = Array(" .:-=+*#%@")
 
+    init(columns: Int = 64) { self.columns = columns }
+
     /// Draws a frame rendered at twice the terminal's column resolution.
     func draw(_ big: GrayFrame, status: String) {
+        FileHandle.standardOutput.write(Data(text(big, status: status).utf8))
+    }
+
+    /// The characters and cursor controls that draw `big` (see ``draw(_:status:)``).
+    func text(_ big: GrayFrame, status: String) -> String {
         let rows = max(1, columns * big.height / big.width / 2)
         var frame = GrayFrame(width: columns, height: rows)
         // Each cell is a field-sized box scaled to the grid (x and y scaled apart).
@@ -219,7 +227,7 @@ final class TerminalScreen {
             text += "|\n"
         }
         text += "+" + String(repeating: "-", count: columns) + "+\n" + status + "\u{1B}[K\n"
-        FileHandle.standardOutput.write(Data(text.utf8))
+        return text
     }
 
     func finish() {}

@@ -1,0 +1,70 @@
+import Agents
+import Foundation
+import Gym
+
+/// One game of `play` as the session loop sees it: a person's action per
+/// step in, frames and status lines out, a replay record when it ends and a
+/// save file when it stops early. One conformance per game
+/// (``PongTable``, ``BreakoutTable``); the rules stay in Gym.
+protocol PlayTable {
+    associatedtype State: Codable & Sendable & Equatable
+    associatedtype Config: GameConfig & Codable
+    typealias Save = PlaySave<State, Config>
+
+    /// A fresh game from `seed` (the opponent, when the game has one, is
+    /// seeded from it as in the tournament's games).
+    init(config: Config, seed: UInt64, opponent: AgentSpec?)
+
+    var config: Config { get }
+    var seed: UInt64 { get }
+    /// The person's actions from the first step.
+    var actions: [UInt8] { get }
+    var isOver: Bool { get }
+    var snapshot: Snapshot<State, Config> { get }
+    var frameSkip: Int { get }
+    /// The game's push action, nil if it has none.
+    var pushAction: Int? { get }
+    /// Field height over width (the drawing's aspect).
+    var aspect: Double { get }
+
+    /// The movement action a key asks for, nil if the key does not move the paddle here.
+    func action(for key: PlayKey) -> Int?
+    /// One agent step with the person's action.
+    mutating func step(person: Int)
+    /// The game drawn at `scale` pixels per field unit.
+    func frame(scale: Float) -> GrayFrame
+    var fieldWidth: Float { get }
+    /// The status line under the field (score, lives, ...), `name` being the person's.
+    func status(name: String) -> String
+    /// The key help line.
+    var keyHelp: String { get }
+    /// The result shown on the end screen.
+    func result(name: String) -> String
+    /// The finished game as a replay record line (the tournament's format).
+    func recordLine(match: Int, person: String) -> String
+}
+
+extension PlayTable {
+    /// The game a save file describes: played again from its seed with the
+    /// saved actions (so the opponent's own state is rebuilt), checked to
+    /// arrive at the saved snapshot bit for bit.
+    static func resuming(_ save: Save, opponent: AgentSpec?, path: String) throws -> Self {
+        guard let actions = RecordedActions.decode(save.actions) else {
+            throw CLIError("save file \(path) is corrupt: \"actions\" is not a list of runs ACTIONxCOUNT")
+        }
+        var table = Self(config: save.snapshot.config, seed: save.seed, opponent: opponent)
+        for a in actions {
+            guard !table.isOver else { break }
+            table.step(person: Int(a))
+        }
+        guard table.snapshot.state == save.snapshot.state, table.actions.count == actions.count else {
+            throw CLIError("save file \(path) does not match its recorded actions: its snapshot is not where they lead (edited, or saved by another build)")
+        }
+        return table
+    }
+
+    /// The person as an agent spec: the recorded actions and the display name.
+    func personSpec(name: String) -> String {
+        "recorded:actions=\(RecordedActions.encode(actions)),name=\(name)"
+    }
+}
