@@ -11,7 +11,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("eval breakout: tracker, 4 episodes"))
         #expect(r.stdout.contains("95% CI") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
-        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json"])
+        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
         let csv = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8)
         #expect(csv.split(separator: "\n").count == 5)
         #expect(csv.hasPrefix("episode,seed,score,steps,end,levels_cleared,lives_lost"))

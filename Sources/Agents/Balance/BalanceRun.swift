@@ -8,6 +8,10 @@ public struct BalanceScenarioResult: Equatable, Sendable {
     public var b: String?
     public var games: Int
     public var metrics: [BalanceMetric]
+
+    public init(name: String, a: String, b: String?, games: Int, metrics: [BalanceMetric]) {
+        self.name = name; self.a = a; self.b = b; self.games = games; self.metrics = metrics
+    }
 }
 
 /// Runs a scenario set under `rules` (normally its own; others to check a change).

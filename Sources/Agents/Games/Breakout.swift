@@ -251,16 +251,27 @@ public enum BreakoutDuplicate {
     public static func run(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                            runner: ParallelRunner, path: RolloutPath = .automatic,
                            progress: (@Sendable () -> Void)? = nil) -> [[BreakoutEpisode]] {
-        let flat = Matches.play(Breakout.self, config: config, roster: agents, count: agents.count * episodes,
-                                path: path, runner: runner, game: { job in
-            SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
+        let flat = play(config: config, agents: agents, episodes: episodes, seed: seed,
+                        games: 0 ..< agents.count * episodes, runner: runner, path: path, progress: progress)
+        return (0 ..< agents.count).map { a in Array(flat[a * episodes ..< (a + 1) * episodes]) }
+    }
+
+    /// The games `games` of the tournament, in game order: game `g` is agent
+    /// `g / episodes` on common seed `g % episodes` (its `index`), a function
+    /// of (seed, g) alone, so any slice (a shard) plays what the whole run plays.
+    public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
+                            games: Range<Int>, runner: ParallelRunner, path: RolloutPath = .automatic,
+                            progress: (@Sendable () -> Void)? = nil) -> [BreakoutEpisode] {
+        let first = games.lowerBound
+        let flat = Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
+                                path: path, runner: runner, game: { offset in
+            let job = first + offset
+            return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
         }, progress: progress)
-        return (0 ..< agents.count).map { a in
-            (0 ..< episodes).map { k in
-                var e = flat[a * episodes + k]
-                e.index = k
-                return e
-            }
+        return flat.enumerated().map { offset, episode in
+            var e = episode
+            e.index = (first + offset) % episodes
+            return e
         }
     }
 

@@ -429,6 +429,10 @@ public struct PongTournamentGame: Equatable, Sendable {
     public var slot: TournamentSchedule.Slot
     public var result: PongMatchResult
 
+    public init(slot: TournamentSchedule.Slot, result: PongMatchResult) {
+        self.slot = slot; self.result = result
+    }
+
     /// The agent index that played the bottom side.
     public var bottomAgent: Int { slot.swapped ? slot.b : slot.a }
     /// The agent index that played the top side.

@@ -29,6 +29,10 @@ struct Balance: ParsableCommand {
         var baselines: String = "Results/baselines"
 
         @OptionGroup var workerOptions: WorkerOptions
+        @OptionGroup var shardOptions: ShardOptions
+
+        @Option(help: "With --shard: the shard's results folder (default: Results/<command>-<game>-<time>-s<seed>).")
+        var out: String?
 
         var workerCount: Int { workerOptions.count }
 
@@ -70,6 +74,10 @@ struct Balance: ParsableCommand {
         @OptionGroup var common: Common
 
         func run() throws {
+            if let shard = common.shardOptions.value {
+                return try Balance.playShard(shard, subcommand: "balance-record", common: common, out: common.out,
+                                             rules: nil, rulesLabel: nil, parameters: [])
+            }
             let baselineFolder = URL(fileURLWithPath: common.baselines)
             do { try FileManager.default.createDirectory(at: baselineFolder, withIntermediateDirectories: true) } catch {
                 throw CLIError("cannot create baseline folder \(common.baselines): \(error.localizedDescription)")
@@ -83,16 +91,21 @@ struct Balance: ParsableCommand {
                 let results = try common.play(set, rules: set.rules, label: "record \(file)")
                 let baseline = BalanceBaseline(set: set, scenarioFile: file, rules: set.rules, results: results)
                 try AtomicFile.write(Data((baseline.json.serialized() + "\n").utf8), to: URL(fileURLWithPath: path))
-                print("balance record \(file) (\(set.rulesSource), config hash \(String(set.rules.configHash, radix: 16)), seed \(set.seed))")
-                print("")
-                print("| scenario | metric | value | n | sd |\n|---|---|---:|---:|---:|")
-                for r in results {
-                    for m in r.metrics {
-                        print("| \(r.name) | \(m.name) | \(num(m.value)) | \(Int(m.n)) | \(num(m.sd)) |")
-                    }
-                }
+                Record.printTable(file, set: set, results: results)
                 print("")
                 print("wrote \(path)")
+            }
+        }
+
+        /// The recorded metrics as printed.
+        static func printTable(_ file: String, set: BalanceScenarioSet, results: [BalanceScenarioResult]) {
+            print("balance record \(file) (\(set.rulesSource), config hash \(String(set.rules.configHash, radix: 16)), seed \(set.seed))")
+            print("")
+            print("| scenario | metric | value | n | sd |\n|---|---|---:|---:|---:|")
+            for r in results {
+                for m in r.metrics {
+                    print("| \(r.name) | \(m.name) | \(num(m.value)) | \(Int(m.n)) | \(num(m.sd)) |")
+                }
             }
         }
     }
@@ -137,34 +150,52 @@ struct Balance: ParsableCommand {
                     config = try BalanceRules.preset(game: set.game, preset)
                     rules = "preset \(preset)"
                 }
-                let current = try common.play(set, rules: config, label: "check \(file)")
-                let check = BalanceCheck(alpha: set.alpha)
-                let rows = check.compare(baseline: baseline.results, current: current)
-                let hashNote = config.configHash == baseline.configHash ? "same as the baseline's" : "baseline's was \(String(baseline.configHash, radix: 16))"
-                print("balance check \(file) against \(path)")
-                print("rules: \(rules), config hash \(String(config.configHash, radix: 16)) (\(hashNote)); seed \(set.seed)")
-                print("tolerance: two-sided z test per metric at alpha \(set.alpha) (|z| ≤ \(String(format: "%.2f", check.critical)))")
-                print("")
-                print("| scenario | metric | baseline | current | difference | z | verdict |\n|---|---|---:|---:|---:|---:|---|")
-                for r in rows {
-                    let z = r.verdict == .identical ? "0" : (r.z.isFinite ? String(format: "%+.2f", r.z) : (r.z > 0 ? "+inf" : "-inf"))
-                    print("| \(r.scenario) | \(r.metric) | \(num(r.baseline)) | \(num(r.current)) | \(signed(r.difference)) | \(z) | \(r.verdict.rawValue) |")
+                if let shard = common.shardOptions.value {
+                    guard let baselineText = try? readText(path, what: "baseline") else {
+                        throw CLIError("no baseline at \(path)")
+                    }
+                    return try Balance.playShard(shard, subcommand: "balance-check", common: common, out: common.out,
+                                                 rules: config, rulesLabel: rules, parameters: [
+                                                     ("baselinePath", .string(path)), ("baseline", .string(baselineText)),
+                                                 ])
                 }
-                let changed = rows.filter { $0.verdict == .changed }.count
-                let identical = rows.filter { $0.verdict == .identical }.count
-                print("")
-                if changed == 0 {
-                    print("PASS \(file): \(rows.count) metrics, \(identical) identical to the baseline, none moved beyond tolerance")
-                } else {
-                    print("FAIL \(file): \(changed) of \(rows.count) metrics moved beyond tolerance")
+                let current = try common.play(set, rules: config, label: "check \(file)")
+                if !Check.report(file, path: path, set: set, baseline: baseline, config: config, rules: rules,
+                                 current: current) {
                     failed.append(file)
                 }
-                print("")
             }
             if !failed.isEmpty {
                 FileHandleOutput.standardError("balance check failed: \(failed.joined(separator: ", "))")
                 throw ExitCode(1)
             }
+        }
+
+        /// Prints the comparison of `current` with the baseline; false when a metric moved beyond tolerance.
+        static func report(_ file: String, path: String, set: BalanceScenarioSet, baseline: BalanceBaseline,
+                           config: BalanceRules, rules: String, current: [BalanceScenarioResult]) -> Bool {
+            let check = BalanceCheck(alpha: set.alpha)
+            let rows = check.compare(baseline: baseline.results, current: current)
+            let hashNote = config.configHash == baseline.configHash ? "same as the baseline's" : "baseline's was \(String(baseline.configHash, radix: 16))"
+            print("balance check \(file) against \(path)")
+            print("rules: \(rules), config hash \(String(config.configHash, radix: 16)) (\(hashNote)); seed \(set.seed)")
+            print("tolerance: two-sided z test per metric at alpha \(set.alpha) (|z| ≤ \(String(format: "%.2f", check.critical)))")
+            print("")
+            print("| scenario | metric | baseline | current | difference | z | verdict |\n|---|---|---:|---:|---:|---:|---|")
+            for r in rows {
+                let z = r.verdict == .identical ? "0" : (r.z.isFinite ? String(format: "%+.2f", r.z) : (r.z > 0 ? "+inf" : "-inf"))
+                print("| \(r.scenario) | \(r.metric) | \(num(r.baseline)) | \(num(r.current)) | \(signed(r.difference)) | \(z) | \(r.verdict.rawValue) |")
+            }
+            let changed = rows.filter { $0.verdict == .changed }.count
+            let identical = rows.filter { $0.verdict == .identical }.count
+            print("")
+            if changed == 0 {
+                print("PASS \(file): \(rows.count) metrics, \(identical) identical to the baseline, none moved beyond tolerance")
+            } else {
+                print("FAIL \(file): \(changed) of \(rows.count) metrics moved beyond tolerance")
+            }
+            print("")
+            return changed == 0
         }
     }
 }

@@ -23,6 +23,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var game: GameOptions
     @OptionGroup var episodeOptions: EpisodeOptions
     @OptionGroup var workerOptions: WorkerOptions
+    @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
 
     @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2, linear:PATH).")
@@ -48,24 +49,65 @@ struct Eval: ParsableCommand {
             extra.append(("opponent", .string(opponentSpec.text)))
         }
         let episodes = episodeOptions.episodes, seed = game.seed
+        let shard = shardOptions.value
+        let range = shard?.range(of: episodes) ?? 0 ..< episodes
         let folder = try ResultsFolder.create(explicit: output.out, command: "eval", game: G.Config.gameName, seed: seed)
-        try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
-            ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),
-        ])
-        let progress = Progress(total: episodes, label: "eval")
+        if shard == nil {
+            try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
+                ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),
+            ])
+        }
+        let progress = Progress(total: range.count, label: "eval")
         let clock = ContinuousClock()
         let start = clock.now
+        // Episode g's seed and seats depend on (seed, g) alone, so a shard plays exactly the unsharded run's games.
         // Two seats: the agent plays seat 0 (Pong: bottom) on even episodes, seat 1 on odd ones.
-        let records = Matches.play(G.self, config: config, roster: roster, count: episodes,
-                                   runner: workerOptions.runner, game: { i in
-            SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),
-                       seats: G.seats == 1 ? [0] : (i % 2 == 0 ? [0, 1] : [1, 0]))
+        let first = range.lowerBound
+        let records = Matches.play(G.self, config: config, roster: roster, count: range.count,
+                                   runner: workerOptions.runner, game: { k in
+            let i = first + k
+            return SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),
+                              seats: G.seats == 1 ? [0] : (i % 2 == 0 ? [0, 1] : [1, 0]))
         }, progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()
+        if let shard {
+            try ShardFolder.write(folder, subcommand: "eval", shard: shard, games: episodes, seed: seed, config: config,
+                                  parameters: extra, records: records.map { .array(G.fields($0)) },
+                                  seconds: seconds, workers: workerOptions.count)
+            print("eval \(G.name) shard \(shard): episodes \(range.lowerBound) ..< \(range.upperBound) of \(episodes), seed \(seed)")
+            print("  results \(folder.path) (combine the shards with gym-train merge)")
+            return
+        }
+        try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)
         try G.reportEval(records, EvalRun(folder: folder, agent: agentSpec, opponent: roster.count > 1 ? roster[1] : nil,
                                           seed: seed, workers: workerOptions.count, seconds: seconds,
                                           frameSkip: G.frameSkip(config)), config: config)
+    }
+
+    /// Writes the unsharded run's files from the shards of one `eval --shard` run.
+    static func merge<G: CommandGame>(_: G.Type, _ shards: [ShardFolder], into folder: ResultsFolder) throws {
+        let head = shards[0]
+        let config = try head.config(G.Config.self)
+        let agent = try AgentSpec.parse(try head.stringParameter("agent"))
+        let opponent = G.seats == 2 ? try AgentSpec.parse(try head.stringParameter("opponent")) : nil
+        var records: [G.Record] = []
+        for (g, value) in shards.records.enumerated() {
+            guard case let .array(fields) = value, let r = G.record(fields: fields) else {
+                throw CLIError("cannot merge: the record of episode \(g) is not a \(G.name) eval record")
+            }
+            records.append(r)
+        }
+        let workers = shards.map(\.workers).max() ?? 0, seconds = shards.reduce(0) { $0 + $1.wallSeconds }
+        var extra: [(String, JSONValue)] = [("agent", .string(agent.text))]
+        if let opponent { extra.append(("opponent", .string(opponent.text))) }
+        try folder.writeRunInfo(command: "eval", seed: head.seed, config: config, extra: extra + [
+            ("episodes", .number(head.games)), ("mergedFrom", .array(shards.map { .string($0.path) })),
+        ])
+        try folder.write(shards.timingJSON, to: ShardFolder.timingFile)
+        try G.reportEval(records, EvalRun(folder: folder, agent: agent, opponent: opponent, seed: head.seed,
+                                          workers: workers, seconds: seconds, frameSkip: G.frameSkip(config)),
+                         config: config)
     }
 }
 

@@ -70,6 +70,7 @@ struct Tournament: ParsableCommand {
     var maxPairs: Int = 20_000
 
     @OptionGroup var workerOptions: WorkerOptions
+    @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -85,6 +86,9 @@ struct Tournament: ParsableCommand {
         guard beta > 0, beta < 0.5 else { throw ValidationError("--beta \(beta) is out of range; allowed: between 0 and 0.5 (exclusive)") }
         guard elo0.isFinite, elo1.isFinite, elo0 < elo1, abs(elo0) <= 1000, abs(elo1) <= 1000 else {
             throw ValidationError("--elo0 \(elo0) and --elo1 \(elo1) are invalid; allowed: -1000 ≤ elo0 < elo1 ≤ 1000")
+        }
+        if mode == .sprt, let s = shardOptions.shard {
+            throw ValidationError("--shard \(s) is for --mode round-robin or gauntlet; an SPRT decides pair by pair and stays sequential")
         }
         switch mode {
         case .roundRobin:
@@ -132,21 +136,100 @@ struct Tournament: ParsableCommand {
         let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
         for spec in specs { try G.check(spec, config: config) }
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
+        let shard = shardOptions.value
+        let range = shard?.range(of: sizes.games) ?? 0 ..< sizes.games
         let folder = try ResultsFolder.create(explicit: output.out, command: "tournament", game: G.name, seed: game.seed)
-        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
-            ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
-        ] + sizes.members + [
-            ("bootstrap", .number(bootstrap)), ("level", .number(level)), ("workers", .number(workerCount)),
-        ])
-        let progress = Progress(total: sizes.games, label: "tournament")
+        if shard == nil {
+            try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
+                ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
+            ] + sizes.members + [
+                ("bootstrap", .number(bootstrap)), ("level", .number(level)), ("workers", .number(workerCount)),
+            ])
+        }
+        let progress = Progress(total: range.count, label: "tournament")
         let clock = ContinuousClock()
         let start = clock.now
-        let play = G.playTournament(specs, config: config, format: format, options: self, runner: workerOptions.runner,
-                                    progress: { progress.tick() })
+        let records = G.playTournamentGames(specs, config: config, format: format, options: self, games: range,
+                                            runner: workerOptions.runner, progress: { progress.tick() })
+        if let shard {
+            let seconds = (clock.now - start).seconds
+            progress.finish()
+            try ShardFolder.write(folder, subcommand: "tournament", shard: shard, games: sizes.games, seed: game.seed,
+                                  config: config, parameters: shardParameters(specs),
+                                  records: records.map { .array(G.fields($0)) }, seconds: seconds, workers: workerCount)
+            print("tournament \(G.name) shard \(shard): games \(range.lowerBound) ..< \(range.upperBound) of \(sizes.games), seed \(game.seed)")
+            print("results \(folder.path) (combine the shards with gym-train merge)")
+            return
+        }
+        try finish(G.self, specs: specs, config: config, format: format, records: records, folder: folder,
+                   progress: progress, seconds: { (clock.now - start).seconds })
+        try folder.write(ShardFolder.timingJSON(seconds: (clock.now - start).seconds, workers: workerCount),
+                         to: ShardFolder.timingFile)
+    }
+
+    /// What a shard's run.json records of the options that decide the
+    /// results: the arguments `merge` rebuilds the tournament from.
+    func shardParameters(_ specs: [AgentSpec]) -> [(String, JSONValue)] {
+        [("mode", .string(mode.rawValue)), ("agents", .array(specs.map { .string($0.text) })),
+         ("pairs", .number(pairs)), ("episodes", .number(episodes)), ("bootstrap", .number(bootstrap)),
+         ("level", .number(level))]
+    }
+
+    /// Writes the unsharded run's files from the shards of one `tournament --shard` run.
+    static func merge<G: CommandGame>(_: G.Type, _ shards: [ShardFolder], into folder: ResultsFolder) throws {
+        let head = shards[0]
+        func text(_ key: String) throws -> String {
+            let v = try head.parameter(key)
+            if case let .string(s) = v { return s }
+            if case let .number(_, t) = v { return t }
+            throw CLIError("\(head.path)/run.json: parameter \"\(key)\" must be a string or a number")
+        }
+        guard case let .array(agentValues) = try head.parameter("agents") else {
+            throw CLIError("\(head.path)/run.json: parameter \"agents\" must be an array")
+        }
+        let texts = agentValues.compactMap { if case let .string(s) = $0 { s } else { nil } }
+        let mode = try text("mode")
+        var arguments = ["--game", head.game, "--seed", String(head.seed), "--mode", mode, "--pairs", try text("pairs"),
+                         "--episodes", try text("episodes"), "--bootstrap", try text("bootstrap"), "--level", try text("level")]
+        for (k, t) in texts.enumerated() {
+            arguments += [mode == Mode.gauntlet.rawValue && k == 0 ? "--candidate" : "--agent", t]
+        }
+        let options: Tournament
+        do { options = try Tournament.parse(arguments) } catch {
+            throw CLIError("cannot merge: \(head.path)/run.json does not describe a tournament (\(Tournament.message(for: error)))")
+        }
+        let config = try head.config(G.Config.self)
+        let format: TournamentSchedule.Format = options.mode == .gauntlet ? .gauntlet : .roundRobin
+        let specs = try options.uniqueSpecs(texts)
+        var records: [G.Record] = []
+        for (g, value) in shards.records.enumerated() {
+            guard case let .array(fields) = value, let r = G.record(fields: fields) else {
+                throw CLIError("cannot merge: the record of game \(g) is not a \(G.name) tournament record")
+            }
+            records.append(r)
+        }
+        let sizes = G.tournamentSizes(agents: specs.count, format: format, options: options)
+        try folder.writeRunInfo(command: "tournament", seed: head.seed, config: config, extra: [
+            ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
+        ] + sizes.members + [
+            ("bootstrap", .number(options.bootstrap)), ("level", .number(options.level)),
+            ("mergedFrom", .array(shards.map { .string($0.path) })),
+        ])
+        try folder.write(shards.timingJSON, to: ShardFolder.timingFile)
+        let seconds = shards.reduce(0) { $0 + $1.wallSeconds }
+        try options.finish(G.self, specs: specs, config: config, format: format, records: records, folder: folder,
+                           progress: Progress(total: 0, label: "merge"), seconds: { seconds })
+    }
+
+    /// Fits the ratings on all the games' records and writes and prints the tournament's files.
+    func finish<G: CommandGame>(_: G.Type, specs: [AgentSpec], config: G.Config, format: TournamentSchedule.Format,
+                                records: [G.Record], folder: ResultsFolder, progress: Progress,
+                                seconds wall: () -> Double) throws {
+        let play = G.tournamentPlay(specs, config: config, format: format, options: self, records: records)
         progress.status("bootstrap (\(bootstrap) resamples)")
         let ratings = RatingBootstrap(resamples: bootstrap, level: level,
                                       seed: Seeds.stream(game.seed, SeedStream.ratingBootstrap)).rate(play.outcomes)
-        let seconds = (clock.now - start).seconds
+        let seconds = wall()
         progress.finish()
         let names = specs.map(\.displayName)
         let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: play.outcomes, ratings: ratings,

@@ -35,9 +35,7 @@ extension Breakout: CommandGame {
             ("livesExhausted", .number(s.livesExhausted)), ("stepLimit", .number(s.stepLimit)),
             ("watchdog", .number(s.watchdog)), ("bricksBroken", .number(s.bricksBroken)),
             ("paddleHits", .number(s.paddleHits)), ("pushes", .number(s.pushes)),
-            ("totalSteps", .number(s.totalSteps)), ("wallSeconds", .number(seconds)),
-            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(run.workers)),
+            ("totalSteps", .number(s.totalSteps)),
         ])
         try run.folder.write(json.serialized() + "\n", to: "summary.json")
 
@@ -96,12 +94,17 @@ extension Breakout: CommandGame {
     /// The duplicate format: every agent plays the same `--episodes` seeds;
     /// two agents are compared seed by seed by score (a gauntlet keeps the
     /// candidate's comparisons only).
-    static func playTournament(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
-                               options: Tournament, runner: ParallelRunner,
-                               progress: @escaping @Sendable () -> Void) -> TournamentPlay {
+    static func playTournamentGames(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
+                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
+                                    progress: @escaping @Sendable () -> Void) -> [BreakoutEpisode] {
+        BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodes, seed: options.game.seed,
+                               games: games, runner: runner, progress: progress)
+    }
+
+    static func tournamentPlay(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
+                               options: Tournament, records: [BreakoutEpisode]) -> TournamentPlay {
         let seed = options.game.seed, episodes = options.episodes
-        let results = BreakoutDuplicate.run(config: config, agents: specs, episodes: episodes, seed: seed,
-                                            runner: runner, progress: progress)
+        let results = (0 ..< specs.count).map { a in Array(records[a * episodes ..< (a + 1) * episodes]) }
         var outcomes = BreakoutDuplicate.outcomes(results)
         if format == .gauntlet {
             var kept = PairwiseOutcomes(agentCount: specs.count, gamesPerUnit: 1)

@@ -7,7 +7,7 @@ import Gym
 /// conformance per game (Reports/PongReports.swift, Reports/BreakoutReports.swift);
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
-protocol CommandGame: PlayableGame {
+protocol CommandGame: PlayableGame, RecordFields {
     /// Frames per agent step under `config` (for the × real time figures).
     static func frameSkip(_ config: Config) -> Int
     /// `eval`'s files (episodes.csv, summary.json) and printed summary.
@@ -36,12 +36,18 @@ protocol CommandGame: PlayableGame {
     /// The mode's name, run.json's sizes and the number of games a
     /// round-robin or gauntlet of `agents` agents plays in the game's format.
     static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes
-    /// Plays a round-robin or gauntlet of `specs` (checked for `config`) in
-    /// the game's format (Pong: side-swapped pairs of games per pairing;
-    /// Breakout: every agent on the same seeds, compared seed by seed).
-    static func playTournament(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
-                               options: Tournament, runner: ParallelRunner,
-                               progress: @escaping @Sendable () -> Void) -> TournamentPlay
+    /// Plays the games `games` (global indices, `0 ..< tournamentSizes(...).games`)
+    /// of a round-robin or gauntlet of `specs` (checked for `config`) in the
+    /// game's format (Pong: side-swapped pairs of games per pairing; Breakout:
+    /// every agent on the same seeds); game `g`'s record at `g - games.lowerBound`.
+    /// Game `g` depends on (seed, g) alone, so a shard plays what the whole run plays.
+    static func playTournamentGames(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
+                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
+                                    progress: @escaping @Sendable () -> Void) -> [Record]
+    /// The tournament from the records of all its games, in game order
+    /// (Breakout: compared seed by seed).
+    static func tournamentPlay(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
+                               options: Tournament, records: [Record]) -> TournamentPlay
 }
 
 /// A tournament's mode name, run.json sizes and number of games (see ``CommandGame``).

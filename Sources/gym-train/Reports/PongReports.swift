@@ -40,9 +40,7 @@ extension Pong: CommandGame {
             ("meanAgentScore", .number(summary.meanAgentScore)),
             ("meanOpponentScore", .number(summary.meanOpponentScore)),
             ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
-            ("totalSteps", .number(summary.totalSteps)), ("wallSeconds", .number(seconds)),
-            ("stepsPerSecond", .number(stepsPerSecond)), ("timesRealTime", .number(realTime)),
-            ("workers", .number(run.workers)),
+            ("totalSteps", .number(summary.totalSteps)),
         ])
         try run.folder.write(json.serialized() + "\n", to: "summary.json")
 
@@ -105,13 +103,20 @@ extension Pong: CommandGame {
     }
 
     /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
-    static func playTournament(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
-                               options: Tournament, runner: ParallelRunner,
-                               progress: @escaping @Sendable () -> Void) -> TournamentPlay {
+    static func playTournamentGames(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
+                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
+                                    progress: @escaping @Sendable () -> Void) -> [PongMatchResult] {
+        let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: options.pairs,
+                                          seed: options.game.seed)
+        return PongTournament.play(config: config, agents: specs, schedule: schedule, games: games, runner: runner,
+                                   progress: progress).map(\.result)
+    }
+
+    static func tournamentPlay(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
+                               options: Tournament, records: [PongMatchResult]) -> TournamentPlay {
         let seed = options.game.seed, pairs = options.pairs
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: seed)
-        let games = PongTournament.run(config: config, agents: specs, schedule: schedule, runner: runner,
-                                       progress: progress)
+        let games = records.enumerated().map { g, result in PongTournamentGame(slot: schedule.slot(g), result: result) }
         var records = ""
         for g in games { records += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
         let steps = games.reduce(0) { $0 + $1.result.steps }
