@@ -6,7 +6,7 @@ SWIFT      ?= swift
 RELEASE    := .build/release/gym-train
 APT_PKGS   := libopenblas-dev pkg-config
 
-.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench
+.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -102,5 +102,18 @@ wheel: python-venv
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair python/dist/pbgym-*.whl -w python/wheelhouse
 	$(VENV)/bin/auditwheel show python/wheelhouse/pbgym-*.whl
 
+# The PPO example (python/examples/ppo.py, PyTorch), outside `make test`:
+# its own virtual environment with torch from PyPI (a large download) and the
+# package from this checkout. PPO_ARGS are the example's options.
+EXAMPLES_VENV := .venv-examples
+PPO_ARGS      ?= --time-limit 600
+
+example-ppo: setup
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }
+	test -x $(EXAMPLES_VENV)/bin/python || $(PYTHON) -m venv $(EXAMPLES_VENV)
+	$(EXAMPLES_VENV)/bin/python -m pip install -q --upgrade pip
+	$(EXAMPLES_VENV)/bin/python -m pip install -q torch "./python"
+	$(EXAMPLES_VENV)/bin/python python/examples/ppo.py $(PPO_ARGS)
+
 clean:
-	rm -rf .build .build-python $(VENV) python/build
+	rm -rf .build .build-python $(VENV) $(EXAMPLES_VENV) python/build
