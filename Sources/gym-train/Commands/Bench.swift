@@ -198,7 +198,7 @@ struct Bench: ParsableCommand {
     }
 
     var methodLine: String {
-        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 8 + 5·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(PongBatchRunner.defaultChunk) (Pong) or \(BreakoutBatchRunner.defaultChunk) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(PongBatchRunner.defaultChunk) (Pong) or \(BreakoutBatchRunner.defaultChunk) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
     // MARK: - One game
