@@ -1,4 +1,4 @@
-/// Who plays the agent's side in a batch runner.
+/// Who plays seat 0 in a ``VectorBench``.
 public enum BatchControl: Sendable {
     /// Uniform random actions, from one generator per game.
     case random

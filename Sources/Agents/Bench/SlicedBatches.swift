@@ -9,9 +9,8 @@ protocol BatchSlice: AnyObject, Sendable {
     func totals(_ i: Int) -> (reward: Double, episodes: Int)
 }
 
-/// The batch runners' shared design: `environments` games cut into chunks
-/// of a fixed size (each runner's `defaultChunk` games unless told
-/// otherwise; the last one holds the rest),
+/// The batched bench's design (``VectorBench``): `environments` games cut
+/// into chunks of a fixed size (the last one holds the rest),
 /// each chunk a batch with its own buffers. ``run(ticks:wrap:)`` is one
 /// dispatch: every worker takes the next chunk not yet taken, steps it for
 /// all the ticks, and takes another until none is left. No fork/join per

@@ -52,6 +52,12 @@ public final class VectorBench<E: VectorEnvironment>: @unchecked Sendable {
         batches.run(ticks: ticks, wrap: wrap)
     }
 
+    /// Reads global game `g`: its chunk's environment and `g`'s index in it.
+    func withGame<R>(_ g: Int, _ read: (E, Int) -> R) -> R {
+        let (slice, i) = batches.locate(g)
+        return read(slice.env, i)
+    }
+
     /// Per game: seat 0's summed reward and the episodes finished so far.
     public func totals(_ g: Int) -> (reward: Double, episodes: Int) { batches.totals(g) }
 }

@@ -7,11 +7,9 @@ import Gym
 /// observation written) per environment per tick, random actions, finished
 /// episodes reset in place.
 public enum Throughput {
-    /// Ticks per dispatch (every game stepped this many times) unless told otherwise. Measured
-    /// (Pong classic, 1024 games, 2 workers on this project's 2-core VM):
-    /// with 256 ticks (≈ 4 ms per dispatch) the process used 1.82–1.87 of its
-    /// 2 cores; with 2048 (≈ 30 ms) 1.86–1.96, the rest lost to waking and
-    /// joining the workers.
+    /// Ticks per dispatch (every game stepped this many times) unless told
+    /// otherwise: enough that a dispatch lasts tens of milliseconds, so
+    /// waking and joining the workers is a small part of it (docs/bench.md).
     public static let defaultTicksPerRound = 2048
 
     /// What one measurement found.
@@ -28,18 +26,6 @@ public enum Throughput {
         public var stepsPerSecond: Double { Double(steps) / max(seconds, 1e-12) }
         /// Steps per CPU-second of the process (per worker, when every worker is busy).
         public var stepsPerCPUSecond: Double { Double(steps) / max(cpuSeconds, 1e-12) }
-    }
-
-    /// Steps `environments` single Pong games (the reference API) for at
-    /// least `seconds`, split over `workers` that each own a slice and run
-    /// many ticks per dispatch.
-    public static func pongSingleAPI(config: PongConfig, environments: Int, workers: Int,
-                                     seconds: Double, seed: UInt64,
-                                     ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
-        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed,
-                  ticksPerRound: ticksPerRound) { count, seed in
-            PongWorker(config: config, count: count, seed: seed)
-        }
     }
 
     /// The single-game measurement for any game: `environments` games split
@@ -63,28 +49,6 @@ public enum Throughput {
 }
 
 extension Throughput {
-    /// Steps a ``PongBatchRunner`` (`environments` games split over
-    /// `runner`'s workers) in rounds of `ticksPerRound` ticks (one dispatch
-    /// each) for at least `seconds`, after one warm-up round.
-    public static func pongBatch(config: PongConfig, environments: Int, runner: ParallelRunner,
-                                 control: PongBatchRunner.Control, seconds: Double, seed: UInt64,
-                                 ticksPerRound: Int = defaultTicksPerRound, chunk: Int? = nil) -> Measurement {
-        let batch = PongBatchRunner(config: config, environments: environments, seed: seed,
-                                    runner: runner, control: control, chunk: chunk)
-        return measure(workers: runner.workers, environments: environments, seconds: seconds,
-                       ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
-    }
-
-    /// Steps a ``BreakoutBatchRunner`` the same way as ``pongBatch``.
-    public static func breakoutBatch(config: BreakoutConfig, environments: Int, runner: ParallelRunner,
-                                     control: BatchControl, seconds: Double, seed: UInt64,
-                                     ticksPerRound: Int = defaultTicksPerRound, chunk: Int? = nil) -> Measurement {
-        let batch = BreakoutBatchRunner(config: config, environments: environments, seed: seed,
-                                        runner: runner, control: control, chunk: chunk)
-        return measure(workers: runner.workers, environments: environments, seconds: seconds,
-                       ticksPerRound: ticksPerRound) { batch.run(ticks: $0) }
-    }
-
     /// Runs `round(ticks)` once to warm up, then repeatedly until `seconds`
     /// have passed; counts `ticks × environments` steps per round.
     public static func measure(workers: Int, environments: Int, seconds: Double, ticksPerRound: Int,
@@ -109,56 +73,6 @@ extension Throughput {
         var ts = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-}
-
-/// One worker's slice of games for the throughput measurement: the
-/// reference single-game rules (`PongPhysics.step`, as `PongGame` uses
-/// them) over an array of game states sharing one rules value.
-struct PongWorker: ThroughputWorker {
-    let physics: PongPhysics
-    var states: [PongState]
-    var observations: [Float]
-    var rng: Xoshiro256
-    var nextSeed: UInt64
-    var checksum: Float = 0
-
-    init(config: PongConfig, count: Int, seed: UInt64) {
-        let physics = PongPhysics(config: config)
-        self.physics = physics
-        states = (0 ..< count).map { physics.initialState(seed: Seeds.episode(runSeed: seed, index: $0)) }
-        observations = [Float](repeating: 0, count: count * PongGame.observationCount)
-        rng = Xoshiro256(seed: seed)
-        nextSeed = UInt64(count)
-    }
-
-    mutating func run(ticks: Int) {
-        let n = PongGame.observationCount
-        let actions = UInt32(physics.config.verticalMovement ? 5 : 3)
-        let physics = self.physics
-        var rng = self.rng, nextSeed = self.nextSeed
-        observations.withUnsafeMutableBufferPointer { obs in
-            states.withUnsafeMutableBufferPointer { states in
-                guard let state = states.baseAddress, let o = obs.baseAddress else { return }
-                for _ in 0 ..< ticks {
-                    for i in 0 ..< states.count {
-                        let r = rng.next()
-                        // Two draws in 0 ..< actions from one word (multiply-high, no division).
-                        let a = Int(UInt32(truncatingIfNeeded: r).multipliedFullWidth(by: actions).high)
-                        let b = Int(UInt32(truncatingIfNeeded: r >> 32).multipliedFullWidth(by: actions).high)
-                        var events = PongEvents()
-                        if physics.step(&state[i], top: a, bottom: b, events: &events).isDone {
-                            state[i] = physics.initialState(seed: nextSeed)
-                            nextSeed &+= 1
-                        }
-                        physics.observe(state[i], side: .bottom, into: o + i * n)
-                    }
-                }
-            }
-            checksum += obs.first ?? 0
-        }
-        self.rng = rng
-        self.nextSeed = nextSeed
     }
 }
 

@@ -1,0 +1,245 @@
+import Foundation
+import Gym
+import MallocCounter
+import Testing
+@testable import Agents
+
+/// A fixed random linear policy of the given shape (its own generator).
+private func testPolicy(inputs: Int, actions: Int, seed: UInt64) -> LinearPolicy {
+    var rng = Xoshiro256(seed: seed)
+    return LinearPolicy(inputs: inputs, outputs: actions, weights: (0 ..< actions * inputs).map { _ in rng.nextSigned() },
+                        bias: (0 ..< actions).map { _ in rng.nextSigned() * 0.1 }, normalizer: nil)
+}
+
+/// Every game's state fingerprint, seat 0's reward total and finished-episode count, in game order.
+private func outcome<E: VectorEnvironment>(_ bench: VectorBench<E>, games: Int,
+                                           fingerprint: (E, Int) -> UInt64) -> [UInt64] {
+    (0 ..< games).flatMap { g -> [UInt64] in
+        let t = bench.totals(g)
+        return [bench.withGame(g, fingerprint), UInt64(bitPattern: Int64(t.reward)), UInt64(t.episodes)]
+    }
+}
+
+private func pongBench(_ config: PongConfig, games: Int, seed: UInt64, workers: Int, control: BatchControl,
+                       chunk: Int) -> VectorBench<PongBatch> {
+    VectorBench(environments: games, seed: seed, runner: ParallelRunner(workers: workers), control: control,
+                chunk: chunk) { PongBatch(config: config, count: $1, seed: seed, firstIndex: $0) }
+}
+
+private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, workers: Int, control: BatchControl,
+                           chunk: Int) -> VectorBench<BreakoutBatch> {
+    VectorBench(environments: games, seed: seed, runner: ParallelRunner(workers: workers), control: control,
+                chunk: chunk) { BreakoutBatch(config: config, count: $1, seed: seed, firstIndex: $0) }
+}
+
+/// The bench's one batched driver (``VectorBench``, what `gym-train bench`
+/// measures): its games are the environment's games, whatever the workers.
+@Suite struct VectorBenchTests {
+    /// Pong: the same games for 1, 2 and 3 workers and any chunk size, with
+    /// random play and with the linear policy in the loop (one sgemm per chunk
+    /// per tick; at Pong's 12 inputs its logits do not depend on the batch).
+    @Test func pongResultsAreIdenticalForAnyWorkersAndChunks() throws {
+        var classic = try PongConfig.preset("classic")
+        classic.maxSteps = 400
+        var touch = try PongConfig.preset("touch")
+        touch.maxSteps = 300
+        var ale = try PongConfig.preset("ale")
+        ale.maxSteps = 150
+        for (name, c) in [("classic", classic), ("touch", touch), ("ale", ale)] {
+            let actions = c.verticalMovement ? 5 : 3
+            let policy = testPolicy(inputs: PongBatch.observationCount, actions: actions, seed: 3)
+            for control in [BatchControl.random, .linear(policy)] {
+                var reference: [UInt64]?
+                for (workers, chunk) in [(1, 128), (2, 5), (3, 8), (2, 37), (3, 1)] {
+                    let bench = pongBench(c, games: 37, seed: 11, workers: workers, control: control, chunk: chunk)
+                    bench.run(ticks: 500)
+                    bench.run(ticks: 250)
+                    let o = outcome(bench, games: 37) { $0.state($1).fingerprint }
+                    if let reference {
+                        #expect(o == reference, "preset \(name), \(workers) workers, chunks of \(chunk) differ from 1 worker")
+                    } else {
+                        reference = o
+                        #expect((0 ..< 37).contains { bench.totals($0).episodes > 0 }, "preset \(name): no episode finished")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Breakout: the same games for 1, 2 and 3 workers, random play and the
+    /// linear policy (chunks of 4 games, so several chunks per worker and a
+    /// short last chunk: at Breakout's input count the sgemm's last bits may
+    /// depend on the chunk, never on the workers).
+    @Test func breakoutResultsAreIdenticalForAnyWorkers() throws {
+        var config = try BreakoutConfig.preset("classic")
+        config.maxSteps = 300
+        let inputs = BreakoutBatch(config: config, count: 1, seed: 0).observationLayout.count
+        for control in [BatchControl.random, .linear(testPolicy(inputs: inputs, actions: 4, seed: 8))] {
+            var reference: [UInt64]?
+            for workers in [1, 2, 3] {
+                let bench = breakoutBench(config, games: 11, seed: 5, workers: workers, control: control, chunk: 4)
+                bench.run(ticks: 400)
+                let o = outcome(bench, games: 11) { $0.state($1).fingerprint }
+                if let reference {
+                    #expect(o == reference, "\(workers) workers differ from 1 worker")
+                } else {
+                    reference = o
+                    #expect((0 ..< 11).contains { bench.totals($0).episodes > 0 }, "no episode finished")
+                }
+            }
+        }
+    }
+
+    /// The bench's games are the environment's games: game g of the bench
+    /// (two workers, chunks of 3) equals game g of one `PongBatch` fed the
+    /// same actions, drawn as ``VectorBench`` documents.
+    @Test func benchGamesMatchAPlainBatch() throws {
+        let config = try PongConfig.preset("fast")
+        let bench = pongBench(config, games: 10, seed: 4, workers: 2, control: .random, chunk: 3)
+        bench.run(ticks: 300)
+        let batch = PongBatch(config: config, count: 10, seed: 4)
+        var rngs = (0 ..< 10).map { Xoshiro256(seed: Seeds.stream(Seeds.stream(4, Seeds.benchActionStream), UInt64($0))) }
+        var actions = [Int32](repeating: 0, count: 20)
+        var rewards = [Float](repeating: 0, count: 20)
+        var term = [UInt8](repeating: 0, count: 10), trunc = term
+        for _ in 0 ..< 300 {
+            for i in 0 ..< 10 {
+                let x = rngs[i].next()
+                actions[2 * i] = Int32(((x >> 32) &* 3) >> 32)
+                actions[2 * i + 1] = Int32(((x & 0xFFFF_FFFF) &* 3) >> 32)
+            }
+            rewards.withUnsafeMutableBufferPointer { rw in term.withUnsafeMutableBufferPointer { te in
+                trunc.withUnsafeMutableBufferPointer { tr in
+                    batch.step(actions: actions, into: VectorStepOutput(
+                        observations: nil, rewards: rw.baseAddress!, terminated: te.baseAddress!, truncated: tr.baseAddress!))
+                } } }
+        }
+        for g in 0 ..< 10 { #expect(bench.withGame(g) { $0.state($1) } == batch.state(g), "game \(g)") }
+    }
+
+    /// Stepping allocates nothing: malloc calls counted over 200 ticks, with
+    /// and without the policy, both games (one worker: no Dispatch).
+    @Test func steppingAllocatesNothing() throws {
+        #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
+        // The counter sees a Swift allocation (self-check).
+        malloc_counter_start_thread()
+        let probe = [Int](repeating: 1, count: 100)
+        let seen = malloc_counter_stop_thread()
+        #expect(seen >= 1 && probe.count == 100)
+        for preset in ["classic", "ale"] {
+            let config = try PongConfig.preset(preset)
+            let policy = testPolicy(inputs: PongBatch.observationCount, actions: 3, seed: 1)
+            for control in [BatchControl.random, .linear(policy)] {
+                let bench = pongBench(config, games: 64, seed: 2, workers: 1, control: control, chunk: 64)
+                bench.run(ticks: 20)
+                malloc_counter_start_thread()
+                bench.run(ticks: 200)
+                let count = malloc_counter_stop_thread()
+                #expect(count == 0, "Pong \(preset): \(count) allocations in 12 800 steps")
+            }
+        }
+        for preset in ["classic", "atari"] {
+            let config = try BreakoutConfig.preset(preset)
+            let inputs = BreakoutBatch(config: config, count: 1, seed: 0).observationLayout.count
+            for control in [BatchControl.random, .linear(testPolicy(inputs: inputs, actions: 4, seed: 1))] {
+                let bench = breakoutBench(config, games: 32, seed: 2, workers: 1, control: control, chunk: 32)
+                bench.run(ticks: 20)
+                malloc_counter_start_thread()
+                bench.run(ticks: 200)
+                let count = malloc_counter_stop_thread()
+                #expect(count == 0, "Breakout \(preset): \(count) allocations in 6 400 steps")
+            }
+        }
+    }
+
+    /// With two workers the workers' step loops allocate nothing either:
+    /// each worker counts its own thread's allocations while it steps its
+    /// chunks (Dispatch's own bookkeeping, outside the loops, is not a step's).
+    @Test func twoWorkersStepLoopsAllocateNothing() throws {
+        #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
+        let breakoutConfig = try BreakoutConfig.preset("classic")
+        let inputs = BreakoutBatch(config: breakoutConfig, count: 1, seed: 0).observationLayout.count
+        let counts = LockedCounts()
+        let counting: @Sendable (Int, () -> Void) -> Void = { _, step in
+            malloc_counter_start_thread()
+            step()
+            counts.add(malloc_counter_stop_thread())
+        }
+        let pongPolicy = testPolicy(inputs: PongBatch.observationCount, actions: 3, seed: 1)
+        for (pongControl, breakoutControl) in [(BatchControl.random, BatchControl.random),
+                                               (.linear(pongPolicy), .linear(testPolicy(inputs: inputs, actions: 4, seed: 4)))] {
+            let pong = pongBench(try PongConfig.preset("classic"), games: 64, seed: 2, workers: 2,
+                                 control: pongControl, chunk: 16)
+            let breakout = breakoutBench(breakoutConfig, games: 16, seed: 2, workers: 2, control: breakoutControl, chunk: 4)
+            pong.run(ticks: 20)
+            breakout.run(ticks: 20)
+            pong.run(ticks: 200, wrappingEachWorker: counting)
+            breakout.run(ticks: 200, wrappingEachWorker: counting)
+        }
+        #expect(counts.total == 0, "\(counts.total) allocations in the workers' step loops")
+    }
+
+    /// A dispatch steps every chunk exactly once, with the ticks asked for,
+    /// whatever the number of workers and chunks (workers take chunks from a
+    /// shared counter).
+    @Test func everyChunkIsSteppedOncePerDispatch() {
+        for (environments, chunk) in [(1, 4), (7, 1), (10, 3), (64, 16), (65, 16)] {
+            for workers in [1, 2, 3, 8] {
+                let batches = SlicedBatches(environments: environments, chunk: chunk,
+                                            runner: ParallelRunner(workers: workers)) { first, count in
+                    CountingSlice(first: first, count: count)
+                }
+                batches.run(ticks: 5)
+                batches.run(ticks: 7)
+                #expect(batches.ticks == 12)
+                let chunks = (environments + chunk - 1) / chunk
+                #expect(batches.slices.count == chunks)
+                #expect(batches.slices.map(\.first) == Array(stride(from: 0, to: environments, by: chunk)))
+                #expect(batches.slices.reduce(0) { $0 + $1.count } == environments)
+                for (k, slice) in batches.slices.enumerated() {
+                    #expect(slice.calls == [5, 7], "\(environments) games, chunks of \(chunk), \(workers) workers: chunk \(k) ran \(slice.calls)")
+                }
+                for g in [0, environments / 2, environments - 1] {
+                    let (slice, i) = batches.locate(g)
+                    #expect(slice.first + i == g && i < slice.count, "game \(g) located in the wrong chunk")
+                    #expect(batches.totals(g) == (12, 2), "game \(g): totals \(batches.totals(g))")
+                }
+            }
+        }
+    }
+}
+
+/// A chunk that records the ticks of every `run` (locked: it may run on any worker).
+final class CountingSlice: BatchSlice, @unchecked Sendable {
+    let first: Int, count: Int
+    private let lock = NSLock()
+    private var ticks: [Int] = []
+
+    init(first: Int, count: Int) { self.first = first; self.count = count }
+
+    func run(ticks: Int) {
+        lock.lock(); defer { lock.unlock() }
+        self.ticks.append(ticks)
+    }
+
+    var calls: [Int] { lock.lock(); defer { lock.unlock() }; return ticks }
+
+    /// Every game of the chunk: the ticks it ran, and the runs.
+    func totals(_ i: Int) -> (reward: Double, episodes: Int) {
+        let c = calls
+        return (Double(c.reduce(0, +)), c.count)
+    }
+}
+
+/// Allocation counts reported by workers (locked; read after the dispatch).
+final class LockedCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sum: UInt64 = 0
+
+    func add(_ n: UInt64) {
+        lock.lock(); defer { lock.unlock() }
+        sum += n
+    }
+
+    var total: UInt64 { lock.lock(); defer { lock.unlock() }; return sum }
+}
