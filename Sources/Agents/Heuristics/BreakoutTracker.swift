@@ -25,14 +25,7 @@ public struct BreakoutTracker: Agent, Sendable {
     let maxBalls: Int, rows: Int, cols: Int, bricksStart: Int, manualServe: Bool
     /// Push when the watchdog observation passes this fraction.
     static let pushAt: Float = 0.75
-    var rng: Xoshiro256
-    /// Targets chosen in the last `reaction + 1` steps (ring buffer).
-    var history: [Float]
-    var head = 0
-    var seen = 0
-    var aimOffset: Float = 0
-    var falling = false
-    var moveCredit: Float = 0
+    var steering: TrackerSteering
 
     public init(config: BreakoutConfig, skill: Skill = Skill(), seed: UInt64 = 0) {
         self.skill = skill
@@ -52,14 +45,10 @@ public struct BreakoutTracker: Agent, Sendable {
         cols = config.brickColumns
         bricksStart = 8 + 5 * config.maxBalls
         manualServe = !config.autoServe
-        rng = Xoshiro256(seed: seed)
-        history = [Float](repeating: 0, count: skill.reaction + 1)
+        steering = TrackerSteering(skill: skill, seed: seed)
     }
 
-    public mutating func reset(seed: UInt64) {
-        rng = Xoshiro256(seed: seed)
-        head = 0; seen = 0; aimOffset = 0; falling = false; moveCredit = 0
-    }
+    public mutating func reset(seed: UInt64) { steering.reset(seed: seed) }
 
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int {
         let cx = width / 2, cy = height / 2
@@ -83,11 +72,7 @@ public struct BreakoutTracker: Agent, Sendable {
             let b = 8 + 5 * best
             let x = o[b + 1] * cx + cx, y = o[b + 2] * cy + cy
             let vx = o[b + 3] * maxSpeed, vy = o[b + 4] * maxSpeed
-            let nowFalling = vy < 0
-            if nowFalling, !falling, skill.noise > 0 {
-                aimOffset = rng.nextSigned() * skill.noise * halfW
-            }
-            falling = nowFalling
+            steering.track(incoming: vy < 0, halfWidth: halfW)
             target = x
             if skill.predict, bestTime.isFinite, y > faceY {
                 target = BreakoutTracker.unfold(x + vx * bestTime, minX: r, maxX: width - r)
@@ -95,19 +80,13 @@ public struct BreakoutTracker: Agent, Sendable {
             if skill.aim {
                 target -= aimShift(from: target, halfW: halfW, bricks: o)
             }
-            target += aimOffset
+            target += steering.aimOffset
         }
-        // Reaction delay: act on the target chosen `reaction` steps ago.
-        history[head] = target
-        let delayed = seen >= skill.reaction ? history[(head + 1) % history.count] : paddleX
-        head = (head + 1) % history.count
-        seen += 1
-        moveCredit += skill.speed
-        guard moveCredit >= 1 else { return BreakoutAction.noop.rawValue }
-        moveCredit -= 1
-        if delayed < paddleX - deadZone { return BreakoutAction.left.rawValue }
-        if delayed > paddleX + deadZone { return BreakoutAction.right.rawValue }
-        return BreakoutAction.noop.rawValue
+        switch steering.move(toward: target, from: paddleX, deadZone: deadZone) {
+        case .left: return BreakoutAction.left.rawValue
+        case .right: return BreakoutAction.right.rawValue
+        case .stay: return BreakoutAction.noop.rawValue
+        }
     }
 
     /// Frames until a ball at height `y` moving by `vy` (units/frame) reaches

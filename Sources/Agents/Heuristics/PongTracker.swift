@@ -16,14 +16,7 @@ public struct PongTracker: Agent, Sendable {
 
     public let skill: Skill
     let width: Float, height: Float, halfPaddle: Float, faceY: Float, r: Float, deadZone: Float
-    var rng: Xoshiro256
-    /// Targets seen in the last `reaction + 1` steps (ring buffer).
-    var history: [Float]
-    var head = 0
-    var seen = 0
-    var aimOffset: Float = 0
-    var approaching = false
-    var moveCredit: Float = 0
+    var steering: TrackerSteering
 
     public init(config: PongConfig, skill: Skill = Skill(), seed: UInt64 = 0) {
         self.skill = skill
@@ -33,14 +26,10 @@ public struct PongTracker: Agent, Sendable {
         r = config.ballSize / 2
         faceY = config.paddleInset + config.paddleHeight / 2 + config.ballSize / 2
         deadZone = config.paddleSpeed / 2
-        rng = Xoshiro256(seed: seed)
-        history = [Float](repeating: 0, count: skill.reaction + 1)
+        steering = TrackerSteering(skill: skill, seed: seed)
     }
 
-    public mutating func reset(seed: UInt64) {
-        rng = Xoshiro256(seed: seed)
-        head = 0; seen = 0; aimOffset = 0; approaching = false; moveCredit = 0
-    }
+    public mutating func reset(seed: UInt64) { steering.reset(seed: seed) }
 
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int {
         let cx = width / 2, cy = height / 2
@@ -48,29 +37,17 @@ public struct PongTracker: Agent, Sendable {
         let ballX = o[4] * cx + cx, ballY = o[5] * cy + cy
         // Velocities are normalised by maxBallSpeed; only their ratio matters here.
         let vx = o[6], vy = o[7]
-        let nowApproaching = vy < 0
-        if nowApproaching && !approaching, skill.noise > 0 {
-            aimOffset = rng.nextSigned() * skill.noise * halfPaddle
-        }
-        approaching = nowApproaching
+        steering.track(incoming: vy < 0, halfWidth: halfPaddle)
         var target = ballX
         if skill.predict, vy < 0, ballY > faceY {
             target = PongTracker.crossing(x: ballX, y: ballY, vx: vx, vy: vy, lineY: faceY,
                                           minX: r, maxX: width - r)
         }
-        target += aimOffset
-        // Reaction delay: act on the target seen `reaction` steps ago.
-        history[head] = target
-        let delayed = seen >= skill.reaction ? history[(head + 1) % history.count] : ownX
-        head = (head + 1) % history.count
-        seen += 1
-        // Speed cap: move on a `speed` fraction of the steps.
-        moveCredit += skill.speed
-        guard moveCredit >= 1 else { return PongAction.noop.rawValue }
-        moveCredit -= 1
-        if delayed < ownX - deadZone { return PongAction.left.rawValue }
-        if delayed > ownX + deadZone { return PongAction.right.rawValue }
-        return PongAction.noop.rawValue
+        switch steering.move(toward: target + steering.aimOffset, from: ownX, deadZone: deadZone) {
+        case .left: return PongAction.left.rawValue
+        case .right: return PongAction.right.rawValue
+        case .stay: return PongAction.noop.rawValue
+        }
     }
 
     /// Where a ball at (x, y) moving by (vx, vy), vy < 0, crosses the line
