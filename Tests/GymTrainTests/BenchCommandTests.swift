@@ -64,4 +64,16 @@ import Testing
         #expect(r.status != 0)
         #expect(r.stderr.contains("classical") && r.stderr.contains("atari"), "\(r.stderr)")
     }
+
+    @Test func benchReportsStepsPerSecond() throws {
+        let r = try CLI.run(["bench", "--game", "pong", "--envs", "64", "--seconds", "0.2", "--workers", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1 worker") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
+    }
+
+    @Test func benchBreakoutReportsStepsPerSecond() throws {
+        let r = try CLI.run(["bench", "--game", "breakout", "--envs", "16", "--seconds", "0.05", "--workers", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("bench breakout") && r.stdout.contains("steps/s"))
+    }
 }

@@ -73,50 +73,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("never").path))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Results").path))
     }
-}
 
-@Suite struct OtherCommandTests {
-    @Test func configListsPresetsAndPrintsValidJSON() throws {
-        let list = try CLI.run(["config", "--game", "pong", "--list"])
-        #expect(list.status == 0)
-        #expect(list.stdout.split(separator: "\n") == ["classic", "touch", "fast", "ale"])
-        let touch = try CLI.run(["config", "--preset", "touch"])
-        #expect(touch.stdout.contains("\"verticalMovement\": true"))
-        let reference = try CLI.run(["config", "--reference"])
-        #expect(reference.stdout.contains("| `paddleSpeed` | 0.5 ... 32 |"))
-    }
-
-    @Test func renderWritesAGIFAndPGMFrames() throws {
+    @Test func evalBreakoutWritesTheResultsFolder() throws {
         let dir = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let gif = dir.appendingPathComponent("e.gif"), pgm = dir.appendingPathComponent("frames")
-        let r = try CLI.run(["render", "--max-steps", "40", "--every", "10", "--gif", gif.path, "--pgm", pgm.path])
+        let out = dir.appendingPathComponent("run")
+        let r = try CLI.run(["eval", "--game", "breakout", "--agent", "tracker", "--episodes", "4", "--workers", "2",
+                             "--seed", "5", "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
-        let data = try Data(contentsOf: gif)
-        #expect(data.prefix(6) == Data("GIF89a".utf8))
-        #expect(data.last == 0x3B)
-        #expect(CLI.files(in: pgm) == (0 ..< 5).map { String(format: "frame-%06d.pgm", $0) })
+        #expect(r.stdout.contains("eval breakout: tracker, 4 episodes"))
+        #expect(r.stdout.contains("95% CI") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
+        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
+        let csv = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == 5)
+        #expect(csv.hasPrefix("episode,seed,score,steps,end,levels_cleared,lives_lost"))
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any]
+        #expect(summary?["game"] as? String == "breakout" && summary?["episodes"] as? Int == 4)
+        #expect(summary?["meanScore95"] as? [Double] != nil && summary?["clearRate"] as? Double != nil)
+        let check = try CLI.run(["config", "--game", "breakout", "--config", out.appendingPathComponent("config.json").path])
+        #expect(check.status == 0, "\(check.stderr)")
     }
 
-    @Test func renderReplaysTheEvaluatedEpisode() throws {
+    @Test func badBreakoutConfigGetsOneLineAndNonZeroExit() throws {
         let dir = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("eval")
-        let e = try CLI.run(["eval", "--agent", "tracker:noise=1", "--opponent", "random", "--episodes", "4", "--seed", "9", "--out", out.path])
-        #expect(e.status == 0)
-        let rows = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8).split(separator: "\n")
-        let fields = rows[4].split(separator: ",")   // episode 3: agent on top
-        let r = try CLI.run(["render", "--agent", "tracker:noise=1", "--opponent", "random", "--seed", "9", "--episode", "3",
-                             "--max-steps", "0", "--gif", dir.appendingPathComponent("x.gif").path, "--every", "50"])
-        #expect(r.status == 0, "\(r.stderr)")
-        // bottom-top score printed by render: agent was top on an odd episode.
-        #expect(r.stdout.contains("[bottom] \(fields[4])-\(fields[3]) "), "\(r.stdout) vs \(rows[4])")
-        #expect(r.stdout.contains("after \(fields[5]) steps"), "\(r.stdout) vs \(rows[4])")
-    }
-
-    @Test func benchReportsStepsPerSecond() throws {
-        let r = try CLI.run(["bench", "--game", "pong", "--envs", "64", "--seconds", "0.2", "--workers", "2"])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("1 worker") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
+        let layout = dir.appendingPathComponent("layout.json")
+        try "{\"brickRows\": 1, \"rowValues\": [1], \"layout\": [\"##Q#######\"]}".write(to: layout, atomically: true, encoding: .utf8)
+        let width = dir.appendingPathComponent("width.json")
+        try "{\"brickRows\": 1, \"rowValues\": [1], \"layout\": [\"###\"]}".write(to: width, atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (["config", "--game", "breakout", "--config", layout.path], "has the unknown character \"Q\" at column 3"),
+            (["eval", "--game", "breakout", "--config", width.path], "has 3 characters; every row needs brickColumns = 10"),
+            (["eval", "--game", "breakout", "--preset", "arcade"], "unknown breakout preset \"arcade\""),
+            (["eval", "--game", "breakout", "--agent", "constant:action=4"], "Breakout actions are 0 ... 3"),
+        ]
+        for (args, expected) in cases {
+            let extra = args[0] == "eval" ? ["--out", dir.appendingPathComponent("never").path] : []
+            let r = try CLI.run(args + extra)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.stderr.contains(expected), "\(args): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("never").path))
     }
 }

@@ -2,7 +2,7 @@ import Testing
 import Gym
 @testable import Agents
 
-@Suite struct PongEvalSummaryTests {
+@Suite struct EvalSummaryTests {
     /// One game from the agent's side: its score, the opponent's, and how the game ended.
     func game(_ index: Int, agent: Int, opponent: Int, end: EpisodeEnd) -> PongEvalEpisode {
         let side: PongSide = index % 2 == 0 ? .bottom : .top
