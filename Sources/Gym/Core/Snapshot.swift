@@ -68,7 +68,9 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// A decoding error as one short phrase (the missing field, or where a
+    /// value is bad), for the one-line messages of anything read from JSON.
+    public static func describe(_ error: any Error) -> String {
         switch error {
         case let DecodingError.keyNotFound(key, _): "missing field \"\(key.stringValue)\""
         case let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx):

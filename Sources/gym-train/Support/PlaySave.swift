@@ -39,7 +39,7 @@ struct PlaySave<State: Codable & Sendable & Equatable, Config: GameConfig & Coda
     static func decode(_ data: Data, path: String) throws -> Self {
         let save: Self
         do { save = try JSONDecoder().decode(Self.self, from: data) } catch {
-            throw CLIError("save file \(path) is corrupt: \(SnapshotErrorText.describe(error))")
+            throw CLIError("save file \(path) is corrupt: \(SnapshotError.describe(error))")
         }
         // The snapshot's own checks (format version, game, config ranges).
         do { _ = try Snapshot<State, Config>.decode(try save.snapshot.encoded()) } catch {
@@ -63,25 +63,11 @@ struct PlaySaveHeader: Decodable {
     static func read(_ data: Data, path: String) throws -> PlaySaveHeader {
         let header: PlaySaveHeader
         do { header = try JSONDecoder().decode(PlaySaveHeader.self, from: data) } catch {
-            throw CLIError("\(path) is not a play save file (\(SnapshotErrorText.describe(error)))")
+            throw CLIError("\(path) is not a play save file (\(SnapshotError.describe(error)))")
         }
         guard header.kind == "gym-train play save" else {
             throw CLIError("\(path) is not a play save file (\"kind\" is \"\(header.kind)\", expected \"gym-train play save\")")
         }
         return header
-    }
-}
-
-/// Decoding errors as one short phrase.
-enum SnapshotErrorText {
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let DecodingError.keyNotFound(key, _): "missing field \"\(key.stringValue)\""
-        case let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx):
-            "bad value at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
-        case let DecodingError.dataCorrupted(ctx):
-            ctx.codingPath.isEmpty ? "not valid JSON" : "bad value at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
-        default: "\(error)"
-        }
     }
 }
