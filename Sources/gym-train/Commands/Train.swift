@@ -44,6 +44,9 @@ struct Train: ParsableCommand {
     @Option(help: "Override: episodes per evaluation.") var evalEpisodes: Int?
     @Option(help: "Override: agent steps per evaluation episode.") var evalSteps: Int?
 
+    @Flag(help: "Play each iteration's ES members elsewhere: write es-request.json, print its path, read the es-members result files from stdin (the protocol of pbgym.distributed; docs/distributed.md).")
+    var remoteMembers = false
+
     /// Test hook: behave as if interrupted after this many iterations of this session.
     @Option(help: .hidden) var stopAfter: Int?
 
@@ -84,6 +87,7 @@ struct Train: ParsableCommand {
         }
         defer { stop.uninstall() }
         let outcome = try TrainingLoop(config: config, folder: folder, resumed: resumed, stopAfter: stopAfter,
+                                       remote: remoteMembers ? RemoteMembers(folder: folder, config: config) : nil,
                                        isStopped: { stop.signal != nil }).run()
         switch outcome {
         case .finished:
@@ -162,6 +166,8 @@ struct TrainingLoop {
     let folder: ResultsFolder
     let resumed: (Checkpoint, TrainingMetrics)?
     let stopAfter: Int?
+    /// Where the members of each iteration are played (nil: here).
+    var remote: RemoteMembers? = nil
     let isStopped: () -> Bool
 
     func run() throws -> Outcome {
@@ -174,6 +180,9 @@ struct TrainingLoop {
         } else {
             session = try TrainingSession(config: config)
             try writeRunFiles(session)
+        }
+        if remote != nil, session.population == nil {
+            throw CLIError("--remote-members: \(PopulationPieceError.notAPopulationTrainer(config.trainer))")
         }
         let runner = ParallelRunner(workers: WorkerOptions.resolve(config.workers))
         let progress = Progress(total: config.iterations, label: "train")
@@ -198,7 +207,7 @@ struct TrainingLoop {
                 interrupted = true
                 break
             }
-            let report = session.iterate(runner: runner)
+            let report = try remote.map { try $0.iterate(&session) } ?? session.iterate(runner: runner)
             lastReport = report
             sessionSteps += report.steps
             var row = TrainingMetrics.Row(iteration: report.iteration, envSteps: report.totalSteps,
@@ -236,6 +245,7 @@ struct TrainingLoop {
         }
         try writeCheckpoint(session, metrics)
         try write(session.checkpoint(includingState: false), to: "policy.json")
+        remote?.finish()
         let state = session.state
         let seconds = (clock.now - start).seconds
         print(String(format: "  %d iterations, %@ env steps, %.1f s wall in total (this session: %@ steps/s)",
