@@ -36,7 +36,8 @@ def build_gym_train() -> Path:
     prebuilt = os.environ.get("PBGYM_PREBUILT_GYM_TRAIN")
     if prebuilt:
         return Path(prebuilt)
-    return swift_build("gym-train", []) / "gym-train"
+    # Symbols stripped: a smaller executable that runs the same.
+    return swift_build("gym-train", ["-Xlinker", "--strip-all"]) / "gym-train"
 
 
 def swift_build(product: str, extra: list) -> Path:

@@ -218,6 +218,9 @@ def _needed_files(subcommand: str, args: Sequence[str]) -> Dict[str, bytes]:
     relative paths before it runs its shard; absolute paths must exist on every node."""
     names = []
     for a in args:
+        if ".." in Path(a).parts and os.path.exists(a):
+            raise DistributedError(f"{a}: a path through .. cannot be shipped to a node; name it inside this "
+                                   "folder or by an absolute path that every node has")
         names.append(a)
         for part in a.split(";"):
             for spec in part.split(","):
@@ -309,7 +312,9 @@ def train(args: Sequence[str] = (), shards: int = 2, backend: Union[str, Backend
     order — the code ``gym-train train`` runs, so every weight is bit-identical to it, and
     checkpoints and ``--resume`` work as on one machine. ``workers``: each piece's
     ``--workers`` (default 1). ``echo`` receives gym-train's other output lines (default:
-    printed). Returns the finished process (stdout holds those lines).
+    printed). Returns the finished process (stdout holds those lines). When a piece fails (or on
+    KeyboardInterrupt) the driver's gym-train stops as if interrupted: the checkpoint of the last
+    whole iteration is written, and ``--resume DIR`` continues bit-identically.
     """
     be = make_backend(backend, address, workers)
     cmd = [executable(), "train", *args, "--remote-members"]
@@ -352,7 +357,9 @@ def train(args: Sequence[str] = (), shards: int = 2, backend: Union[str, Backend
             proc.stdin.write(json.dumps(paths) + "\n")
             proc.stdin.flush()
     except BaseException:
-        proc.kill()
+        # Closing stdin stops gym-train as an interruption does: it writes the checkpoint of the last whole
+        # iteration, so the run resumes (train(["--resume", DIR])) where it stopped.
+        proc.stdin.close()
         proc.wait()
         raise
     finally:

@@ -176,6 +176,34 @@ def test_es_training_in_pieces_is_bit_identical_and_resumes(work, backend):
         assert (work / "resumed" / name).read_bytes() == (work / "whole" / name).read_bytes(), name
 
 
+class FailingBackend:
+    """The local backend, failing its ``fail_at``-th batch of pieces (a lost cluster mid-run)."""
+
+    name = "local"
+
+    def __init__(self, fail_at):
+        self.calls, self.fail_at, self.inner = 0, fail_at, dist.LocalBackend(processes=2)
+
+    def map(self, pieces):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise dist.DistributedError("the cluster went away")
+        return self.inner.map(pieces)
+
+
+def test_es_training_stopped_by_a_failure_resumes_bit_identically(work):
+    Path("train.json").write_text(json.dumps(TRAIN_CONFIG))
+    gym_train("train", "--config", "train.json", "--out", "whole", "--workers", "2")
+    with pytest.raises(dist.DistributedError, match="the cluster went away"):
+        dist.train(["--config", "train.json", "--out", "run", "--workers", "2"], shards=2,
+                   backend=FailingBackend(fail_at=4), echo=lambda s: None)
+    checkpoint = json.loads((work / "run" / "checkpoint.json").read_text())
+    assert checkpoint["training"]["iteration"] == 3  # the last whole iteration
+    dist.train(["--resume", "run"], shards=3, backend="local", echo=lambda s: None)
+    for name in ["policy.json", "best.json", "checkpoints/iteration-000004.json"]:
+        assert (work / "run" / name).read_bytes() == (work / "whole" / name).read_bytes(), name
+
+
 def test_bad_input_is_one_clear_error(work):
     with pytest.raises(dist.DistributedError, match='command "play" cannot be sharded'):
         dist.run(["play"], shards=2)

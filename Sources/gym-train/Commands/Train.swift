@@ -92,9 +92,10 @@ struct Train: ParsableCommand {
         switch outcome {
         case .finished:
             break
-        case let .interrupted(iteration):
+        case let .interrupted(iteration, serviceClosed):
             let sig = stop.signal
-            let why = sig.map { "\(StopSignal.name($0)) received" } ?? "stopped (--stop-after)"
+            let why = sig.map { "\(StopSignal.name($0)) received" }
+                ?? (serviceClosed ? "the member service closed stdin" : "stopped (--stop-after)")
             FileHandleOutput.standardError("gym-train: \(why): checkpoint and metrics written at iteration \(iteration).")
             FileHandleOutput.standardError("gym-train: resume with: gym-train train --resume \(folder.path)")
             throw ExitCode(sig.map { 128 + $0 } ?? 3)
@@ -159,7 +160,9 @@ struct TrainingLoop {
     enum Outcome: Equatable {
         case finished
         /// Stopped by a signal (or the test hook) after this iteration.
-        case interrupted(iteration: Int)
+        /// Stopped by a signal, the test hook, or (`serviceClosed`) the end of the
+        /// member service's stdin, after this iteration.
+        case interrupted(iteration: Int, serviceClosed: Bool = false)
     }
 
     let config: TrainConfig
@@ -201,13 +204,23 @@ struct TrainingLoop {
                 + "seed \(config.seed), \(runner.workers) workers; "
                 + (resumed != nil ? "resuming at iteration \(startIteration)" : "from scratch"))
         }
-        var interrupted = false
+        var interrupted = false, serviceClosed = false
         while !session.isFinished {
             if isStopped() || stopAfter.map({ session.state.iteration - startIteration >= $0 }) == true {
                 interrupted = true
                 break
             }
-            let report = try remote.map { try $0.iterate(&session) } ?? session.iterate(runner: runner)
+            let report: IterationReport
+            if let remote {
+                // The service closed stdin (its driver stopped): stop as when interrupted, checkpoint written.
+                guard let r = try remote.iterate(&session) else {
+                    serviceClosed = true
+                    break
+                }
+                report = r
+            } else {
+                report = session.iterate(runner: runner)
+            }
             lastReport = report
             sessionSteps += report.steps
             var row = TrainingMetrics.Row(iteration: report.iteration, envSteps: report.totalSteps,
@@ -239,9 +252,9 @@ struct TrainingLoop {
                 + (lastScore.map { String(format: "  score %.3f", $0) } ?? ""))
         }
         progress.finish()
-        if interrupted {
+        if interrupted || serviceClosed {
             try writeCheckpoint(session, metrics)
-            return .interrupted(iteration: session.state.iteration)
+            return .interrupted(iteration: session.state.iteration, serviceClosed: serviceClosed)
         }
         try writeCheckpoint(session, metrics)
         try write(session.checkpoint(includingState: false), to: "policy.json")

@@ -14,6 +14,8 @@ import Gym
 /// line from stdin: a JSON array of `es-members` piece files
 /// (``MemberPiece``) that together cover members `0 ..< population` of that
 /// iteration. Pieces may come in any order; they are joined in member order.
+/// Stdin at its end instead stops the run as an interruption does: the
+/// checkpoint is written at the last whole iteration, and `--resume` continues.
 struct RemoteMembers {
     static let requestFile = "es-request.json"
     static let requestPrefix = "pbgym-es-request "
@@ -21,8 +23,9 @@ struct RemoteMembers {
     let folder: ResultsFolder
     let config: TrainConfig
 
-    /// Plays one iteration through the member service.
-    func iterate(_ session: inout TrainingSession) throws -> IterationReport {
+    /// Plays one iteration through the member service; nil when the service
+    /// closed stdin before sending the results (the iteration is not done).
+    func iterate(_ session: inout TrainingSession) throws -> IterationReport? {
         guard let population = session.population else {
             throw CLIError("\(PopulationPieceError.notAPopulationTrainer(config.trainer))")
         }
@@ -39,9 +42,7 @@ struct RemoteMembers {
         try folder.write(request.serialized(pretty: false) + "\n", to: Self.requestFile)
         let path = folder.url.appendingPathComponent(Self.requestFile).path
         FileHandle.standardOutput.write(Data((Self.requestPrefix + path + "\n").utf8))
-        guard let line = readLine(strippingNewline: true) else {
-            throw CLIError("--remote-members: stdin closed before the results of iteration \(iteration + 1) arrived")
-        }
+        guard let line = readLine(strippingNewline: true) else { return nil }
         let paths: [String]
         do {
             guard case let .array(items) = try JSONValue.parse(line) else { throw CLIError("not an array") }
