@@ -134,6 +134,7 @@ public struct EvolutionStrategies<Task: TrainingTask> {
     public func evaluateMembers(_ range: Range<Int>, runner: ParallelRunner) -> [MemberResult] {
         precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= settings.population,
                      "members out of range")
+        BLAS.useSingleThread() // no BLAS call may depend on OpenBLAS's thread count
         let iterationSeed = Seeds.stream(seed, UInt64(state.iteration))
         let p = policy.parameterCount, sigma = settings.sigma
         let directions = directions()

@@ -159,7 +159,6 @@ struct Train: ParsableCommand {
 struct TrainingLoop {
     enum Outcome: Equatable {
         case finished
-        /// Stopped by a signal (or the test hook) after this iteration.
         /// Stopped by a signal, the test hook, or (`serviceClosed`) the end of the
         /// member service's stdin, after this iteration.
         case interrupted(iteration: Int, serviceClosed: Bool = false)
