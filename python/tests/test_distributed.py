@@ -37,6 +37,8 @@ def ray_cluster():
     cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
     ray.init(address=cluster.address, log_to_driver=False)
+    # One CPU per node: shards submitted together run on both nodes.
+    assert [n["Resources"].get("CPU") for n in ray.nodes() if n["Alive"]] == [1.0, 1.0]
     yield cluster
     ray.shutdown()
     cluster.shutdown()
