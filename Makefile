@@ -6,7 +6,7 @@ SWIFT      ?= swift
 RELEASE    := .build/release/gym-train
 APT_PKGS   := libopenblas-dev pkg-config
 
-.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo
+.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -92,6 +92,14 @@ bench: release
 # Steps/s of the Python vector env beside the Swift batched figure.
 python-bench: python-venv release
 	$(VENV)/bin/python -m pbgym.bench --gym-train $(RELEASE)
+
+# The cost of pbgym.distributed against one process (scripts/bench-distributed.py):
+# a tournament and an ES run on one process, the local backend and a local
+# two-node Ray cluster; BENCH_DIST_ARGS are the script's options.
+BENCH_DIST_ARGS ?=
+
+bench-distributed: python-venv
+	$(VENV)/bin/python scripts/bench-distributed.py $(BENCH_DIST_ARGS)
 
 # A self-contained wheel (Swift runtime, Foundation and OpenBLAS inside):
 # python/wheelhouse/pbgym-*-manylinux_*.whl.

@@ -4,9 +4,13 @@
 repository root (the folder above this one, or $PBGYM_SWIFT_ROOT) with the
 Swift runtime and Foundation linked statically, exporting only the pbg_*
 functions (libpbgym.map). $PBGYM_PREBUILT names an already built library
-to ship instead. The wheel is tagged py3-none-<platform>: the library is
-loaded with ctypes, so any CPython 3 uses it; `auditwheel repair` then
-copies OpenBLAS in and names the manylinux tag.
+to ship instead. The gym-train executable is built the same way (release,
+Swift runtime static) and shipped as pbgym/bin/gym-train: it runs the shards
+and ES members of pbgym.distributed, so a cluster node needs only the
+package ($PBGYM_PREBUILT_GYM_TRAIN names an already built one). The wheel
+is tagged py3-none-<platform>: the library is loaded with ctypes, so any
+CPython 3 uses it; `auditwheel repair` then copies OpenBLAS in (for the
+library and the executable) and names the manylinux tag.
 """
 
 import os
@@ -25,17 +29,30 @@ def build_library() -> Path:
     prebuilt = os.environ.get("PBGYM_PREBUILT")
     if prebuilt:
         return Path(prebuilt)
+    return swift_build("pbgym", ["-Xlinker", f"--version-script={HERE / 'libpbgym.map'}"]) / "libpbgym.so"
+
+
+def build_gym_train() -> Path:
+    prebuilt = os.environ.get("PBGYM_PREBUILT_GYM_TRAIN")
+    if prebuilt:
+        return Path(prebuilt)
+    # Symbols stripped: a smaller executable that runs the same.
+    return swift_build("gym-train", ["-Xlinker", "--strip-all"]) / "gym-train"
+
+
+def swift_build(product: str, extra: list) -> Path:
+    """Builds `product` in release with the Swift runtime linked statically; returns the products' folder."""
     root = Path(os.environ.get("PBGYM_SWIFT_ROOT", HERE.parent)).resolve()
     if not (root / "Package.swift").exists():
         raise RuntimeError(f"pbgym: no Package.swift in {root}; build from the repository checkout "
                            "or set PBGYM_SWIFT_ROOT (or PBGYM_PREBUILT to a built libpbgym.so)")
     swift = os.environ.get("SWIFT", "swift")
     scratch = root / ".build-python"
-    cmd = [swift, "build", "-c", "release", "-Xswiftc", "-static-stdlib", "--product", "pbgym",
-           "--scratch-path", str(scratch), "-Xlinker", f"--version-script={HERE / 'libpbgym.map'}"]
+    cmd = [swift, "build", "-c", "release", "-Xswiftc", "-static-stdlib", "--product", product,
+           "--scratch-path", str(scratch), *extra]
     print("pbgym: " + " ".join(cmd), flush=True)
     subprocess.check_call(cmd, cwd=root)
-    return scratch / "release" / "libpbgym.so"
+    return scratch / "release"
 
 
 class BuildWithSwift(build_py):
@@ -44,6 +61,9 @@ class BuildWithSwift(build_py):
         target = Path(self.build_lib) / "pbgym"
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy2(build_library(), target / "libpbgym.so")
+        (target / "bin").mkdir(exist_ok=True)
+        shutil.copy2(build_gym_train(), target / "bin" / "gym-train")
+        os.chmod(target / "bin" / "gym-train", 0o755)
 
 
 class PlatformWheel(bdist_wheel):

@@ -103,15 +103,17 @@ public struct EvolutionStrategies<Task: TrainingTask> {
         state.note(wallSeconds: wallSeconds, bestScore: bestScore, bestIteration: bestIteration)
     }
 
-    /// One iteration (see the type's description).
+    /// One iteration (see the type's description): every member played
+    /// here, then ``update(members:)``.
     public mutating func iterate(runner: ParallelRunner) -> IterationReport {
-        BLAS.useSingleThread() // the gradient's sgemv must not depend on OpenBLAS's thread count
-        let iteration = state.iteration
-        let iterationSeed = Seeds.stream(seed, UInt64(iteration))
-        let pairs = settings.pairs, p = policy.parameterCount
-        let sigma = settings.sigma
+        update(members: evaluateMembers(0 ..< settings.population, runner: runner))
+    }
 
-        // 1. Directions, row by row from their own generators.
+    /// The iteration's directions (step 1): `pairs × parameters` floats,
+    /// row `i` from its own generator seeded by the iteration's seed and `i`.
+    func directions() -> [Float] {
+        let iterationSeed = Seeds.stream(seed, UInt64(state.iteration))
+        let pairs = settings.pairs, p = policy.parameterCount
         var noise = [Float](repeating: 0, count: pairs * p)
         noise.withUnsafeMutableBufferPointer { e in
             for i in 0 ..< pairs {
@@ -119,16 +121,33 @@ public struct EvolutionStrategies<Task: TrainingTask> {
                 rng.fillGaussian(UnsafeMutableBufferPointer(rebasing: e[i * p ..< (i + 1) * p]))
             }
         }
-        let directions = noise
+        return noise
+    }
+
+    /// Plays members `range` of the current iteration (step 2) and returns
+    /// their results in member order. A member's result depends only on the
+    /// run seed, the iteration, the policy and its index, so the population
+    /// can be played in pieces (on other processes or machines) and the
+    /// pieces joined in member order give exactly the results of playing it
+    /// whole (what ``iterate(runner:)`` does).
+    /// - Parameter range: member indices within `0 ..< population`, not empty.
+    public func evaluateMembers(_ range: Range<Int>, runner: ParallelRunner) -> [MemberResult] {
+        precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= settings.population,
+                     "members out of range")
+        BLAS.useSingleThread() // no BLAS call may depend on OpenBLAS's thread count
+        let iterationSeed = Seeds.stream(seed, UInt64(state.iteration))
+        let p = policy.parameterCount, sigma = settings.sigma
+        let directions = directions()
         let centre = policy.parameters
         let episodes = settings.episodesPerMember
-
-        // 2. Members, each writing only its own results.
+        let first = range.lowerBound
+        // Each member writes only its own results.
         let plan = RolloutPlan(
-            members: 2 * pairs, episodes: episodes, maxSteps: task.episodeSteps,
+            members: range.count, episodes: episodes, maxSteps: task.episodeSteps,
             seedBase: Seeds.stream(iterationSeed, SeedStream.esEpisodes), collectStatistics: policy.normalizer != nil,
             centre: policy
-        ) { member, learner in
+        ) { local, learner in
+            let member = first + local
             let sign: Float = member % 2 == 0 ? 1 : -1
             let row = member / 2
             centre.withUnsafeBufferPointer { c in
@@ -139,7 +158,7 @@ public struct EvolutionStrategies<Task: TrainingTask> {
             }
         }
         let played = Rollout.play(plan, task: task, path: rolloutPath, slots: slots, runner: runner)
-        let members = (0 ..< 2 * pairs).map { m in
+        return (0 ..< range.count).map { m in
             var total = 0.0, steps = 0
             for r in played.episodes[m * episodes ..< (m + 1) * episodes] {
                 total += r.totalReturn
@@ -147,11 +166,21 @@ public struct EvolutionStrategies<Task: TrainingTask> {
             }
             return MemberResult(fitness: total / Double(episodes), steps: steps, statistics: played.statistics[m])
         }
+    }
+
+    /// Steps 3–5 from the whole population's results (member order): the
+    /// rank-shaped gradient, Adam, the normaliser; advances the iteration.
+    /// - Parameter members: `population` results, member `m` at index `m`.
+    public mutating func update(members: [MemberResult]) -> IterationReport {
+        BLAS.useSingleThread() // the gradient's sgemv must not depend on OpenBLAS's thread count
+        precondition(members.count == settings.population, "one result per member")
+        let pairs = settings.pairs, p = policy.parameterCount
+        let centre = policy.parameters
 
         // 3–4. Rank-shaped fitness and the gradient estimate (one sgemv).
         let fitness = members.map(\.fitness)
-        var gradient = EvolutionStrategies.gradientEstimate(directions: directions, pairs: pairs, parameters: p,
-                                                             fitness: fitness, sigma: sigma)
+        var gradient = EvolutionStrategies.gradientEstimate(directions: directions(), pairs: pairs, parameters: p,
+                                                             fitness: fitness, sigma: settings.sigma)
         // 5. Adam, then the normaliser.
         var theta = centre
         theta.withUnsafeMutableBufferPointer { t in
@@ -217,8 +246,17 @@ public struct EvolutionStrategies<Task: TrainingTask> {
 }
 
 /// What one ES member's episodes gave.
-struct MemberResult: Sendable {
-    var fitness: Double
-    var steps: Int
-    var statistics: ObservationStatistics?
+public struct MemberResult: Equatable, Sendable {
+    /// The member's mean episode return.
+    public var fitness: Double
+    /// Agent steps over its episodes.
+    public var steps: Int
+    /// Every observation it saw (nil unless the policy normalises its input).
+    public var statistics: ObservationStatistics?
+
+    public init(fitness: Double, steps: Int, statistics: ObservationStatistics?) {
+        self.fitness = fitness
+        self.steps = steps
+        self.statistics = statistics
+    }
 }

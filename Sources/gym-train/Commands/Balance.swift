@@ -52,8 +52,10 @@ struct Balance: ParsableCommand {
             try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
         }
 
+        /// The baseline of `file`, spelled as `--baselines` is (relative stays relative), so the shards of
+        /// one check run in different folders or on different machines name it alike (merge compares it).
         func baselinePath(_ file: String) -> String {
-            URL(fileURLWithPath: baselines).appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path
+            (baselines as NSString).appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent)
         }
 
         func play(_ set: BalanceScenarioSet, rules: BalanceRules, label: String) throws -> [BalanceScenarioResult] {

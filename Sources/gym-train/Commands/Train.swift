@@ -44,6 +44,9 @@ struct Train: ParsableCommand {
     @Option(help: "Override: episodes per evaluation.") var evalEpisodes: Int?
     @Option(help: "Override: agent steps per evaluation episode.") var evalSteps: Int?
 
+    @Flag(help: "Play each iteration's ES members elsewhere: write es-request.json, print its path, read the es-members result files from stdin (the protocol of pbgym.distributed; docs/distributed.md).")
+    var remoteMembers = false
+
     /// Test hook: behave as if interrupted after this many iterations of this session.
     @Option(help: .hidden) var stopAfter: Int?
 
@@ -84,13 +87,15 @@ struct Train: ParsableCommand {
         }
         defer { stop.uninstall() }
         let outcome = try TrainingLoop(config: config, folder: folder, resumed: resumed, stopAfter: stopAfter,
+                                       remote: remoteMembers ? RemoteMembers(folder: folder, config: config) : nil,
                                        isStopped: { stop.signal != nil }).run()
         switch outcome {
         case .finished:
             break
-        case let .interrupted(iteration):
+        case let .interrupted(iteration, serviceClosed):
             let sig = stop.signal
-            let why = sig.map { "\(StopSignal.name($0)) received" } ?? "stopped (--stop-after)"
+            let why = sig.map { "\(StopSignal.name($0)) received" }
+                ?? (serviceClosed ? "the member service closed stdin" : "stopped (--stop-after)")
             FileHandleOutput.standardError("gym-train: \(why): checkpoint and metrics written at iteration \(iteration).")
             FileHandleOutput.standardError("gym-train: resume with: gym-train train --resume \(folder.path)")
             throw ExitCode(sig.map { 128 + $0 } ?? 3)
@@ -154,14 +159,17 @@ struct Train: ParsableCommand {
 struct TrainingLoop {
     enum Outcome: Equatable {
         case finished
-        /// Stopped by a signal (or the test hook) after this iteration.
-        case interrupted(iteration: Int)
+        /// Stopped by a signal, the test hook, or (`serviceClosed`) the end of the
+        /// member service's stdin, after this iteration.
+        case interrupted(iteration: Int, serviceClosed: Bool = false)
     }
 
     let config: TrainConfig
     let folder: ResultsFolder
     let resumed: (Checkpoint, TrainingMetrics)?
     let stopAfter: Int?
+    /// Where the members of each iteration are played (nil: here).
+    var remote: RemoteMembers? = nil
     let isStopped: () -> Bool
 
     func run() throws -> Outcome {
@@ -174,6 +182,9 @@ struct TrainingLoop {
         } else {
             session = try TrainingSession(config: config)
             try writeRunFiles(session)
+        }
+        if remote != nil, session.population == nil {
+            throw CLIError("--remote-members: \(PopulationPieceError.notAPopulationTrainer(config.trainer))")
         }
         let runner = ParallelRunner(workers: WorkerOptions.resolve(config.workers))
         let progress = Progress(total: config.iterations, label: "train")
@@ -192,13 +203,23 @@ struct TrainingLoop {
                 + "seed \(config.seed), \(runner.workers) workers; "
                 + (resumed != nil ? "resuming at iteration \(startIteration)" : "from scratch"))
         }
-        var interrupted = false
+        var interrupted = false, serviceClosed = false
         while !session.isFinished {
             if isStopped() || stopAfter.map({ session.state.iteration - startIteration >= $0 }) == true {
                 interrupted = true
                 break
             }
-            let report = session.iterate(runner: runner)
+            let report: IterationReport
+            if let remote {
+                // The service closed stdin (its driver stopped): stop as when interrupted, checkpoint written.
+                guard let r = try remote.iterate(&session) else {
+                    serviceClosed = true
+                    break
+                }
+                report = r
+            } else {
+                report = session.iterate(runner: runner)
+            }
             lastReport = report
             sessionSteps += report.steps
             var row = TrainingMetrics.Row(iteration: report.iteration, envSteps: report.totalSteps,
@@ -230,12 +251,13 @@ struct TrainingLoop {
                 + (lastScore.map { String(format: "  score %.3f", $0) } ?? ""))
         }
         progress.finish()
-        if interrupted {
+        if interrupted || serviceClosed {
             try writeCheckpoint(session, metrics)
-            return .interrupted(iteration: session.state.iteration)
+            return .interrupted(iteration: session.state.iteration, serviceClosed: serviceClosed)
         }
         try writeCheckpoint(session, metrics)
         try write(session.checkpoint(includingState: false), to: "policy.json")
+        remote?.finish()
         let state = session.state
         let seconds = (clock.now - start).seconds
         print(String(format: "  %d iterations, %@ env steps, %.1f s wall in total (this session: %@ steps/s)",
