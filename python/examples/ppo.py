@@ -54,6 +54,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="a game config key (gym-train config --reference), e.g. frameSkip=4; repeatable")
     p.add_argument("--clip-rewards", type=int, default=0, choices=[0, 1],
                    help="train on the sign of each reward (Atari practice; the printed returns stay raw)")
+    p.add_argument("--life-loss-ends", type=int, default=0, choices=[0, 1],
+                   help="Breakout only: a lost life ends the return for training (Atari's EpisodicLifeEnv: "
+                        "the game goes on, the advantage estimate stops there)")
     p.add_argument("--net", default="nature", choices=["nature", "small", "mlp"],
                    help="pixels only: the Nature-DQN network, or smaller ones for CPUs "
                         "(SmallPixelAgent, PixelMLPAgent)")
@@ -305,7 +308,10 @@ def main(argv: list[str] | None = None) -> int:
             r = np.asarray(reward, dtype=np.float32)
             rew_buf[step] = torch.from_numpy(np.sign(r) if args.clip_rewards else r)
             next_obs = observe(obs_np, done)
-            next_done = torch.from_numpy(done.astype(np.float32))
+            cut = done
+            if args.life_loss_ends and not pong:
+                cut = done | (infos["events"]["lives_lost"] > 0)
+            next_done = torch.from_numpy(cut.astype(np.float32))
             ep_return += reward
             if pong:
                 points_won += int((reward > 0).sum())

@@ -132,3 +132,23 @@ def test_library_bench_loop_steps_as_step(env_id, rng):
     compare(a.native.scores, b.native.scores)
     assert not np.array_equal(a.native.obs, gym.make_vec(env_id, num_envs=5).reset(seed=2)[0][:, None]), \
         "the games must have moved"
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP], ids=lambda m: m.name)
+@pytest.mark.parametrize("opponent", ["random", "tracker:noise=1,reaction=3"])
+def test_native_equals_sync_with_a_stateful_opponent(mode, opponent, rng):
+    """The opponent starts each automatic restart's episode from that
+    episode's seed, as a single env's opponent does after reset()."""
+    kw = dict(maxScore=1, opponent=opponent)
+    n = 3
+    native = gym.make_vec("pbgym/Pong-v0", num_envs=n, vectorization_mode="vector_entry_point",
+                          autoreset_mode=mode, **kw)
+    sync = SyncVectorEnv([lambda: gym.make("pbgym/Pong-v0", **kw).unwrapped for _ in range(n)], autoreset_mode=mode)
+    compare(native.reset(seed=21), sync.reset(seed=21))
+    ends = 0
+    for t in range(1500):
+        a = rng.integers(0, 3, size=n)
+        r1, r2 = native.step(a), sync.step(a)
+        compare(r1, r2, f"step {t}")
+        ends += int((r1[2] | r1[3]).sum())
+    assert ends >= 3, "the rollout must restart games"
