@@ -114,7 +114,7 @@ wheel: python-venv
 # its own virtual environment with torch from PyPI (a large download) and the
 # package from this checkout. PPO_ARGS are the example's options.
 EXAMPLES_VENV := .venv-examples
-PPO_ARGS      ?= --time-limit 600
+PPO_ARGS      ?= --opponent random --config frameSkip=4 --threads 1 --time-limit 240 --eval-games 64
 
 example-ppo: setup
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }

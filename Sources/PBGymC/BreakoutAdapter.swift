@@ -9,11 +9,11 @@ final class BreakoutAdapter: GameAdapter {
     let count: Int
     var events: [BreakoutEvents]
 
-    init(config: BreakoutConfig, count: Int, observationSize: PixelObservation) {
+    init(config: BreakoutConfig, count: Int, observationSize: PixelObservation, autoresetMode: AutoresetMode) {
         self.config = config
         self.observationSize = observationSize
         self.count = count
-        batch = BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
+        batch = BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode)
         layout = batch.observationLayout
         events = Array(repeating: BreakoutEvents(), count: count)
     }
@@ -29,7 +29,11 @@ final class BreakoutAdapter: GameAdapter {
         PixelObservation(width: max(1, Int(config.fieldWidth / 2)), height: max(1, Int(config.fieldHeight / 2))) ?? .atari
     }
 
-    func start(_ i: Int, seed: UInt64) { batch.reset(i, seed: seed) }
+    func reset(_ i: Int, stream runSeed: UInt64) { batch.reset(i, stream: runSeed) }
+    func resetNext(mask: UnsafePointer<UInt8>) { batch.reset(mask: mask, seeds: nil) }
+    func restartStream(_ i: Int) -> RestartStream { batch.restartStream(i) }
+    func setRestartStream(_ stream: RestartStream, _ i: Int) { batch.setRestartStream(stream, i) }
+    func ended(_ i: Int) -> Bool { batch.core(i).end != .none }
     func observe(into out: UnsafeMutablePointer<Float>) { batch.observe(into: out) }
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) { batch.observe(i, into: out) }
 

@@ -127,6 +127,29 @@ public func pbg_step(_ h: UInt64) -> Int32 {
     }
 }
 
+/// The library's own stepping loop, for benchmarks: `steps` steps of every
+/// game, each first copying action set `k mod sets` of `actions` (`sets ×
+/// N × S` Int32, drawn by the caller) into the bound action buffer, then
+/// stepping exactly as `pbg_step` does (same buffers, same work), so a
+/// caller timing this call measures the library alone in its own config.
+@_cdecl("pbg_bench")
+public func pbg_bench(_ h: UInt64, _ steps: Int64, _ actions: UnsafePointer<Int32>?, _ sets: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            guard steps >= 0 else { throw ABIError(.invalidArgument, "bench: steps \(steps) must be >= 0") }
+            guard let actions, sets >= 1 else {
+                throw ABIError(.invalidArgument, "bench: needs at least one action set (actions non-null, sets >= 1; got \(sets))")
+            }
+            let target = try s.required(.actions, Int32.self)
+            let per = s.count * s.seats
+            for k in 0 ..< steps {
+                target.update(from: actions + Int(k % sets) * per, count: per)
+                try s.step()
+            }
+        }
+    }
+}
+
 /// Writes the bound observation, pixel and score buffers from the current state.
 @_cdecl("pbg_observe")
 public func pbg_observe(_ h: UInt64) -> Int32 {

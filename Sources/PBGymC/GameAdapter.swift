@@ -11,11 +11,13 @@ struct GamePayload {
 
 /// A batch of one game kind behind the one interface ``Session`` drives.
 ///
-/// The adapter's batch never restarts a game by itself (its autoreset mode
-/// is `.disabled`): the session owns autoreset modes and seed streams
-/// (episode `e` of stream `s` plays `Seeds.episode(runSeed: s, index: e)`,
-/// as `gym-train eval` seeds its episodes), so both games and the CLI agree.
-/// Observation bounds come from the batch's ``VectorEnvironment/observationLayout``.
+/// The adapter's batch is the game's ``VectorEnvironment``, created in the
+/// autoreset mode the session asks for (next-step or disabled; the session
+/// composes same-step from next-step, see ``Session``); its restart streams
+/// are the only seed streams (``VectorEnvironment``, "Seeds"): game `i`
+/// reset with stream `r` plays `Seeds.episode(runSeed: r, index: e)` as its
+/// episode `e`, as `gym-train eval --seed r` does. Observation bounds come
+/// from the batch's ``VectorEnvironment/observationLayout``.
 protocol GameAdapter: AnyObject {
     var count: Int { get }
     /// Seats the caller acts for per game (Pong two-player: 2).
@@ -30,17 +32,25 @@ protocol GameAdapter: AnyObject {
     /// The size `render` uses when the caller gives none.
     var renderSize: PixelObservation { get }
 
-    /// Starts a new episode of game `i` from episode seed `seed`.
-    func start(_ i: Int, seed: UInt64)
+    /// Game `i` starts episode 0 of the restart stream `runSeed`.
+    func reset(_ i: Int, stream runSeed: UInt64)
+    /// Every game `i` with `mask[i] != 0` starts the next episode of its stream.
+    func resetNext(mask: UnsafePointer<UInt8>)
+    /// Game `i`'s restart stream (for snapshots).
+    func restartStream(_ i: Int) -> RestartStream
+    func setRestartStream(_ stream: RestartStream, _ i: Int)
+    /// Whether game `i`'s episode has ended (in next-step mode: it restarts
+    /// at the next step).
+    func ended(_ i: Int) -> Bool
     /// Every seat's observation of every game (`N × S × n` floats).
     func observe(into out: UnsafeMutablePointer<Float>)
     /// Game `i`'s observations (`S × n` floats).
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>)
     /// Game `i` as seat `seat` sees it, in pixels.
     func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>)
-    /// One step of every game (actions `N × S`, all in range): rewards
-    /// `N × S`, flags and ends `N`, observations `N × S × n` and events
-    /// `N × E` when given. A finished game repeats its flags.
+    /// One step of every game through the batch, in its autoreset mode
+    /// (actions `N × S`, all in range): rewards `N × S`, flags and ends `N`,
+    /// observations `N × S × n` and events `N × E` when given.
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,

@@ -23,14 +23,20 @@ final class PongAdapter: GameAdapter {
     /// (seat 0 the bottom side, seat 1 the top), copied to the caller's one seat.
     var seatActions: [Int32] = [], seatObs: [Float] = [], seatRewards: [Float] = []
     var events: [PongEvents]
+    /// Each game's ``PongBatch/episodesStarted(_:)`` as the opponent last
+    /// saw it: a next-step restart inside the batch changes it, and the
+    /// opponent then starts its new episode too.
+    var started: [UInt64]
 
     init(config: PongConfig, count: Int, twoPlayer: Bool, agentSide: PongSide,
-         opponentSpec: String, keepHistory: Bool) throws(ABIError) {
+         opponentSpec: String, keepHistory: Bool, autoresetMode: AutoresetMode) throws(ABIError) {
         self.config = config
         self.count = count
         self.twoPlayer = twoPlayer
         self.agentSide = twoPlayer ? .bottom : agentSide
-        batch = PongBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
+        let batch = PongBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode)
+        self.batch = batch
+        started = (0 ..< count).map { batch.episodesStarted($0) }
         layout = batch.observationLayout
         opponents = twoPlayer ? [] : try Opponent.make(spec: opponentSpec, config: config, count: count)
         self.keepHistory = keepHistory && !twoPlayer
@@ -54,17 +60,38 @@ final class PongAdapter: GameAdapter {
         PixelObservation(width: max(1, Int(config.fieldWidth / 2)), height: max(1, Int(config.fieldHeight / 2))) ?? .atari
     }
 
-    func start(_ i: Int, seed: UInt64) {
-        batch.reset(i, seed: seed)
-        guard !twoPlayer else { return }
-        let s = Opponent.seed(episodeSeed: seed, side: agentSide.opponent)
-        opponentSeeds[i] = s
-        opponents[i].reset(seed: s)
-        if keepHistory { history[i].removeAll(keepingCapacity: true) }
+    func reset(_ i: Int, stream runSeed: UInt64) {
+        batch.reset(i, stream: runSeed)
+        startOpponent(i)
         refreshOpponentObservation(i)
     }
 
+    func resetNext(mask: UnsafePointer<UInt8>) {
+        batch.reset(mask: mask, seeds: nil)
+        for i in 0 ..< count where mask[i] != 0 {
+            startOpponent(i)
+            refreshOpponentObservation(i)
+        }
+    }
+
+    func restartStream(_ i: Int) -> RestartStream { batch.restartStream(i) }
+    func setRestartStream(_ stream: RestartStream, _ i: Int) { batch.setRestartStream(stream, i) }
+    func ended(_ i: Int) -> Bool { batch.state(i).end != .none }
+
+    /// The opponent of game `i` starts the game's current episode: reset
+    /// from the episode's seed (every episode comes from the game's restart
+    /// stream: the session never resets with a bare seed), history cleared.
+    func startOpponent(_ i: Int) {
+        started[i] = batch.episodesStarted(i)
+        guard !twoPlayer else { return }
+        let s = Opponent.seed(episodeSeed: batch.restartStream(i).lastEpisodeSeed ?? 0, side: agentSide.opponent)
+        opponentSeeds[i] = s
+        opponents[i].reset(seed: s)
+        if keepHistory { history[i].removeAll(keepingCapacity: true) }
+    }
+
     func refreshOpponentObservation(_ i: Int) {
+        guard !twoPlayer else { return }
         opponentObs.withUnsafeMutableBufferPointer { o in
             guard let base = o.baseAddress else { return }
             batch.physics.observe(batch.state(i), side: agentSide.opponent, into: base + i * n)
@@ -119,6 +146,9 @@ final class PongAdapter: GameAdapter {
                                 let out = VectorStepOutput(observations: so, rewards: sr, terminated: terminated,
                                                            truncated: truncated, ends: ends, events: evp)
                                 batch.step(actions: sa, into: out)
+                                if batch.autoresetMode == .nextStep {
+                                    for i in 0 ..< count where batch.episodesStarted(i) != started[i] { startOpponent(i) }
+                                }
                                 for i in 0 ..< count {
                                     rewards[i] = sr[2 * i + agent]
                                     if let o = observations { (o + i * n).update(from: so + (2 * i + agent) * n, count: n) }
@@ -194,6 +224,7 @@ final class PongAdapter: GameAdapter {
             for k in 0 ..< h.count / n { _ = opponents[i].act(base + k * n, count: n) }
         }
         if keepHistory { history[i] = p.history }
+        started[i] = batch.episodesStarted(i)
         refreshOpponentObservation(i)
     }
 }

@@ -1,15 +1,23 @@
 import Gym
 import Synchronization
 
-/// One environment behind a handle: N games of one kind, the caller's
-/// bound buffers, each game's seed stream and the autoreset mode.
+/// One environment behind a handle: N games of one kind (a Gym
+/// ``VectorEnvironment`` behind a ``GameAdapter``) and the caller's bound
+/// buffers.
 ///
-/// ## Seeds
-/// Game `i` holds a run seed `r` and an episode index `e`; its episode is
-/// played with `Seeds.episode(runSeed: r, index: e)` (as `gym-train eval`
-/// seeds its episode `e` of a run seeded `r`). At creation `r = seed + i`,
-/// `e = 0`. A reset with an explicit seed `s` sets `r = s, e = 0`; a reset
-/// without one and every automatic restart go on to `e + 1`.
+/// ## Seeds and autoreset
+/// The batch's own: game `i`'s restart stream starts at `seed + i` at
+/// creation and at `s` on a reset with seed `s`
+/// (``VectorEnvironment/reset(_:stream:)``), a reset without a seed and
+/// every automatic restart play the stream's next episode, so episode `e`
+/// of stream `r` plays `Seeds.episode(runSeed: r, index: e)`, as
+/// `gym-train eval --seed r` seeds its episode `e`. Next-step and disabled
+/// are the batch's modes. Same-step runs the batch in next-step mode and
+/// restarts the games that ended right after the step with
+/// ``VectorEnvironment/reset(mask:seeds:)`` (their streams' next episodes:
+/// the episodes a same-step batch plays), because the caller is owed the
+/// ended episode's final pixels and scores, which a same-step batch
+/// replaces inside its step.
 final class Session: @unchecked Sendable {
     /// Buffer slots a caller binds (``bind(_:address:bytes:)``).
     enum Slot: Int32, CaseIterable {
@@ -22,17 +30,16 @@ final class Session: @unchecked Sendable {
     let games: any GameAdapter
     let count: Int, seats: Int, obsCount: Int
     let kind: UInt8
-    var runSeeds: [UInt64]
-    var episodes: [UInt64]
-    /// Next-step mode: games whose episode ended in the last step.
-    var pending: [Bool]
     var bound: [Slot: UnsafeMutableRawPointer] = [:]
     var ends: [UInt8]
+    /// Scratch: the games a reset or a same-step restart concerns.
+    var mask: [UInt8]
     /// One seat's pixel image, for the final pixels of a same-step restart.
     var pixelBytes: Int { config.pixelSize.byteCount }
 
     init(_ c: EnvConfig) throws(ABIError) {
         config = c
+        let batchMode: AutoresetMode = c.autoreset == .disabled ? .disabled : .nextStep
         switch c.game {
         case .pong:
             let pc: PongConfig
@@ -41,31 +48,23 @@ final class Session: @unchecked Sendable {
             }
             games = try PongAdapter(config: pc, count: c.numGames, twoPlayer: c.players == 2,
                                     agentSide: c.agentSideTop ? .top : .bottom, opponentSpec: c.opponent,
-                                    keepHistory: c.opponentHistory ?? (c.numGames == 1))
+                                    keepHistory: c.opponentHistory ?? (c.numGames == 1), autoresetMode: batchMode)
             kind = c.players == 2 ? 2 : 1
         case .breakout:
             let bc: BreakoutConfig
             do { bc = try BreakoutConfig.decode(c.gameConfig, source: "config.config") } catch {
                 throw ABIError(.badConfig, error.description)
             }
-            games = BreakoutAdapter(config: bc, count: c.numGames, observationSize: c.pixelSize)
+            games = BreakoutAdapter(config: bc, count: c.numGames, observationSize: c.pixelSize,
+                                    autoresetMode: batchMode)
             kind = 3
         }
         count = c.numGames
         seats = games.seats
         obsCount = games.layout.count
-        runSeeds = (0 ..< c.numGames).map { c.seed &+ UInt64($0) }
-        episodes = Array(repeating: 0, count: c.numGames)
-        pending = Array(repeating: false, count: c.numGames)
         ends = Array(repeating: 0, count: c.numGames)
-        for i in 0 ..< count { games.start(i, seed: episodeSeed(i)) }
-    }
-
-    func episodeSeed(_ i: Int) -> UInt64 { Seeds.episode(runSeed: runSeeds[i], index: Int(truncatingIfNeeded: episodes[i])) }
-
-    func startNext(_ i: Int) {
-        episodes[i] &+= 1
-        games.start(i, seed: episodeSeed(i))
+        mask = Array(repeating: 0, count: c.numGames)
+        for i in 0 ..< count { games.reset(i, stream: c.seed &+ UInt64(i)) }
     }
 
     // MARK: - Buffers
@@ -136,19 +135,18 @@ final class Session: @unchecked Sendable {
 
     // MARK: - Reset and step
 
-    func reset(mask: UnsafePointer<UInt8>?, seeds: UnsafePointer<UInt64>?, n: Int64) throws(ABIError) {
-        guard (mask == nil && seeds == nil) || n == Int64(count) else {
+    func reset(mask given: UnsafePointer<UInt8>?, seeds: UnsafePointer<UInt64>?, n: Int64) throws(ABIError) {
+        guard (given == nil && seeds == nil) || n == Int64(count) else {
             throw ABIError(.invalidArgument, "reset: mask and seeds hold \(n) entries, the environment has \(count) games")
         }
-        for i in 0 ..< count where mask.map({ $0[i] != 0 }) ?? true {
-            if let seeds {
-                runSeeds[i] = seeds[i]
-                episodes[i] = 0
-                games.start(i, seed: episodeSeed(i))
-            } else {
-                startNext(i)
+        mask.withUnsafeMutableBufferPointer { m in
+            guard let m = m.baseAddress else { return }
+            for i in 0 ..< count {
+                let chosen = given.map { $0[i] != 0 } ?? true
+                if chosen, let seeds { games.reset(i, stream: seeds[i]) }
+                m[i] = chosen && seeds == nil ? 1 : 0
             }
-            pending[i] = false
+            if seeds == nil { games.resetNext(mask: m) }
         }
         writeObservations()
     }
@@ -164,44 +162,43 @@ final class Session: @unchecked Sendable {
         }
         let obs = buffer(.observations, Float.self)
         let events = buffer(.events, Int32.self)
-        let e = games.eventCount
         ends.withUnsafeMutableBufferPointer { endBuf in
             guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
             games.step(actions: actions, observations: obs, rewards: rewards, terminated: terminated,
                        truncated: truncated, ends: endp, events: events)
+            // Scores before a same-step restart: the ended episode's.
             if let sc = buffer(.scores, Int32.self) {
                 for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
             }
-            let finalObs = buffer(.finalObservations, Float.self)
-            let finalPx = buffer(.finalPixels, UInt8.self)
-            let mode = config.autoreset
-            for i in 0 ..< count {
-                if pending[i] {
-                    // Next-step restart: this step only starts the new episode.
-                    pending[i] = false
-                    startNext(i)
-                    for s in 0 ..< seats { rewards[i * seats + s] = 0 }
-                    terminated[i] = 0; truncated[i] = 0; endp[i] = 0
-                    if let events { (events + i * e).update(repeating: 0, count: e) }
-                    if let obs { games.observe(i, into: obs + i * seats * obsCount) }
-                    if let sc = buffer(.scores, Int32.self) { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
-                } else if terminated[i] != 0 || truncated[i] != 0 {
-                    switch mode {
-                    case .nextStep:
-                        pending[i] = true
-                    case .sameStep:
-                        if let finalObs { games.observe(i, into: finalObs + i * seats * obsCount) }
-                        if let finalPx { renderSeats(i, into: finalPx) }
-                        startNext(i)
-                        if let obs { games.observe(i, into: obs + i * seats * obsCount) }
-                    case .disabled:
-                        break
-                    }
-                }
-            }
+            if config.autoreset == .sameStep { restartEnded(terminated: terminated, truncated: truncated, obs: obs) }
         }
         if let px = buffer(.pixels, UInt8.self) {
             for i in 0 ..< count { renderSeats(i, into: px) }
+        }
+    }
+
+    /// Same-step: the games whose episode ended this step hand their last
+    /// observation and pixels to the final buffers and start their stream's
+    /// next episode (see the type's doc).
+    func restartEnded(terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
+                      obs: UnsafeMutablePointer<Float>?) {
+        let finalObs = buffer(.finalObservations, Float.self)
+        let finalPx = buffer(.finalPixels, UInt8.self)
+        let rows = seats * obsCount
+        mask.withUnsafeMutableBufferPointer { m in
+            guard let m = m.baseAddress else { return }
+            var any = false
+            for i in 0 ..< count {
+                let done = terminated[i] | truncated[i] != 0
+                m[i] = done ? 1 : 0
+                guard done else { continue }
+                any = true
+                if let finalObs { games.observe(i, into: finalObs + i * rows) }
+                if let finalPx { renderSeats(i, into: finalPx) }
+            }
+            guard any else { return }
+            games.resetNext(mask: m)
+            if let obs { for i in 0 ..< count where m[i] != 0 { games.observe(i, into: obs + i * rows) } }
         }
     }
 

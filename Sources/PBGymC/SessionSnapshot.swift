@@ -4,7 +4,9 @@ import Gym
 ///
 /// Layout (little-endian): magic `PBGS`, format version (u32), kind (u8:
 /// 1 single-agent Pong, 2 two-player Pong, 3 Breakout), next-step pending
-/// flag (u8), run seed (u64), episode index (u64), opponent seed (u64),
+/// flag (u8: the episode ended and the next step restarts it; on restore
+/// the game's own end says so), the restart stream's run seed (u64), the
+/// index of the episode being played in it (u64), opponent seed (u64),
 /// game JSON length (u32), opponent history length in floats (u32), the
 /// game JSON (``Snapshot``), the history (f32 each), then an FNV-1a 64
 /// checksum (u64) of every byte before it. A truncated, altered or foreign
@@ -26,8 +28,9 @@ extension Session {
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         put(Self.snapshotVersion)
         out.append(kind)
-        out.append(pending[i] ? 1 : 0)
-        put(runSeeds[i]); put(episodes[i]); put(p.opponentSeed)
+        let stream = games.restartStream(i)
+        out.append(config.autoreset == .nextStep && games.ended(i) ? 1 : 0)
+        put(stream.runSeed); put(stream.next &- 1); put(p.opponentSeed)
         put(UInt32(p.json.count)); put(UInt32(p.history.count))
         out += p.json
         for f in p.history { put(f.bitPattern) }
@@ -74,8 +77,6 @@ extension Session {
         history.reserveCapacity(historyCount)
         for _ in 0 ..< historyCount { history.append(Float(bitPattern: get(UInt32.self))) }
         try games.restore(GamePayload(json: json, opponentSeed: opponentSeed, history: history), into: i)
-        runSeeds[i] = runSeed
-        episodes[i] = episode
-        pending[i] = wasPending == 1 && config.autoreset == .nextStep
+        games.setRestartStream(RestartStream(runSeed: runSeed, next: episode &+ 1), i)
     }
 }

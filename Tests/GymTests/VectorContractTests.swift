@@ -139,6 +139,69 @@ import Testing
         #expect(restarts > 1, "\(G.name) \(name) \(mode): too few restarts to test the restart stream")
     }
 
+    /// A game reset with stream `r` (``VectorEnvironment/reset(_:stream:)``)
+    /// plays the episodes of a batch's game whose stream is `r` from its
+    /// start, restarts included, whatever it played before; its restart
+    /// stream, copied with a snapshot into another batch, continues there
+    /// identically (what the C ABI's seeds and snapshots rely on).
+    @Test(arguments: GameUnderTest.allCases, [AutoresetMode.sameStep, .nextStep])
+    func streamResetReplaysTheStream(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
+        switch game {
+        case .pong: try streamReplays(PongContract.self, mode)
+        case .breakout: try streamReplays(BreakoutContract.self, mode)
+        }
+    }
+
+    func streamReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
+        guard let (name, config) = try G.testConfigs().first(where: { $0.0.hasPrefix("short") }) else {
+            Issue.record("no short config"); return
+        }
+        let reference = G.batch(config, count: 1, seed: 77, firstIndex: 6, mode: mode)
+        let r = Seeds.stream(77, 6)
+        #expect(reference.restartStream(0) == RestartStream(runSeed: r, next: 1))
+        let many = G.batch(config, count: 9, seed: 2, firstIndex: 0, mode: mode)
+        let other = G.batch(config, count: 3, seed: 5, firstIndex: 0, mode: mode)
+        let a = VectorBuffers(reference), m = VectorBuffers(many), o = VectorBuffers(other)
+        var play = ContractPlay(seed: 3, actions: many.actionCount)
+        for _ in 0 ..< 150 {
+            for k in 0 ..< many.count * many.seats { m.actions[k] = play.next() }
+            m.step(many)
+        }
+        many.reset(5, stream: r)
+        #expect(many.restartStream(5) == RestartStream(runSeed: r, next: 1))
+        #expect(many.restartStream(5).lastEpisodeSeed == Seeds.episode(runSeed: r, index: 0))
+        let seats = many.seats
+        var restarts = 0
+        for step in 0 ..< 2500 {
+            if step == 1200 {
+                try other.restore(many.snapshot(5), into: 1)
+                other.setRestartStream(many.restartStream(5), 1)
+            }
+            for k in 0 ..< many.count * seats { m.actions[k] = play.next() }
+            for k in 0 ..< other.count * seats { o.actions[k] = play.next() }
+            for s in 0 ..< seats {
+                a.actions[s] = m.actions[5 * seats + s]
+                o.actions[seats + s] = m.actions[5 * seats + s]
+            }
+            a.step(reference); m.step(many); o.step(other)
+            var same = (0 ..< seats).allSatisfy {
+                a.rewards[$0].bitPattern == m.rewards[5 * seats + $0].bitPattern
+                    && a.observation(0, $0) == m.observation(5, $0)
+            } && a.terminated[0] == m.terminated[5] && a.truncated[0] == m.truncated[5]
+                && G.state(reference, 0) == G.state(many, 5)
+            if step >= 1200 {
+                same = same && (0 ..< seats).allSatisfy { o.observation(1, $0) == a.observation(0, $0) }
+                    && G.state(other, 1) == G.state(reference, 0)
+            }
+            if a.terminated[0] | a.truncated[0] != 0 { restarts += 1 }
+            guard same else {
+                Issue.record("\(G.name) \(name) \(mode): the stream-reset game differs at step \(step)")
+                return
+            }
+        }
+        #expect(restarts > 2, "\(G.name) \(name) \(mode): too few restarts to test the restart stream")
+    }
+
     // MARK: - Determinism
 
     /// The same seeds and actions give bit-identical games whatever the

@@ -29,6 +29,7 @@ episode's end is seen on the step that ends it.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -49,6 +50,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--obs-type", default="features", choices=["features", "pixels"])
     p.add_argument("--opponent", default="tracker", help="Pong only: the opponent's agent spec (tracker, random, ...)")
     p.add_argument("--preset", default=None, help="game preset (default: the game's default)")
+    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game config key (gym-train config --reference), e.g. frameSkip=4; repeatable")
+    p.add_argument("--clip-rewards", type=int, default=0, choices=[0, 1],
+                   help="train on the sign of each reward (Atari practice; the printed returns stay raw)")
+    p.add_argument("--life-loss-ends", type=int, default=0, choices=[0, 1],
+                   help="Breakout only: a lost life ends the return for training (Atari's EpisodicLifeEnv: "
+                        "the game goes on, the advantage estimate stops there)")
+    p.add_argument("--net", default="nature", choices=["nature", "small", "mlp"],
+                   help="pixels only: the Nature-DQN network, or smaller ones for CPUs "
+                        "(SmallPixelAgent, PixelMLPAgent)")
+    p.add_argument("--save", default=None, metavar="PATH", help="write the trained network's weights here (torch.save)")
+    p.add_argument("--init", default=None, metavar="PATH",
+                   help="start from these weights (a --save of the same env and network), e.g. a policy "
+                        "trained against random, then trained on against the tracker")
+    p.add_argument("--eval-only", action="store_true", help="no training: evaluate the --init weights (with --eval-games)")
+    p.add_argument("--eval-games", type=int, default=0,
+                   help="after training, play this many whole games (episodes) with the final policy "
+                        "(sampled actions) on seeds the training never used, and print the result")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=2, help="torch intra-op threads")
     p.add_argument("--total-steps", type=int, default=10_000_000, help="agent steps over all games")
@@ -67,6 +86,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--frame-stack", type=int, default=4, help="pixels only: frames stacked per observation")
     args = p.parse_args(argv)
+    args.game_config = {}
+    for item in args.config:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            p.error(f"--config {item!r} is invalid; allowed: KEY=VALUE (e.g. frameSkip=4)")
+        try:
+            args.game_config[key] = json.loads(value)
+        except json.JSONDecodeError:
+            args.game_config[key] = value
     for name in ("total_steps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "threads", "frame_stack"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')}={getattr(args, name)} is invalid; allowed: an integer >= 1")
@@ -122,15 +150,68 @@ class PixelAgent(nn.Module):
         return self.actor(h), self.critic(h)
 
 
+class SmallPixelAgent(nn.Module):
+    """A small network for a CPU: frames max-pooled 2x2 by the observer
+    (84x84 to 42x42, so a one-pixel ball survives), one convolution (16
+    6x6 stride 3), 128 units; about a twentieth of the Nature network's
+    multiply-adds."""
+
+    pool = 2
+
+    def __init__(self, frames: int, n_actions: int):
+        super().__init__()
+        self.network = nn.Sequential(
+            layer_init(nn.Conv2d(frames, 16, 6, stride=3)), nn.ReLU(), nn.Flatten(),
+            layer_init(nn.Linear(16 * 13 * 13, 128)), nn.ReLU())
+        self.actor = layer_init(nn.Linear(128, n_actions), std=0.01)
+        self.critic = layer_init(nn.Linear(128, 1), std=1.0)
+
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        return self.critic(self.network(x / 255.0))
+
+    def logits_value(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.network(x / 255.0)
+        return self.actor(h), self.critic(h)
+
+
+class PixelMLPAgent(nn.Module):
+    """The cheapest pixel network here: frames max-pooled 4x4 by the
+    observer (84x84 to 21x21; the ball, one or two pixels, survives a max),
+    flattened, two 128-unit tanh layers for actor and critic (about 1 % of
+    the Nature network's multiply-adds, so a CPU can feed it a million
+    steps in minutes)."""
+
+    pool = 4
+
+    def __init__(self, frames: int, n_actions: int):
+        super().__init__()
+        n = frames * 21 * 21
+        self.critic = nn.Sequential(nn.Flatten(), layer_init(nn.Linear(n, 128)), nn.Tanh(),
+                                    layer_init(nn.Linear(128, 128)), nn.Tanh(), layer_init(nn.Linear(128, 1), std=1.0))
+        self.actor = nn.Sequential(nn.Flatten(), layer_init(nn.Linear(n, 128)), nn.Tanh(),
+                                   layer_init(nn.Linear(128, 128)), nn.Tanh(),
+                                   layer_init(nn.Linear(128, n_actions), std=0.01))
+
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        return self.critic(x / 255.0)
+
+    def logits_value(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = x / 255.0
+        return self.actor(x), self.critic(x)
+
+
 class Observer:
     """Turns the env's observations into the network's input: features scaled
     to [-1, 1] by the space's bounds; pixels stacked over the last frames
     (a game's stack is refilled with its first frame when it restarts)."""
 
-    def __init__(self, space: gym.spaces.Box, pixels: bool, num_envs: int, frames: int):
+    def __init__(self, space: gym.spaces.Box, pixels: bool, num_envs: int, frames: int, pool: int = 1):
         self.pixels = pixels
+        self.pool = pool
         if pixels:
-            self.stack = np.zeros((num_envs, frames) + space.shape, dtype=np.uint8)
+            h, w = space.shape
+            self.shape = (h // pool, w // pool)
+            self.stack = np.zeros((num_envs, frames) + self.shape, dtype=np.uint8)
         else:
             low, high = space.low.astype(np.float64), space.high.astype(np.float64)
             self.mid = ((low + high) / 2).astype(np.float32)
@@ -139,6 +220,10 @@ class Observer:
     def __call__(self, obs: np.ndarray, restarted: np.ndarray | None = None) -> torch.Tensor:
         if not self.pixels:
             return torch.from_numpy((obs - self.mid) * self.scale)
+        if self.pool > 1:
+            h, w = self.shape
+            p = self.pool
+            obs = obs[:, :h * p, :w * p].reshape(len(obs), h, p, w, p).max(axis=(2, 4))
         if restarted is None:
             self.stack[:] = obs[:, None]
         else:
@@ -162,19 +247,27 @@ def main(argv: list[str] | None = None) -> int:
         kwargs["opponent"] = args.opponent
     if args.preset:
         kwargs["preset"] = args.preset
+    kwargs.update(args.game_config)
     envs = gym.make_vec(args.env_id, num_envs=args.num_envs, vectorization_mode="vector_entry_point", **kwargs)
     space = envs.single_observation_space
     n_actions = int(envs.single_action_space.n)
     pixels = args.obs_type == "pixels"
-    observe = Observer(space, pixels, args.num_envs, args.frame_stack)
-    agent = PixelAgent(args.frame_stack, n_actions) if pixels else FeatureAgent(int(np.prod(space.shape)), n_actions)
+    net = {"nature": PixelAgent, "small": SmallPixelAgent, "mlp": PixelMLPAgent}[args.net]
+    pool = getattr(net, "pool", 1) if pixels else 1
+    observe = Observer(space, pixels, args.num_envs, args.frame_stack, pool)
+    if pixels:
+        agent = net(args.frame_stack, n_actions)
+    else:
+        agent = FeatureAgent(int(np.prod(space.shape)), n_actions)
+    if args.init:
+        agent.load_state_dict(torch.load(args.init))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     sampler = torch.Generator().manual_seed(args.seed)
 
     batch = args.num_envs * args.num_steps
     minibatch = batch // args.num_minibatches
-    updates = max(1, args.total_steps // batch)
-    in_shape = (args.frame_stack,) + space.shape if pixels else (int(np.prod(space.shape)),)
+    updates = 0 if args.eval_only else max(1, args.total_steps // batch)
+    in_shape = (args.frame_stack,) + observe.shape if pixels else (int(np.prod(space.shape)),)
     obs_buf = torch.zeros((args.num_steps, args.num_envs) + in_shape)
     act_buf = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long)
     logp_buf = torch.zeros((args.num_steps, args.num_envs))
@@ -192,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     global_step = 0
     start = time.time()
     print(f"ppo: {args.env_id} obs={args.obs_type}" + (f" opponent={args.opponent}" if pong else "")
-          + f" envs={args.num_envs} batch={batch} updates<={updates} seed={args.seed} threads={args.threads}", flush=True)
+          + f" config={args.game_config or '{}'} envs={args.num_envs} batch={batch} updates<={updates}"
+          + f" seed={args.seed} threads={args.threads}", flush=True)
 
     for update in range(1, updates + 1):
         if args.anneal_lr:
@@ -211,9 +305,13 @@ def main(argv: list[str] | None = None) -> int:
             act_buf[step] = action
             obs_np, reward, terminated, truncated, infos = envs.step(action.numpy())
             done = np.logical_or(terminated, truncated)
-            rew_buf[step] = torch.from_numpy(np.asarray(reward, dtype=np.float32))
+            r = np.asarray(reward, dtype=np.float32)
+            rew_buf[step] = torch.from_numpy(np.sign(r) if args.clip_rewards else r)
             next_obs = observe(obs_np, done)
-            next_done = torch.from_numpy(done.astype(np.float32))
+            cut = done
+            if args.life_loss_ends and not pong:
+                cut = done | (infos["events"]["lives_lost"] > 0)
+            next_done = torch.from_numpy(cut.astype(np.float32))
             ep_return += reward
             if pong:
                 points_won += int((reward > 0).sum())
@@ -282,7 +380,62 @@ def main(argv: list[str] | None = None) -> int:
     if pong and total_won + total_lost:
         print(f"ppo: points won over the run {total_won / (total_won + total_lost):.3f} ({total_won}:{total_lost})")
     envs.close()
+    if args.save:
+        torch.save(agent.state_dict(), args.save)
+        print(f"ppo: weights written to {args.save}", flush=True)
+    if args.eval_games:
+        evaluate(args, agent, kwargs, pong, pixels, pool, sampler)
     return 0
+
+
+def evaluate(args: argparse.Namespace, agent: nn.Module, kwargs: dict, pong: bool, pixels: bool, pool: int,
+             sampler: torch.Generator) -> None:
+    """Plays --eval-games whole episodes with the trained policy (sampled
+    actions) on seeds 10**6 + seed + i (the training used seed + i), in the
+    same env config, and prints the mean return and, for Pong, games and
+    points won."""
+    n = min(args.eval_games, args.num_envs)
+    kw = dict(kwargs, autoreset_mode=AutoresetMode.DISABLED)
+    envs = gym.make_vec(args.env_id, num_envs=n, vectorization_mode="vector_entry_point", **kw)
+    observe = Observer(envs.single_observation_space, pixels, n, args.frame_stack, pool)
+    obs_np, _ = envs.reset(seed=10**6 + args.seed)
+    obs = observe(obs_np)
+    started, finished = n, 0
+    live = np.ones(n, dtype=bool)
+    ret = np.zeros(n)
+    returns: list[float] = []
+    won = points_won = points_lost = 0
+    while live.any():
+        with torch.no_grad():
+            logits, _ = agent.logits_value(obs)
+            action = torch.multinomial(torch.softmax(logits, 1), 1, generator=sampler).squeeze(1).numpy()
+        obs_np, reward, terminated, truncated, infos = envs.step(action)
+        reward = np.where(live, reward, 0)
+        ret += reward
+        points_won += int((reward > 0).sum())
+        points_lost += int((reward < 0).sum())
+        done = (terminated | truncated) & live
+        restart = np.zeros(n, dtype=bool)
+        for i in np.flatnonzero(done):
+            returns.append(float(ret[i]))
+            finished += 1
+            if pong:
+                won += int(infos["score"][i] > infos["opponent_score"][i])
+            ret[i] = 0
+            if started < args.eval_games:
+                started += 1
+                restart[i] = True
+            else:
+                live[i] = False
+        if restart.any():
+            obs_np, _ = envs.reset(options={"reset_mask": restart})
+        obs = observe(obs_np, restart | done)
+    line = f"ppo: evaluation over {finished} whole episodes: mean return {np.mean(returns):.2f}"
+    if pong:
+        line += (f", games won {won}/{finished}, points won {points_won / max(1, points_won + points_lost):.3f}"
+                 f" ({points_won}:{points_lost})")
+    print(line, flush=True)
+    envs.close()
 
 
 if __name__ == "__main__":

@@ -71,6 +71,7 @@ def _load() -> ctypes.CDLL:
         "pbg_reset": (i32, [u64, p, p, i64]),
         "pbg_step": (i32, [u64]),
         "pbg_observe": (i32, [u64]),
+        "pbg_bench": (i32, [u64, i64, p, i64]),
         "pbg_snapshot": (i32, [u64, i64, p, i64, ctypes.POINTER(i64)]),
         "pbg_restore": (i32, [u64, i64, p, i64]),
         "pbg_render": (i32, [u64, i64, i32, i32, i32, i32, p, i64]),
@@ -174,6 +175,8 @@ class NativeEnv:
         ):
             if arr is not None:
                 check(lib.pbg_bind(self.handle, slot, arr.ctypes.data, arr.nbytes))
+        self._action_size = self.actions.size
+        self._actions_flat = self.actions.reshape(-1)
         # The one call per step, its handle argument converted once.
         self._step = lib.pbg_step
         self._h = ctypes.c_uint64(self.handle)
@@ -224,21 +227,36 @@ class NativeEnv:
         """One step of every game; ``actions`` (ints, ``num_games × seats``)
         are copied into the bound action buffer (None: use it as it is)."""
         if actions is not None:
-            a = np.asarray(actions)
-            if a.size != self.actions.size:
-                raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self.actions.size} "
+            a = actions if type(actions) is np.ndarray else np.asarray(actions)
+            if a.size != self._action_size:
+                raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self._action_size} "
                                  f"({self.num_games} games x {self.seats} seats)")
-            if a.dtype.kind not in "iub" and not np.all(np.mod(a, 1) == 0):
-                raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
-            np.copyto(self.actions, a.reshape(self.actions.shape), casting="unsafe")
-            if a.dtype.itemsize > 4 or a.dtype.kind == "u":
-                # A value beyond int32 would wrap into range: compare back
-                # (the library checks every action against the action count).
-                if not np.array_equal(self.actions.reshape(a.shape), a):
+            kind = a.dtype.kind
+            if kind == "i" and a.dtype.itemsize == 8:
+                # The common case (numpy's and torch's default integers):
+                # one reduction over the values seen as unsigned checks both
+                # bounds (a negative one is huge), so nothing wraps into range.
+                if a.view(np.uint64).max() >= self.action_count:
+                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: "
+                                     f"{a.reshape(-1)[np.flatnonzero(a.reshape(-1).view(np.uint64) >= self.action_count)[0]]}")
+            elif kind not in "iub":
+                if not np.all(np.mod(a, 1) == 0):
+                    raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
+            elif a.dtype.itemsize > 4 or kind == "u":
+                wide = a.astype(np.int64)
+                if wide.min() < 0 or wide.max() >= self.action_count:
                     raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}")
+            np.copyto(self._actions_flat, a.reshape(-1), casting="unsafe")
         status = self._step(self._h)
         if status:
             check(status)
+
+    def bench(self, steps: int, action_sets: np.ndarray) -> None:
+        """Runs ``steps`` steps in the library's own loop (``pbg_bench``),
+        cycling through ``action_sets`` (``sets × num_games × seats`` ints)."""
+        self._live()
+        sets = np.ascontiguousarray(action_sets, dtype=np.int32).reshape(-1, self._action_size)
+        check(lib.pbg_bench(self.handle, int(steps), sets.ctypes.data, sets.shape[0]))
 
     def observe(self) -> None:
         self._live()

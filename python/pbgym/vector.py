@@ -28,6 +28,53 @@ def _mode(value: Any) -> AutoresetMode:
                      f"{', '.join(m.name for m in _MODES)} (gymnasium.vector.AutoresetMode)")
 
 
+class LazyInfos(dict):
+    """A step's infos, built on first use: a plain dict to its reader (every
+    read, write, copy or pickle builds it first), free to a caller that
+    never looks (building Gymnasium's per-key arrays and masks costs more
+    than the step of a thousand games)."""
+
+    __slots__ = ("_build",)
+
+    def __init__(self, build, *args):
+        super().__init__()
+        self._build = (build, args)
+
+    def _fill(self) -> None:
+        pending = self._build
+        if pending is not None:
+            self._build = None
+            build, args = pending
+            dict.update(self, build(*args))
+
+
+def _building(name: str):
+    method = getattr(dict, name)
+
+    def call(self, *args, **kwargs):
+        self._fill()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in ("__getitem__", "__setitem__", "__delitem__", "__contains__", "__iter__", "__len__", "__repr__",
+              "__eq__", "__ne__", "__or__", "__ror__", "__ior__", "__reversed__", "keys", "values", "items", "get",
+              "copy", "pop", "popitem", "setdefault", "update", "clear"):
+    setattr(LazyInfos, _name, _building(_name))
+LazyInfos.__hash__ = None  # type: ignore[assignment]
+
+
+def _reduce(self):
+    self._fill()
+    return (dict, (dict(self.items()),))
+
+
+LazyInfos.__reduce__ = _reduce  # type: ignore[assignment]
+LazyInfos.__str__ = LazyInfos.__repr__  # type: ignore[assignment]
+
+
 class PBGymVectorEnv(VectorEnv):
     """``num_envs`` games of one kind stepped together in the library.
 
@@ -78,9 +125,12 @@ class PBGymVectorEnv(VectorEnv):
         o = self._native.observation[:, 0]
         return o if self.zero_copy else o.copy()
 
-    def _infos(self, mask: np.ndarray, ended: np.ndarray | None, scores: np.ndarray, events: bool) -> dict[str, Any]:
+    def _infos(self, mask: np.ndarray, ended: np.ndarray | None, scores: np.ndarray,
+               events: np.ndarray | None) -> dict[str, Any]:
         """Infos for the games in ``mask``, in ``_add_info``'s layout (an array
-        per key and a ``_key`` mask); one numpy operation per key."""
+        per key and a ``_key`` mask); one numpy operation per key. ``ended``,
+        ``scores`` and ``events`` are the step's end reasons, score columns
+        and event counters (None: none ended, no events)."""
         native = self._native
         every = bool(mask.all())
         if every:
@@ -102,7 +152,7 @@ class PBGymVectorEnv(VectorEnv):
             infos[name] = wide[:, k]
             infos["_" + name] = mask if every else mask.copy()
         ev: dict[str, Any] = {}
-        counts = native.events.astype(np.int64) if events else np.zeros(native.events.shape, dtype=np.int64)
+        counts = events.astype(np.int64) if events is not None else np.zeros(native.events.shape, dtype=np.int64)
         if not every:
             counts[~mask] = 0
         for k, name in enumerate(native.event_names):
@@ -140,7 +190,7 @@ class PBGymVectorEnv(VectorEnv):
         if self._initial_scores is None:
             self._initial_scores = self._native.scores[0].copy()
         m = np.ones(n, dtype=bool) if mask is None else mask
-        return self._obs(), self._infos(m, None, self._native.scores, events=False)
+        return self._obs(), self._infos(m, None, self._native.scores, None)
 
     def step(self, actions):
         native = self._native
@@ -148,28 +198,30 @@ class PBGymVectorEnv(VectorEnv):
         terminated = native.terminated.astype(bool)
         truncated = native.truncated.astype(bool)
         rewards = native.rewards[:, 0].astype(np.float64)
-        all_games = np.ones(self.num_envs, dtype=bool)
+        # The step's raw end reasons, scores and events, copied now; the
+        # infos dict is built from them on first use (LazyInfos).
+        ends, scores, events = native.ends.copy(), native.scores.copy(), native.events.copy()
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             done = terminated | truncated
-            infos = self._infos(all_games, native.ends, native.scores, events=True)
             if done.any():
+                infos = self._infos(self._all_games, ends, scores, events)
                 final = native.final_obs if native.final_obs is not None else native.final_pixels
                 final_obs = np.full(self.num_envs, None, dtype=object)
                 for i in np.flatnonzero(done):
                     final_obs[i] = final[i, 0].copy()
                 infos["final_obs"] = final_obs
                 infos["_final_obs"] = done.copy()
-                infos["final_info"] = self._infos(done, native.ends, native.scores, events=True)
+                infos["final_info"] = self._infos(done, ends, scores, events)
                 infos["_final_info"] = done.copy()
                 # The restarted games' own entries describe their new episode.
-                restarted = self._infos(done, None, np.broadcast_to(self._initial_scores, native.scores.shape),
-                                        events=False)
+                restarted = self._infos(done, None, np.broadcast_to(self._initial_scores, scores.shape), None)
                 for key in ("end",) + tuple(native.score_names):
                     infos[key] = np.where(done, restarted[key], infos[key]).astype(infos[key].dtype)
                 for name in native.event_names:
                     infos["events"][name] = np.where(done, 0, infos["events"][name])
-            return self._obs(), rewards, terminated, truncated, infos
-        return self._obs(), rewards, terminated, truncated, self._infos(all_games, native.ends, native.scores, events=True)
+                return self._obs(), rewards, terminated, truncated, infos
+        return (self._obs(), rewards, terminated, truncated,
+                LazyInfos(self._infos, self._all_games, ends, scores, events))
 
     def render(self):
         if self.render_mode == "rgb_array":

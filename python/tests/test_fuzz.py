@@ -214,3 +214,24 @@ def test_bad_snapshots():
             pong.restore(body + fnv(body).to_bytes(8, "little"))
     # After every refusal the environment still steps.
     pong.step([0])
+
+
+def test_wide_actions_never_wrap_into_range():
+    env = pbgym.NativeEnv({"game": "pong", "num_games": 2})
+    for bad in (2**32 + 1, -1, -(2**32) + 2, 2**63 - 1):
+        with pytest.raises(ValueError, match="outside 0 ..< 3"):
+            env.step(np.array([0, bad], dtype=np.int64))
+    with pytest.raises(ValueError, match="outside"):
+        env.step(np.array([0, 2**32 + 1], dtype=np.uint64))
+
+
+def test_bench_entry_bad_arguments():
+    env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
+    with pytest.raises(PBGymError, match="steps -1"):
+        env.bench(-1, np.zeros((1, 2), dtype=np.int32))
+    _lib.check(0)
+    assert lib.pbg_bench(env.handle, 1, None, 1) == 1
+    assert "action set" in _lib.last_error()
+    assert lib.pbg_bench(env.handle + 1000, 1, None, 1) == 2
+    with pytest.raises(PBGymError, match="outside"):
+        env.bench(1, np.full((1, 2), 9, dtype=np.int32))

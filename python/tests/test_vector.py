@@ -90,3 +90,65 @@ def test_vector_max_episode_steps_truncates():
         _, _, term, trunc, info = env.step(np.zeros(2, dtype=np.int64))
     assert trunc.all() and not term.any()
     assert list(info["end"]) == ["step-limit", "step-limit"]
+
+
+def test_lazy_infos_hold_their_own_step(rng):
+    """Infos read after later steps still describe their own step, and act
+    as a plain dict (keys, copy, pickle) once read."""
+    import pickle
+
+    kw = dict(SHORT["pbgym/Breakout-v0"])
+    late = gym.make_vec("pbgym/Breakout-v0", num_envs=4, vectorization_mode="vector_entry_point", **kw)
+    now = gym.make_vec("pbgym/Breakout-v0", num_envs=4, vectorization_mode="vector_entry_point", **kw)
+    late.reset(seed=3)
+    now.reset(seed=3)
+    kept, read = [], []
+    for _ in range(400):
+        a = rng.integers(0, 4, size=4)
+        kept.append(late.step(a)[4])
+        read.append(dict(now.step(a)[4]))
+    assert any(info["events"]["points"].any() for info in read), "the rollout must score"
+    for k, (x, y) in enumerate(zip(kept, read)):
+        compare(x, y, f"step {k}")
+    info = kept[-1]
+    assert isinstance(info, dict) and "end" in info and len(info) == len(read[-1])
+    compare(pickle.loads(pickle.dumps(info)), read[-1])
+    compare(info.copy(), read[-1])
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+def test_library_bench_loop_steps_as_step(env_id, rng):
+    """pbg_bench (the Swift figure of `python -m pbgym.bench`) runs the very
+    steps `step` runs: same actions, same games after."""
+    a = gym.make_vec(env_id, num_envs=5, vectorization_mode="vector_entry_point").unwrapped
+    b = gym.make_vec(env_id, num_envs=5, vectorization_mode="vector_entry_point").unwrapped
+    a.reset(seed=2)
+    b.reset(seed=2)
+    sets = rng.integers(0, a.single_action_space.n, size=(3, 5))
+    for k in range(7):
+        a.step(sets[k % 3])
+    b.native.bench(7, sets)
+    compare(a.native.obs, b.native.obs)
+    compare(a.native.scores, b.native.scores)
+    assert not np.array_equal(a.native.obs, gym.make_vec(env_id, num_envs=5).reset(seed=2)[0][:, None]), \
+        "the games must have moved"
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP], ids=lambda m: m.name)
+@pytest.mark.parametrize("opponent", ["random", "tracker:noise=1,reaction=3"])
+def test_native_equals_sync_with_a_stateful_opponent(mode, opponent, rng):
+    """The opponent starts each automatic restart's episode from that
+    episode's seed, as a single env's opponent does after reset()."""
+    kw = dict(maxScore=1, opponent=opponent)
+    n = 3
+    native = gym.make_vec("pbgym/Pong-v0", num_envs=n, vectorization_mode="vector_entry_point",
+                          autoreset_mode=mode, **kw)
+    sync = SyncVectorEnv([lambda: gym.make("pbgym/Pong-v0", **kw).unwrapped for _ in range(n)], autoreset_mode=mode)
+    compare(native.reset(seed=21), sync.reset(seed=21))
+    ends = 0
+    for t in range(1500):
+        a = rng.integers(0, 3, size=n)
+        r1, r2 = native.step(a), sync.step(a)
+        compare(r1, r2, f"step {t}")
+        ends += int((r1[2] | r1[3]).sum())
+    assert ends >= 3, "the rollout must restart games"

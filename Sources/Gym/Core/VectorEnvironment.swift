@@ -37,6 +37,28 @@ extension Seeds {
     }
 }
 
+/// Where a game of a ``VectorEnvironment`` stands in its restart stream:
+/// its next automatic restart (or seedless reset) plays
+/// `Seeds.episode(runSeed: runSeed, index: next)`.
+public struct RestartStream: Equatable, Sendable {
+    /// The stream's run seed.
+    public var runSeed: UInt64
+    /// Index of the next episode the stream hands out (0 ... 2^64 - 1).
+    public var next: UInt64
+
+    public init(runSeed: UInt64, next: UInt64) {
+        self.runSeed = runSeed
+        self.next = next
+    }
+
+    /// The seed of the episode the stream handed out last (the one being
+    /// played when the game's episode came from the stream), or nil when the
+    /// stream has handed out none yet (after ``VectorEnvironment/reset(_:seed:)``).
+    public var lastEpisodeSeed: UInt64? {
+        next == 0 ? nil : Seeds.episode(runSeed: runSeed, index: Int(truncatingIfNeeded: next &- 1))
+    }
+}
+
 /// What a game's observation vector holds: its length, its layout version
 /// (bumped whenever the meaning of an index changes, so checkpoints made for
 /// another layout are refused) and, per index, a lower and an upper bound
@@ -135,6 +157,10 @@ public struct VectorStepOutput<Events> {
 ///     ``Seeds/batchEpisode(batchSeed:game:episode:)`` of
 ///     `(seed, firstIndex + i, e)`: slices of a batch replay the games of
 ///     the whole batch;
+///   - ``reset(_:stream:)`` with `r` restarts the stream itself at run seed
+///     `r`, `k = 0`: the game plays `Seeds.episode(runSeed: r, index: 0)`
+///     now and `index: 1, 2, …` at its later restarts, exactly the episodes
+///     `gym-train eval --seed r` plays (the C ABI and Python seed this way);
 ///   - ``reset(_:seed:)`` with `s` plays that episode with seed `s` and
 ///     restarts the stream at `r = Seeds.stream(s, Seeds.restartStream)`,
 ///     `k = 0`: the `k`-th automatic restart after it (counted from 0)
@@ -161,6 +187,14 @@ public protocol VectorEnvironment: AnyObject {
 
     /// Starts a new episode of game `i` with seed `seed`.
     func reset(_ i: Int, seed: UInt64)
+    /// Restarts game `i`'s restart stream at run seed `runSeed` and plays its
+    /// first episode (see "Seeds").
+    func reset(_ i: Int, stream runSeed: UInt64)
+    /// Game `i`'s restart stream (saved with a snapshot of the game by
+    /// callers that continue its episodes, such as the C ABI).
+    func restartStream(_ i: Int) -> RestartStream
+    /// Sets game `i`'s restart stream (its state is left as it is).
+    func setRestartStream(_ stream: RestartStream, _ i: Int)
     /// Starts a new episode of every game `i` with `mask[i] != 0`, with
     /// `seeds[i]` (nil: the game's next seed from its own stream).
     func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?)
