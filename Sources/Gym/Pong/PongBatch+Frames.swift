@@ -50,42 +50,52 @@ extension PongBatch {
         // the quiet test is the walls' alone; after any full frame the
         // exact test again.
         var banded = Self.staysInBand(s, allowed: allowed, frames: p.config.frameSkip, low: bandLow, high: bandHigh)
-        for _ in 0 ..< p.config.frameSkip {
-            if running == 0 { break }
-            var b = bottom, t = top
-            var m = chosen
-            if sticky > 0 {
+        if sticky == 0 {
+            // The same actions every frame: runs of quiet frames with the
+            // state in registers, stopping at the first frame with a busy game.
+            var remaining = p.config.frameSkip
+            while remaining > 0 && running != 0 {
+                let (done, quiet) = banded
+                    ? Self.bandRun(&s, chosen, allowed: allowed, frames: remaining, p)
+                    : Self.quietRun(&s, chosen, allowed: allowed, frames: remaining, p)
+                quietCount &+= done &* running.nonzeroBitCount
+                if banded { bandCount &+= done &* running.nonzeroBitCount }
+                remaining -= done
+                if remaining == 0 { break }
+                // The frame with a busy game: its quiet games have moved.
+                let busy = running & ~Self.bits(quiet)
+                quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
+                banded = false
+                fullFrames(i, busy: busy, bottom: bottom, top: top, &s, &running, &allowed, &touched, p, maxScore: maxScore)
+                remaining -= 1
+            }
+            lastB = lastB.replacing(with: bottom & 0xFF, where: startedMask)
+            lastT = lastT.replacing(with: top & 0xFF, where: startedMask)
+        } else {
+            for _ in 0 ..< p.config.frameSkip {
+                if running == 0 { break }
+                var b = bottom, t = top
+                var m = chosen
                 let (keepB, keepT) = stickyDraws(i, running: running, sticky)
                 if keepB | keepT != 0 {
                     b = b.replacing(with: lastB, where: Self.mask(keepB))
                     t = t.replacing(with: lastT, where: Self.mask(keepT))
                     m = Self.moves(bottom: b, top: t, p)
                 }
-            }
-            // The frame's actions become the last actions of the running
-            // games, as the bytes the state stores them in (a kept action
-            // is the stored byte, as in the reference).
-            lastB = lastB.replacing(with: b & 0xFF, where: allowed)
-            lastT = lastT.replacing(with: t & 0xFF, where: allowed)
-            let quiet = banded ? Self.bandFrame(&s, m, allowed: allowed, p) : Self.quietFrame(&s, m, allowed: allowed, p)
-            var busy = running & ~Self.bits(quiet)
-            let quietNow = running.nonzeroBitCount &- busy.nonzeroBitCount
-            quietCount &+= quietNow
-            if banded { bandCount &+= quietNow }
-            if busy != 0 {
-                // A full frame for the busy games, through the columns.
-                banded = false
-                storePositions(s, i)
-                while busy != 0 {
-                    let j = busy.trailingZeroBitCount
-                    busy &= busy - 1
-                    if fullFrame(i + j, bottom: Int(b[j]), top: Int(t[j]), events: &laneEvents[j], p, maxScore: maxScore) {
-                        running &= ~(1 << UInt8(j))
-                        allowed[j] = false
-                    }
-                    touched |= 1 << UInt8(j)
+                // The frame's actions become the last actions of the running
+                // games, as the bytes the state stores them in (a kept action
+                // is the stored byte, as in the reference).
+                lastB = lastB.replacing(with: b & 0xFF, where: allowed)
+                lastT = lastT.replacing(with: t & 0xFF, where: allowed)
+                let quiet = banded ? Self.bandFrame(&s, m, allowed: allowed, p) : Self.quietFrame(&s, m, allowed: allowed, p)
+                let busy = running & ~Self.bits(quiet)
+                let quietNow = running.nonzeroBitCount &- busy.nonzeroBitCount
+                quietCount &+= quietNow
+                if banded { bandCount &+= quietNow }
+                if busy != 0 {
+                    banded = false
+                    fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
                 }
-                s = loadLanes(i)
             }
         }
         storePositions(s, i)
@@ -115,6 +125,29 @@ extension PongBatch {
             laneEvents[j] = PongEvents()
         }
         return (quietCount, bandCount)
+    }
+
+    /// The full frames of the `busy` games among `i ..< i + 8` (bit `j`
+    /// for game `i + j`) with this frame's actions, through the columns:
+    /// the lanes `s` go back to the columns first and are loaded again
+    /// after; a game that ends leaves `running` and `allowed`, and every
+    /// busy game is `touched` (its outputs come from its events).
+    @inline(__always)
+    func fullFrames(_ i: Int, busy: UInt8, bottom: LaneInts, top: LaneInts, _ s: inout LaneState,
+                    _ running: inout UInt8, _ allowed: inout LaneMask, _ touched: inout UInt8,
+                    _ p: PongPhysics, maxScore: Int32) {
+        storePositions(s, i)
+        var busy = busy
+        while busy != 0 {
+            let j = busy.trailingZeroBitCount
+            busy &= busy - 1
+            if fullFrame(i + j, bottom: Int(bottom[j]), top: Int(top[j]), events: &laneEvents[j], p, maxScore: maxScore) {
+                running &= ~(1 << UInt8(j))
+                allowed[j] = false
+            }
+            touched |= 1 << UInt8(j)
+        }
+        s = loadLanes(i)
     }
 
     /// This frame's sticky draws of the running games `i ..< i + 8` (bit

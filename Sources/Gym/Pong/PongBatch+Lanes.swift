@@ -82,7 +82,7 @@ extension PongBatch {
     /// compared as floats: only the Int32 values 1 … 4 convert to the floats
     /// 1 … 4, so the comparisons are exact (and float compares vectorise,
     /// integer ones on SIMD8 did not). Out of line, as are
-    /// ``quietFrame(_:_:allowed:_:)`` and ``observeLanes(_:side:into:stride:_:)``:
+    /// ``quietFrame(_:_:allowed:_:)`` and the other lane functions:
     /// every lane select is a loop with a branch per lane until late in
     /// compilation, and past a few hundred such blocks in one function the
     /// compiler stops inlining into it, leaving calls in the middle of the
@@ -90,6 +90,11 @@ extension PongBatch {
     @inline(never)
     static func moves(bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> LaneMoves {
         let bf = Lanes(bottom), tf = Lanes(top)
+        // Without vertical movement (vSpeed 0) the vertical moves are ±0,
+        // which leave a paddle's (nonzero) height as it is: 0 does the same.
+        guard p.vSpeed != 0 else {
+            return LaneMoves(bx: horizontal(bf) * p.hSpeed, by: .zero, tx: horizontal(tf) * p.hSpeed, ty: .zero)
+        }
         return LaneMoves(bx: horizontal(bf) * p.hSpeed, by: vertical(bf) * p.vSpeed,
                          tx: horizontal(tf) * p.hSpeed, ty: vertical(tf) * p.vSpeed)
     }
@@ -137,6 +142,32 @@ extension PongBatch {
     /// - Returns: the lanes that moved.
     @inline(never)
     static func quietFrame(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+        quietFrameBody(&s, m, allowed: allowed, p)
+    }
+
+    /// Up to `frames` frames of ``quietFrame(_:_:allowed:_:)`` with the
+    /// same moves, the state kept in registers, for as long as every lane
+    /// in `allowed` is quiet.
+    /// - Returns: the frames in which every allowed lane was quiet, and the
+    ///   lanes that were quiet in the frame after them (those moved, the
+    ///   others did not) when it stopped before `frames`.
+    @inline(never)
+    static func quietRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                         _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+        var t = s
+        var quiet = allowed
+        var done = 0
+        while done < frames {
+            quiet = quietFrameBody(&t, m, allowed: allowed, p)
+            if bits(allowed .& .!quiet) != 0 { break }
+            done += 1
+        }
+        s = t
+        return (done, quiet)
+    }
+
+    @inline(__always)
+    static func quietFrameBody(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
         let x = s.x, y = s.y, vx = s.vx, vy = s.vy
         let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
         // PongPhysics.paddleTargets, lane-wise.
@@ -207,6 +238,27 @@ extension PongBatch {
     /// half the work.
     @inline(never)
     static func bandFrame(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+        bandFrameBody(&s, m, allowed: allowed, p)
+    }
+
+    /// ``quietRun(_:_:allowed:frames:_:)`` of ``bandFrame(_:_:allowed:_:)``.
+    @inline(never)
+    static func bandRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                        _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+        var t = s
+        var quiet = allowed
+        var done = 0
+        while done < frames {
+            quiet = bandFrameBody(&t, m, allowed: allowed, p)
+            if bits(allowed .& .!quiet) != 0 { break }
+            done += 1
+        }
+        s = t
+        return (done, quiet)
+    }
+
+    @inline(__always)
+    static func bandFrameBody(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
         let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
         let bx1 = smin(smax(bx0 + m.bx, p.minPaddleX), p.maxPaddleX)
         let tx1 = smin(smax(tx0 - m.tx, p.minPaddleX), p.maxPaddleX)
@@ -236,7 +288,10 @@ extension PongBatch {
     }
 
     /// Bit `j` set for every lane `j` set in `m` (a horizontal sum: reading
-    /// the lanes one by one went through memory).
+    /// the lanes one by one went through memory). A mask is stored as its
+    /// integer lanes, all ones where set, so its bits mask `laneBits`
+    /// directly (a `replacing` here is a loop of branches until late in
+    /// compilation, and counts against the inlining budget of its callers).
     @inline(__always)
     static func bits(_ m: LaneMask) -> UInt8 {
         UInt8(truncatingIfNeeded: (laneBits & unsafeBitCast(m, to: LaneInts.self)).wrappedSum())
@@ -251,51 +306,6 @@ extension PongBatch {
     /// Lane `j`'s bit, `1 << j`, in every lane.
     @inline(__always)
     static var laneBits: LaneInts { LaneInts(1, 2, 4, 8, 16, 32, 64, 128) }
-
-    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, written
-    /// to `out` (12 floats per game, game `g` at `g × stride`): the same
-    /// expressions lane-wise (same operations in the same order, so the same
-    /// bits), then transposed four games at a time into whole rows.
-    @inline(never)
-    func observeLanes(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ p: PongPhysics) {
-        let m = side.mirror
-        let cx = p.width / 2, cy = p.height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invW = 1 / p.width
-        let invS = 1 / p.maxSpeed, invV = 1 / (2 * p.maxSpeed)
-        let invDepth = p.maxDepth > 0 ? 1 / p.maxDepth : 0
-        let invMax = 1 / Float(p.config.maxScore)
-        let bx = Self.lanes(bottomX, i), by = Self.lanes(bottomY, i), tx = Self.lanes(topX, i), ty = Self.lanes(topY, i)
-        let x = Self.lanes(ballX, i), y = Self.lanes(ballY, i)
-        let bottomIsOwn = side == .bottom
-        let ownX = bottomIsOwn ? bx : tx, oppX = bottomIsOwn ? tx : bx
-        let bottomDepth = by - p.homeY, topDepth = (p.height - p.homeY) - ty
-        let ownDepth = bottomIsOwn ? bottomDepth : topDepth, oppDepth = bottomIsOwn ? topDepth : bottomDepth
-        let sb = Lanes(Self.laneInts(scoreBottom, i)), st = Lanes(Self.laneInts(scoreTop, i))
-        let f0 = (ownX - cx) * invCX * m
-        let f1 = Self.smin(ownDepth * invDepth, 1)
-        let f2 = (oppX - cx) * invCX * m
-        let f3 = Self.smin(oppDepth * invDepth, 1)
-        let f4 = (x - cx) * invCX * m
-        let f5 = Self.smin(Self.smax((y - cy) * invCY * m, -1), 1)
-        let f6 = Self.smin(Self.smax(Self.lanes(ballVX, i) * invV * m, -1), 1)
-        let f7 = Self.smin(Self.smax(Self.lanes(ballVY, i) * invV * m, -0.5), 0.5)
-        let f8 = (x - ownX) * invW * m
-        let f9 = Self.smin(Self.lanes(speed, i) * invS, 1)
-        let f10 = (bottomIsOwn ? sb : st) * invMax
-        let f11 = (bottomIsOwn ? st : sb) * invMax
-        @inline(__always)
-        func rows(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, at k: Int, first g: Int) {
-            for j in 0 ..< 4 {
-                UnsafeMutableRawPointer(out + (i + g + j) * stride + k).storeBytes(of: SIMD4(a[j], b[j], c[j], d[j]), as: SIMD4<Float>.self)
-            }
-        }
-        rows(f0.lowHalf, f1.lowHalf, f2.lowHalf, f3.lowHalf, at: 0, first: 0)
-        rows(f4.lowHalf, f5.lowHalf, f6.lowHalf, f7.lowHalf, at: 4, first: 0)
-        rows(f8.lowHalf, f9.lowHalf, f10.lowHalf, f11.lowHalf, at: 8, first: 0)
-        rows(f0.highHalf, f1.highHalf, f2.highHalf, f3.highHalf, at: 0, first: 4)
-        rows(f4.highHalf, f5.highHalf, f6.highHalf, f7.highHalf, at: 4, first: 4)
-        rows(f8.highHalf, f9.highHalf, f10.highHalf, f11.highHalf, at: 8, first: 4)
-    }
 
     /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.
     @inline(__always)

@@ -304,7 +304,7 @@ public final class PongBatch: VectorEnvironment {
                 busy &= busy - 1
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
-            observeLanes(i, out, seen, physics)
+            observeBlock(i, out, seen, physics)
             i += lanes
         }
         while i < count {
@@ -335,7 +335,7 @@ public final class PongBatch: VectorEnvironment {
             let (quiet, band) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
             quietCount &+= quiet
             bandCount &+= band
-            observeLanes(i, out, seen, physics)
+            observeBlock(i, out, seen, physics)
             i += lanes
         }
         while i < count {
@@ -364,11 +364,19 @@ public final class PongBatch: VectorEnvironment {
 
     /// Games `i ..< i + 8`'s observations of the first `seen` seats.
     @inline(__always)
-    func observeLanes(_ i: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int, _ physics: PongPhysics) {
+    func observeBlock(_ i: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int, _ physics: PongPhysics) {
         guard let o = out.observations, seen > 0 else { return }
         let n = Self.observationCount
-        observeLanes(i, side: .bottom, into: o, stride: seen * n, physics)
-        if seen > 1 { observeLanes(i, side: .top, into: o + n, stride: seen * n, physics) }
+        observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
+        if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
+    }
+
+    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, game
+    /// `g`'s row at `out + g × stride`: the reference's own code, one game
+    /// after another (its reciprocals computed once for the eight).
+    @inline(never)
+    func observeRows(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ physics: PongPhysics) {
+        for g in i ..< i + Lanes.scalarCount { physics.observe(load(g), side: side, into: out + g * stride) }
     }
 
     /// The outputs of game `i`'s quiet step.
