@@ -115,7 +115,9 @@ import Testing
     }
 
     @Test func benchReportsStepsPerSecond() throws {
-        let r = try CLI.run(["bench", "--game", "pong", "--envs", "64", "--seconds", "0.2", "--workers", "2"])
+        // 64 ticks per dispatch: a debug build's round of the default 2048
+        // ticks over every case took minutes.
+        let r = try CLI.run(["bench", "--game", "pong", "--envs", "64", "--seconds", "0.2", "--workers", "2", "--ticks", "64"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("1 worker") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
     }
