@@ -66,13 +66,16 @@ import Testing
     }
 
     @Test func benchReportsStepsPerSecond() throws {
-        let r = try CLI.run(["bench", "--game", "pong", "--envs", "64", "--seconds", "0.2", "--workers", "2"])
+        // 64 ticks per dispatch: a debug build's round of the default 2048
+        // ticks over every case took minutes.
+        let r = try CLI.run(["bench", "--game", "pong", "--envs", "64", "--seconds", "0.2", "--workers", "2", "--ticks", "64"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("1 worker") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
     }
 
     @Test func benchBreakoutReportsStepsPerSecond() throws {
-        let r = try CLI.run(["bench", "--game", "breakout", "--envs", "16", "--seconds", "0.05", "--workers", "1"])
+        let r = try CLI.run(["bench", "--game", "breakout", "--envs", "16", "--seconds", "0.05", "--workers", "1",
+                             "--ticks", "64"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("bench breakout") && r.stdout.contains("steps/s"))
     }

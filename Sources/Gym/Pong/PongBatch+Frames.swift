@@ -2,87 +2,114 @@
 /// (`frameSkip` > 1) or with sticky actions: the frames of ``PongPhysics/step(_:top:bottom:events:)``,
 /// in the same order with the same draws, eight games at a time.
 ///
-/// Per frame, each running game first draws its sticky actions from its own
-/// generator (bottom, then top, as the reference does), then every game
-/// whose frame is quiet takes ``quietFrame(_:bottom:top:allowed:_:)`` (the
-/// fast path's arithmetic, lane-wise) and every other game its full
-/// ``PongPhysics/tick(_:bottom:top:events:fastPath:)``; a game that
-/// reaches `maxScore` stops. After the frames, the step counter and the
-/// step limit; games in which anything happened (a full frame, an end) get
-/// their outputs from their summed events, the others keep the zeros of a
-/// quiet step. The batch tests compare against ``PongGame`` step by step in
-/// every frame setting.
+/// The eight games' positions and velocities stay in registers across the
+/// frames of the step ("lanes"); per frame, each running game first draws
+/// its sticky actions from its own generator (bottom, then top, as the
+/// reference does), then every game whose frame is quiet takes
+/// ``quietFrame(_:_:allowed:_:)`` (the fast path's arithmetic, lane-wise)
+/// and only when some game's frame is not quiet do the lanes go back to the
+/// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:fastPath:)``
+/// (a game that reaches `maxScore` stops). After the frames, the step
+/// counter and the step limit; games in which anything happened (a full
+/// frame, an end) get their outputs from their summed events, the others
+/// keep the zeros of a quiet step. The batch tests compare against
+/// ``PongGame`` step by step in every frame setting.
 extension PongBatch {
     /// One agent step of the running games `i ..< i + 8` (games already
     /// finished take ``fullStep(_:bottom:top:_:_:)``), writing every output
     /// but the observations; the caller has stored a quiet step's outputs
     /// (zeros) for all eight.
-    /// - Returns: the frames that took the quiet path.
+    /// - Returns: the frames that took the quiet path, and how many of
+    ///   those its band form.
     @inline(__always)
     func framesLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>, _ seen: Int,
-                     _ p: PongPhysics) -> Int {
+                     _ p: PongPhysics) -> (quiet: Int, band: Int) {
         let lanes = Lanes.scalarCount
-        let ends = UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
-        let startedMask = Lanes(LaneInts(truncatingIfNeeded: ends)) .== 0
+        let startedMask = Lanes(LaneInts(truncatingIfNeeded: Self.laneBytes(end, i))) .== 0
         var allowed = startedMask
         var running = Self.bits(allowed)
         if running != 0xFF {
             for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
+            if running == 0 { return (0, 0) }
         }
         var touched: UInt8 = 0
-        var quietCount = 0
+        var quietCount = 0, bandCount = 0
         let sticky = p.config.stickyActionProbability
         let maxScore = Int32(p.config.maxScore)
-        for _ in 0 ..< p.config.frameSkip {
-            if running == 0 { break }
-            var b = bottom, t = top
-            if sticky > 0 {
-                // Each running game's two draws, bottom then top (as the
-                // reference draws them), without branches on their outcome.
-                var keepB: UInt8 = 0, keepT: UInt8 = 0
-                for j in 0 ..< lanes where running >> UInt8(j) & 1 != 0 {
-                    keepB |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
-                    keepT |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
-                }
-                let lastB = LaneInts(truncatingIfNeeded: UnsafeRawPointer(lastActionBottom + i).loadUnaligned(as: LaneBytes.self))
-                let lastT = LaneInts(truncatingIfNeeded: UnsafeRawPointer(lastActionTop + i).loadUnaligned(as: LaneBytes.self))
-                b = b.replacing(with: lastB, where: Self.mask(keepB))
-                t = t.replacing(with: lastT, where: Self.mask(keepT))
+        // The state of the eight games (finished ones included: never
+        // allowed, so their lanes do not change) and their last actions.
+        var s = loadLanes(i)
+        var lastB = LaneInts(truncatingIfNeeded: Self.laneBytes(lastActionBottom, i))
+        var lastT = LaneInts(truncatingIfNeeded: Self.laneBytes(lastActionTop, i))
+        let chosen = Self.moves(bottom: bottom, top: top, p)
+        // While every running ball stays in the band no paddle can reach,
+        // the quiet test is the walls' alone; after any full frame the
+        // exact test again.
+        var banded = Self.staysInBand(s, allowed: allowed, frames: p.config.frameSkip, low: bandLow, high: bandHigh)
+        if sticky == 0 {
+            // The same actions every frame: runs of quiet frames with the
+            // state in registers, stopping at the first frame with a busy game.
+            var remaining = p.config.frameSkip
+            while remaining > 0 && running != 0 {
+                let (done, quiet) = banded
+                    ? Self.bandRun(&s, chosen, allowed: allowed, frames: remaining, p)
+                    : Self.quietRun(&s, chosen, allowed: allowed, frames: remaining, p)
+                quietCount &+= done &* running.nonzeroBitCount
+                if banded { bandCount &+= done &* running.nonzeroBitCount }
+                remaining -= done
+                if remaining == 0 { break }
+                // The frame with a busy game: its quiet games have moved.
+                let busy = running & ~Self.bits(quiet)
+                quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
+                banded = false
+                fullFrames(i, busy: busy, bottom: bottom, top: top, &s, &running, &allowed, &touched, p, maxScore: maxScore)
+                remaining -= 1
             }
-            // The frame's actions become the last actions of the running games.
-            for j in 0 ..< lanes where running == 0xFF || running >> UInt8(j) & 1 != 0 {
-                lastActionBottom[i + j] = UInt8(truncatingIfNeeded: b[j])
-                lastActionTop[i + j] = UInt8(truncatingIfNeeded: t[j])
-            }
-            var busy = running & ~Self.bits(quietFrame(i, bottom: b, top: t, allowed: allowed, p))
-            quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
-            while busy != 0 {
-                let j = busy.trailingZeroBitCount
-                busy &= busy - 1
-                var s = load(i + j)
-                if p.tick(&s, bottom: Int(b[j]), top: Int(t[j]), events: &laneEvents[j]) != nil,
-                   s.scoreBottom >= maxScore || s.scoreTop >= maxScore {
-                    s.end = .gameOver
-                    running &= ~(1 << UInt8(j))
-                    allowed[j] = false
+            lastB = lastB.replacing(with: bottom & 0xFF, where: startedMask)
+            lastT = lastT.replacing(with: top & 0xFF, where: startedMask)
+        } else {
+            for _ in 0 ..< p.config.frameSkip {
+                if running == 0 { break }
+                var b = bottom, t = top
+                var m = chosen
+                let (keepB, keepT) = stickyDraws(i, running: running, sticky)
+                if keepB | keepT != 0 {
+                    b = b.replacing(with: lastB, where: Self.mask(keepB))
+                    t = t.replacing(with: lastT, where: Self.mask(keepT))
+                    m = Self.moves(bottom: b, top: t, p)
                 }
-                store(s, i + j)
-                touched |= 1 << UInt8(j)
+                // The frame's actions become the last actions of the running
+                // games, as the bytes the state stores them in (a kept action
+                // is the stored byte, as in the reference).
+                lastB = lastB.replacing(with: b & 0xFF, where: allowed)
+                lastT = lastT.replacing(with: t & 0xFF, where: allowed)
+                let quiet = banded ? Self.bandFrame(&s, m, allowed: allowed, p) : Self.quietFrame(&s, m, allowed: allowed, p)
+                let busy = running & ~Self.bits(quiet)
+                let quietNow = running.nonzeroBitCount &- busy.nonzeroBitCount
+                quietCount &+= quietNow
+                if banded { bandCount &+= quietNow }
+                if busy != 0 {
+                    banded = false
+                    fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
+                }
             }
         }
+        storePositions(s, i)
+        Self.setLaneBytes(lastActionBottom, i, LaneBytes(truncatingIfNeeded: lastB))
+        Self.setLaneBytes(lastActionTop, i, LaneBytes(truncatingIfNeeded: lastT))
         // The step counter and the step limit of every game that ran (the
         // limit compared as floats: exact, a limited episode never counts
         // past maxSteps ≤ 10 000 000 < 2^24).
-        let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
+        let stepsNow = Self.laneInts(steps, i)
         let next = stepsNow.replacing(with: stepsNow &+ 1, where: startedMask)
-        UnsafeMutableRawPointer(steps + i).storeBytes(of: next, as: LaneInts.self)
+        Self.setLaneInts(steps, i, next)
         let maxSteps = p.config.maxSteps
         if maxSteps > 0 {
-            let endsNow = Lanes(LaneInts(truncatingIfNeeded: UnsafeRawPointer(end + i).loadUnaligned(as: LaneBytes.self)))
+            let endsNow = Lanes(LaneInts(truncatingIfNeeded: Self.laneBytes(end, i)))
             let limited = startedMask .& (endsNow .== 0) .& (Lanes(next) .>= Float(maxSteps))
             if any(limited) {
                 for j in 0 ..< lanes where limited[j] {
@@ -97,7 +124,67 @@ extension PongBatch {
             finishStep(i + j, events: laneEvents[j], out, seen)
             laneEvents[j] = PongEvents()
         }
-        return quietCount
+        return (quietCount, bandCount)
+    }
+
+    /// The full frames of the `busy` games among `i ..< i + 8` (bit `j`
+    /// for game `i + j`) with this frame's actions, through the columns:
+    /// the lanes `s` go back to the columns first and are loaded again
+    /// after; a game that ends leaves `running` and `allowed`, and every
+    /// busy game is `touched` (its outputs come from its events).
+    @inline(__always)
+    func fullFrames(_ i: Int, busy: UInt8, bottom: LaneInts, top: LaneInts, _ s: inout LaneState,
+                    _ running: inout UInt8, _ allowed: inout LaneMask, _ touched: inout UInt8,
+                    _ p: PongPhysics, maxScore: Int32) {
+        storePositions(s, i)
+        var busy = busy
+        while busy != 0 {
+            let j = busy.trailingZeroBitCount
+            busy &= busy - 1
+            if fullFrame(i + j, bottom: Int(bottom[j]), top: Int(top[j]), events: &laneEvents[j], p, maxScore: maxScore) {
+                running &= ~(1 << UInt8(j))
+                allowed[j] = false
+            }
+            touched |= 1 << UInt8(j)
+        }
+        s = loadLanes(i)
+    }
+
+    /// This frame's sticky draws of the running games `i ..< i + 8` (bit
+    /// `j` of `running` for game `i + j`): each game's two draws from its
+    /// own generator, bottom then top, as the reference draws them.
+    /// - Returns: the lanes whose bottom and whose top side keep their last action.
+    @inline(__always)
+    func stickyDraws(_ i: Int, running: UInt8, _ sticky: Float) -> (bottom: UInt8, top: UInt8) {
+        var keepB: UInt8 = 0, keepT: UInt8 = 0
+        if running == 0xFF {
+            for j in 0 ..< Lanes.scalarCount {
+                keepB |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
+                keepT |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
+            }
+        } else {
+            for j in 0 ..< Lanes.scalarCount where running >> UInt8(j) & 1 != 0 {
+                keepB |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
+                keepT |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
+            }
+        }
+        return (keepB, keepT)
+    }
+
+    /// Game `i`'s full frame (``PongPhysics/tick(_:bottom:top:events:fastPath:)``
+    /// on its columns), its events added to `events`.
+    /// - Returns: whether the game ended (a side reached `maxScore`).
+    @inline(never)
+    func fullFrame(_ i: Int, bottom: Int, top: Int, events: inout PongEvents, _ p: PongPhysics, maxScore: Int32) -> Bool {
+        var s = load(i)
+        var over = false
+        if p.tick(&s, bottom: bottom, top: top, events: &events) != nil,
+           s.scoreBottom >= maxScore || s.scoreTop >= maxScore {
+            s.end = .gameOver
+            over = true
+        }
+        store(s, i)
+        return over
     }
 
     /// The outputs of game `i`'s step from its summed events and its end

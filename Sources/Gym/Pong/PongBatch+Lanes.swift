@@ -15,12 +15,97 @@ extension PongBatch {
     typealias LaneBytes = SIMD8<UInt8>
     typealias LaneMask = SIMDMask<SIMD8<Int32>>
 
-    /// Steps the games `i ..< i + 8` whose step is quiet (see
+    /// Eight games' moving state, one lane per game: what a quiet frame
+    /// reads and changes (the speed level, scores and generators stay in
+    /// the columns).
+    struct LaneState {
+        var x, y, vx, vy: Lanes
+        var bx, by, tx, ty: Lanes
+    }
+
+    /// The paddle moves of eight games' actions, in field units per frame:
+    /// `horizontal(a) × hSpeed` and `vertical(a) × vSpeed` per side, the
+    /// products ``PongPhysics/paddleTargets(_:_:_:_:bottom:top:)`` adds
+    /// (bottom) or subtracts (top), so the targets come out the same.
+    struct LaneMoves {
+        var bx, by, tx, ty: Lanes
+    }
+
+    /// Games `i ..< i + 8`'s moving state from the columns.
+    @inline(__always)
+    func loadLanes(_ i: Int) -> LaneState {
+        LaneState(x: Self.lanes(ballX, i), y: Self.lanes(ballY, i), vx: Self.lanes(ballVX, i), vy: Self.lanes(ballVY, i),
+                  bx: Self.lanes(bottomX, i), by: Self.lanes(bottomY, i), tx: Self.lanes(topX, i), ty: Self.lanes(topY, i))
+    }
+
+    /// Writes the positions of `s` (what a quiet frame changes) to games
+    /// `i ..< i + 8`'s columns.
+    @inline(__always)
+    func storePositions(_ s: LaneState, _ i: Int) {
+        Self.setLanes(ballX, i, s.x); Self.setLanes(ballY, i, s.y)
+        Self.setLanes(bottomX, i, s.bx); Self.setLanes(bottomY, i, s.by)
+        Self.setLanes(topX, i, s.tx); Self.setLanes(topY, i, s.ty)
+    }
+
+    @inline(__always)
+    static func lanes(_ c: UnsafeMutablePointer<Float>, _ i: Int) -> Lanes {
+        UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self)
+    }
+
+    @inline(__always)
+    static func setLanes(_ c: UnsafeMutablePointer<Float>, _ i: Int, _ v: Lanes) {
+        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: Lanes.self)
+    }
+
+    @inline(__always)
+    static func laneInts(_ c: UnsafeMutablePointer<Int32>, _ i: Int) -> LaneInts {
+        UnsafeRawPointer(c + i).loadUnaligned(as: LaneInts.self)
+    }
+
+    @inline(__always)
+    static func setLaneInts(_ c: UnsafeMutablePointer<Int32>, _ i: Int, _ v: LaneInts) {
+        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: LaneInts.self)
+    }
+
+    @inline(__always)
+    static func laneBytes(_ c: UnsafeMutablePointer<UInt8>, _ i: Int) -> LaneBytes {
+        UnsafeRawPointer(c + i).loadUnaligned(as: LaneBytes.self)
+    }
+
+    @inline(__always)
+    static func setLaneBytes(_ c: UnsafeMutablePointer<UInt8>, _ i: Int, _ v: LaneBytes) {
+        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: LaneBytes.self)
+    }
+
+    /// The paddle moves of actions `bottom` and `top` (`PongPhysics.horizontal`
+    /// and `vertical` lane-wise, times the paddle speeds). Actions are
+    /// compared as floats: only the Int32 values 1 … 4 convert to the floats
+    /// 1 … 4, so the comparisons are exact (and float compares vectorise,
+    /// integer ones on SIMD8 did not). Out of line, as are
+    /// ``quietFrame(_:_:allowed:_:)`` and the other lane functions:
+    /// every lane select is a loop with a branch per lane until late in
+    /// compilation, and past a few hundred such blocks in one function the
+    /// compiler stops inlining into it, leaving calls in the middle of the
+    /// lane code; each of these functions is inlined whole inside.
+    @inline(never)
+    static func moves(bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> LaneMoves {
+        let bf = Lanes(bottom), tf = Lanes(top)
+        // Without vertical movement (vSpeed 0) the vertical moves are ±0,
+        // which leave a paddle's (nonzero) height as it is: 0 does the same.
+        guard p.vSpeed != 0 else {
+            return LaneMoves(bx: horizontal(bf) * p.hSpeed, by: .zero, tx: horizontal(tf) * p.hSpeed, ty: .zero)
+        }
+        return LaneMoves(bx: horizontal(bf) * p.hSpeed, by: vertical(bf) * p.vSpeed,
+                         tx: horizontal(tf) * p.hSpeed, ty: vertical(tf) * p.vSpeed)
+    }
+
+    /// Steps the games `i ..< i + 8` whose one-frame step is quiet (see
     /// ``quietStep(_:bottom:top:)``) and leaves the others unchanged.
     /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
-    ///   quiet and still needs its full step.
+    ///   quiet and still needs its full step; `band` counts the steps
+    ///   taken by the band form of the quiet path.
     @inline(__always)
-    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> UInt8 {
+    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, band: inout Int, _ p: PongPhysics) -> UInt8 {
         // A finished game (only without same-step autoreset) takes the full
         // path; then so do its seven neighbours, nothing is changed here.
         if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
@@ -32,71 +117,184 @@ extension PongBatch {
         let maxSteps = p.config.maxSteps
         let underLimit: LaneMask = maxSteps > 0 ? Lanes(next) .< Float(maxSteps) : LaneMask(repeating: true)
 
-        let quiet = quietFrame(i, bottom: bottom, top: top, allowed: underLimit, p)
+        var s = loadLanes(i)
+        let m = Self.moves(bottom: bottom, top: top, p)
+        let quiet: LaneMask
+        if Self.staysInBand(s, allowed: underLimit, frames: 1, low: bandLow, high: bandHigh) {
+            quiet = Self.bandFrame(&s, m, allowed: underLimit, p)
+            band &+= Self.bits(quiet).nonzeroBitCount
+        } else {
+            quiet = Self.quietFrame(&s, m, allowed: underLimit, p)
+        }
+        storePositions(s, i)
         UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
         // Every lane's last actions: the full step of a busy lane sets the
         // same values (one frame, no sticky actions) or resets the game.
-        for j in 0 ..< Lanes.scalarCount {
-            lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
-            lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
-        }
+        Self.setLaneBytes(lastActionBottom, i, LaneBytes(truncatingIfNeeded: bottom))
+        Self.setLaneBytes(lastActionTop, i, LaneBytes(truncatingIfNeeded: top))
         return Self.bits(.!quiet)
     }
 
-    /// One frame of ``PongPhysics``'s fast path for the games `i ..< i + 8`
-    /// in `allowed` whose frame is quiet: no contact possible
-    /// (`frameIsClear`) and no point; those move their ball and paddles,
-    /// every other game is left unchanged.
+    /// One frame of ``PongPhysics``'s fast path for the lanes of `s` in
+    /// `allowed` whose frame is quiet: no contact possible (`frameIsClear`)
+    /// and no point; those move their ball and paddles (by `m`), every
+    /// other lane is left unchanged.
     /// - Returns: the lanes that moved.
-    @inline(__always)
-    func quietFrame(_ i: Int, bottom: LaneInts, top: LaneInts, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
-        func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
-        func store(_ c: UnsafeMutablePointer<Float>, _ v: Lanes) { UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: Lanes.self) }
-        let x = load(ballX), y = load(ballY), vx = load(ballVX), vy = load(ballVY)
-        let bx0 = load(bottomX), by0 = load(bottomY), tx0 = load(topX), ty0 = load(topY)
+    @inline(never)
+    static func quietFrame(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+        quietFrameBody(&s, m, allowed: allowed, p)
+    }
 
-        // PongPhysics.paddleTargets, lane-wise. Actions are compared as
-        // floats: only the Int32 values 1 … 4 convert to the floats 1 … 4, so
-        // the comparisons are exact (and float compares vectorise, integer
-        // ones on SIMD8 did not).
-        let bf = Lanes(bottom), tf = Lanes(top)
-        let hb = Self.horizontal(bf), ht = Self.horizontal(tf)
-        let vb = Self.vertical(bf), vt = Self.vertical(tf)
-        let bx1 = Self.smin(Self.smax(bx0 + hb * p.hSpeed, p.minPaddleX), p.maxPaddleX)
-        let tx1 = Self.smin(Self.smax(tx0 - ht * p.hSpeed, p.minPaddleX), p.maxPaddleX)
-        let by1 = Self.smin(Self.smax(by0 + vb * p.vSpeed, p.homeY), p.homeY + p.maxDepth)
-        let ty1 = Self.smax(Self.smin(ty0 - vt * p.vSpeed, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
+    /// Up to `frames` frames of ``quietFrame(_:_:allowed:_:)`` with the
+    /// same moves, the state kept in registers, for as long as every lane
+    /// in `allowed` is quiet.
+    /// - Returns: the frames in which every allowed lane was quiet, and the
+    ///   lanes that were quiet in the frame after them (those moved, the
+    ///   others did not) when it stopped before `frames`.
+    @inline(never)
+    static func quietRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                         _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+        var t = s
+        var quiet = allowed
+        var done = 0
+        while done < frames {
+            quiet = quietFrameBody(&t, m, allowed: allowed, p)
+            if bits(allowed .& .!quiet) != 0 { break }
+            done += 1
+        }
+        s = t
+        return (done, quiet)
+    }
+
+    @inline(__always)
+    static func quietFrameBody(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+        let x = s.x, y = s.y, vx = s.vx, vy = s.vy
+        let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
+        // PongPhysics.paddleTargets, lane-wise.
+        let bx1 = smin(smax(bx0 + m.bx, p.minPaddleX), p.maxPaddleX)
+        let tx1 = smin(smax(tx0 - m.tx, p.minPaddleX), p.maxPaddleX)
+        let by1 = smin(smax(by0 + m.by, p.homeY), p.homeY + p.maxDepth)
+        let ty1 = smax(smin(ty0 - m.ty, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
 
         // PongPhysics.frameIsClear, lane-wise, and no point.
         let x1 = x + vx, y1 = y + vy
         let margin: Float = 0.01
         let reachX = p.r + p.halfW + margin, reachY = p.r + p.halfH + margin
-        let ballMinX = Self.smin(x, x + vx), ballMaxX = Self.smax(x, x + vx)
-        let ballMinY = Self.smin(y, y + vy), ballMaxY = Self.smax(y, y + vy)
-        // `PongPhysics.sweptBoxesMeet` for each paddle (written out: a
-        // helper taking eight vectors was not inlined and passed them in memory).
-        let meetBottom = (ballMinX .< Self.smax(bx0, bx1) + reachX) .& (ballMaxX .> Self.smin(bx0, bx1) - reachX)
-            .& (ballMinY .< Self.smax(by0, by1) + reachY) .& (ballMaxY .> Self.smin(by0, by1) - reachY)
-        let meetTop = (ballMinX .< Self.smax(tx0, tx1) + reachX) .& (ballMaxX .> Self.smin(tx0, tx1) - reachX)
-            .& (ballMinY .< Self.smax(ty0, ty1) + reachY) .& (ballMaxY .> Self.smin(ty0, ty1) - reachY)
+        // `PongPhysics.sweptBoxesMeet` for each paddle, its minima and
+        // maxima taken apart into comparisons (the same test, exactly:
+        // `min(a, b) < c` is `a < c || b < c`, `max(a, b) > c` is
+        // `a > c || b > c`, and `max(a, b) + r` is `max(a + r, b + r)`, as
+        // rounding is monotonic), which needs no lane selects.
+        let meetBottom = Self.below(x, x1, bx0 + reachX, bx1 + reachX) .& Self.above(x, x1, bx0 - reachX, bx1 - reachX)
+            .& Self.below(y, y1, by0 + reachY, by1 + reachY) .& Self.above(y, y1, by0 - reachY, by1 - reachY)
+        let meetTop = Self.below(x, x1, tx0 + reachX, tx1 + reachX) .& Self.above(x, x1, tx0 - reachX, tx1 - reachX)
+            .& Self.below(y, y1, ty0 + reachY, ty1 + reachY) .& Self.above(y, y1, ty0 - reachY, ty1 - reachY)
         let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& .!meetBottom .& .!meetTop
         let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
 
         let quiet = clear .& noPoint .& allowed
-        store(ballX, x.replacing(with: x1, where: quiet))
-        store(ballY, y.replacing(with: y1, where: quiet))
-        store(bottomX, bx0.replacing(with: bx1, where: quiet))
-        store(bottomY, by0.replacing(with: by1, where: quiet))
-        store(topX, tx0.replacing(with: tx1, where: quiet))
-        store(topY, ty0.replacing(with: ty1, where: quiet))
+        s.x = x.replacing(with: x1, where: quiet)
+        s.y = y.replacing(with: y1, where: quiet)
+        s.bx = bx0.replacing(with: bx1, where: quiet)
+        s.by = by0.replacing(with: by1, where: quiet)
+        s.tx = tx0.replacing(with: tx1, where: quiet)
+        s.ty = ty0.replacing(with: ty1, where: quiet)
         return quiet
     }
 
+    /// The ball heights between which no paddle can be reached and no
+    /// point scored: (lowest, highest), each a unit inside the exact limits
+    /// (see ``bandFrame(_:_:allowed:_:)``).
+    static func band(_ p: PongPhysics) -> (low: Float, high: Float) {
+        let reachY = p.r + p.halfH + 0.01
+        // The highest a bottom paddle's centre can be, and the lowest a top
+        // paddle's (their clamps in `PongPhysics.paddleTargets`).
+        let bottomTop = p.homeY + p.maxDepth
+        let topBottom = p.height - p.homeY - p.maxDepth
+        return ((bottomTop + reachY) + 1, (topBottom - reachY) - 1)
+    }
+
+    /// Whether every lane of `s` in `allowed` keeps its ball inside the
+    /// band `low ... high` (``band(_:)``) for `frames` frames at its current
+    /// vertical velocity: the ball moves by `vy` a frame, so it stays
+    /// between `y − frames·|vy|` and `y + frames·|vy|` (up to rounding, some
+    /// thousandths of a unit after at most 16 frames; the band's unit of
+    /// slack covers it).
+    @inline(__always)
+    static func staysInBand(_ s: LaneState, allowed: LaneMask, frames: Int, low: Float, high: Float) -> Bool {
+        let reach = Float(frames) * s.vy.replacing(with: -s.vy, where: s.vy .< 0)
+        let inside = ((s.y - reach) .>= low) .& ((s.y + reach) .<= high)
+        return all(inside .| .!allowed)
+    }
+
+    /// ``quietFrame(_:_:allowed:_:)`` for lanes whose ball is inside the
+    /// band (``staysInBand(_:allowed:frames:low:high:)``), where
+    /// `PongPhysics.frameIsClear` reduces to its wall test: every paddle
+    /// centre stays within its clamp, so a ball above `low` is above the
+    /// bottom paddle's swept box plus its reach and a ball below `high`
+    /// under the top paddle's (`sweptBoxesMeet` is false for both), and
+    /// the ball is inside the field (no point). The same moves and the
+    /// same decision per lane as ``quietFrame(_:_:allowed:_:)``, for about
+    /// half the work.
+    @inline(never)
+    static func bandFrame(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+        bandFrameBody(&s, m, allowed: allowed, p)
+    }
+
+    /// ``quietRun(_:_:allowed:frames:_:)`` of ``bandFrame(_:_:allowed:_:)``.
+    @inline(never)
+    static func bandRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                        _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+        var t = s
+        var quiet = allowed
+        var done = 0
+        while done < frames {
+            quiet = bandFrameBody(&t, m, allowed: allowed, p)
+            if bits(allowed .& .!quiet) != 0 { break }
+            done += 1
+        }
+        s = t
+        return (done, quiet)
+    }
+
+    @inline(__always)
+    static func bandFrameBody(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+        let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
+        let bx1 = smin(smax(bx0 + m.bx, p.minPaddleX), p.maxPaddleX)
+        let tx1 = smin(smax(tx0 - m.tx, p.minPaddleX), p.maxPaddleX)
+        let by1 = smin(smax(by0 + m.by, p.homeY), p.homeY + p.maxDepth)
+        let ty1 = smax(smin(ty0 - m.ty, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
+        let x1 = s.x + s.vx
+        let quiet = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& allowed
+        s.x = s.x.replacing(with: x1, where: quiet)
+        s.y = s.y.replacing(with: s.y + s.vy, where: quiet)
+        s.bx = bx0.replacing(with: bx1, where: quiet)
+        s.by = by0.replacing(with: by1, where: quiet)
+        s.tx = tx0.replacing(with: tx1, where: quiet)
+        s.ty = ty0.replacing(with: ty1, where: quiet)
+        return quiet
+    }
+
+    /// `min(a0, a1) < max(c0, c1)` in every lane.
+    @inline(__always)
+    static func below(_ a0: Lanes, _ a1: Lanes, _ c0: Lanes, _ c1: Lanes) -> LaneMask {
+        (a0 .< c0) .| (a0 .< c1) .| (a1 .< c0) .| (a1 .< c1)
+    }
+
+    /// `max(a0, a1) > min(c0, c1)` in every lane.
+    @inline(__always)
+    static func above(_ a0: Lanes, _ a1: Lanes, _ c0: Lanes, _ c1: Lanes) -> LaneMask {
+        (a0 .> c0) .| (a0 .> c1) .| (a1 .> c0) .| (a1 .> c1)
+    }
+
     /// Bit `j` set for every lane `j` set in `m` (a horizontal sum: reading
-    /// the lanes one by one went through memory).
+    /// the lanes one by one went through memory). A mask is stored as its
+    /// integer lanes, all ones where set, so its bits mask `laneBits`
+    /// directly (a `replacing` here is a loop of branches until late in
+    /// compilation, and counts against the inlining budget of its callers).
     @inline(__always)
     static func bits(_ m: LaneMask) -> UInt8 {
-        UInt8(truncatingIfNeeded: laneBits.replacing(with: 0, where: .!m).wrappedSum())
+        UInt8(truncatingIfNeeded: (laneBits & unsafeBitCast(m, to: LaneInts.self)).wrappedSum())
     }
 
     /// The lanes whose bit is set in `bits`.
@@ -108,53 +306,6 @@ extension PongBatch {
     /// Lane `j`'s bit, `1 << j`, in every lane.
     @inline(__always)
     static var laneBits: LaneInts { LaneInts(1, 2, 4, 8, 16, 32, 64, 128) }
-
-    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, written
-    /// to `out` (12 floats per game, game `g` at `g × stride`): the same
-    /// expressions lane-wise (same operations in the same order, so the same
-    /// bits), then transposed four games at a time into whole rows.
-    @inline(__always)
-    func observeLanes(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ p: PongPhysics) {
-        func load(_ c: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self) }
-        func loadInts(_ c: UnsafeMutablePointer<Int32>) -> Lanes { Lanes(UnsafeRawPointer(c + i).loadUnaligned(as: LaneInts.self)) }
-        let m = side.mirror
-        let cx = p.width / 2, cy = p.height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invW = 1 / p.width
-        let invS = 1 / p.maxSpeed, invV = 1 / (2 * p.maxSpeed)
-        let invDepth = p.maxDepth > 0 ? 1 / p.maxDepth : 0
-        let invMax = 1 / Float(p.config.maxScore)
-        let bx = load(bottomX), by = load(bottomY), tx = load(topX), ty = load(topY)
-        let x = load(ballX), y = load(ballY)
-        let bottomIsOwn = side == .bottom
-        let ownX = bottomIsOwn ? bx : tx, oppX = bottomIsOwn ? tx : bx
-        let bottomDepth = by - p.homeY, topDepth = (p.height - p.homeY) - ty
-        let ownDepth = bottomIsOwn ? bottomDepth : topDepth, oppDepth = bottomIsOwn ? topDepth : bottomDepth
-        let sb = loadInts(scoreBottom), st = loadInts(scoreTop)
-        let f0 = (ownX - cx) * invCX * m
-        let f1 = Self.smin(ownDepth * invDepth, 1)
-        let f2 = (oppX - cx) * invCX * m
-        let f3 = Self.smin(oppDepth * invDepth, 1)
-        let f4 = (x - cx) * invCX * m
-        let f5 = Self.smin(Self.smax((y - cy) * invCY * m, -1), 1)
-        let f6 = Self.smin(Self.smax(load(ballVX) * invV * m, -1), 1)
-        let f7 = Self.smin(Self.smax(load(ballVY) * invV * m, -0.5), 0.5)
-        let f8 = (x - ownX) * invW * m
-        let f9 = Self.smin(load(speed) * invS, 1)
-        let f10 = (bottomIsOwn ? sb : st) * invMax
-        let f11 = (bottomIsOwn ? st : sb) * invMax
-        @inline(__always)
-        func rows(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, at k: Int, first g: Int) {
-            for j in 0 ..< 4 {
-                UnsafeMutableRawPointer(out + (i + g + j) * stride + k).storeBytes(of: SIMD4(a[j], b[j], c[j], d[j]), as: SIMD4<Float>.self)
-            }
-        }
-        rows(f0.lowHalf, f1.lowHalf, f2.lowHalf, f3.lowHalf, at: 0, first: 0)
-        rows(f4.lowHalf, f5.lowHalf, f6.lowHalf, f7.lowHalf, at: 4, first: 0)
-        rows(f8.lowHalf, f9.lowHalf, f10.lowHalf, f11.lowHalf, at: 8, first: 0)
-        rows(f0.highHalf, f1.highHalf, f2.highHalf, f3.highHalf, at: 0, first: 4)
-        rows(f4.highHalf, f5.highHalf, f6.highHalf, f7.highHalf, at: 4, first: 4)
-        rows(f8.highHalf, f9.highHalf, f10.highHalf, f11.highHalf, at: 8, first: 4)
-    }
 
     /// `PongPhysics.horizontal` lane-wise: 1 → −1, 2 → +1, else 0.
     @inline(__always)

@@ -46,10 +46,15 @@ public final class PongBatch: VectorEnvironment {
     let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
     /// The summed events of eight games during a step of several frames.
     let laneEvents: UnsafeMutablePointer<PongEvents>
+    /// The ball heights inside which no paddle can be reached (``band(_:)``).
+    let bandLow, bandHigh: Float
     /// Frames taken by the quiet path since `init` (tests check that the
     /// path carries the frames it should: a path that silently stopped being
     /// taken would still give the right games).
     public private(set) var quietFrames = 0
+    /// Of ``quietFrames``, those taken by the band form of the quiet path
+    /// (eight balls far from both paddles: the wall test alone).
+    public private(set) var bandFrames = 0
 
     /// Length of one seat's observation.
     public static let observationCount = PongPhysics.observationCount
@@ -73,6 +78,7 @@ public final class PongBatch: VectorEnvironment {
         self.firstIndex = firstIndex
         self.autoresetMode = autoresetMode
         observationLayout = PongPhysics.observationLayout
+        (bandLow, bandHigh) = Self.band(physics)
         func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
             let b = UnsafeMutablePointer<T>.allocate(capacity: n)
             b.initialize(repeating: value, count: n)
@@ -266,69 +272,128 @@ public final class PongBatch: VectorEnvironment {
     /// states (rewards `count × 2`).
     /// - Complexity: O(count), no allocation.
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<PongEvents>) {
+        // Frames with no contact and no point take a short path over the
+        // games' positions, eight games at a time (`quietLanes` for steps of
+        // one frame, `framesLanes` for several frames or sticky actions) or
+        // one at a time (`quietStep`); every other step or frame runs the
+        // full `PongPhysics` code. Each kind of step has its own loop (one
+        // loop for both kept the compiler from inlining their lane code).
+        if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
+            stepOneFrame(actions, out)
+        } else {
+            stepFrames(actions, out)
+        }
+    }
+
+    /// ``step(actions:into:)`` when a step is one frame without sticky actions.
+    @inline(never)
+    func stepOneFrame(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
         // A local copy of the rules: its derived constants (and the
         // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics
-        let n = Self.observationCount
         let seen = out.seatsObserved(of: Self.seatCount)
-        // Frames with no contact and no point take a short path over the
-        // columns they change, eight games at a time (`quietLanes` for steps
-        // of one frame, `framesLanes` for several frames or sticky actions)
-        // or one at a time (`quietStep`); every other step or frame runs the
-        // full `PongPhysics` code.
-        let quiet = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
         var i = 0
-        var quietCount = 0
-        defer { quietFrames &+= quietCount }
+        var quietCount = 0, bandCount = 0
         let lanes = Lanes.scalarCount
         while i + lanes <= count {
-            let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
-            let bottom = pair.evenHalf, top = pair.oddHalf
-            // Outputs of a quiet step for every lane; the others' are overwritten below.
-            UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
-            UnsafeMutableRawPointer(out.terminated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
-            UnsafeMutableRawPointer(out.truncated + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self)
-            if let e = out.ends { UnsafeMutableRawPointer(e + i).storeBytes(of: LaneBytes.zero, as: LaneBytes.self) }
-            if let e = out.events { for j in 0 ..< lanes { e[i + j] = PongEvents() } }
-            if quiet {
-                var busy = quietLanes(i, bottom: bottom, top: top, physics)
-                quietCount &+= lanes &- busy.nonzeroBitCount
-                while busy != 0 {
-                    let j = busy.trailingZeroBitCount
-                    busy &= busy - 1
-                    fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
-                }
-            } else {
-                quietCount &+= framesLanes(i, bottom: bottom, top: top, out, seen, physics)
+            let (bottom, top) = laneActions(actions, i, out)
+            var busy = quietLanes(i, bottom: bottom, top: top, band: &bandCount, physics)
+            quietCount &+= lanes &- busy.nonzeroBitCount
+            while busy != 0 {
+                let j = busy.trailingZeroBitCount
+                busy &= busy - 1
+                fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
-            if let o = out.observations, seen > 0 {
-                observeLanes(i, side: .bottom, into: o, stride: seen * n, physics)
-                if seen > 1 { observeLanes(i, side: .top, into: o + n, stride: seen * n, physics) }
-            }
+            observeBlock(i, out, seen, physics)
             i += lanes
         }
         while i < count {
             let bottom = Int(actions[2 * i]), top = Int(actions[2 * i + 1])
-            if quiet, quietStep(i, bottom: bottom, top: top) {
+            if quietStep(i, bottom: bottom, top: top) {
                 quietCount &+= 1
-                out.rewards[2 * i] = 0
-                out.rewards[2 * i + 1] = 0
-                out.terminated[i] = 0
-                out.truncated[i] = 0
-                if let e = out.ends { e[i] = EpisodeEnd.none.rawValue }
-                if let e = out.events { e[i] = PongEvents() }
+                quietOutputs(i, out)
             } else {
                 fullStep(i, bottom: bottom, top: top, out, seen)
             }
             if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
             i += 1
         }
+        quietFrames &+= quietCount
+        bandFrames &+= bandCount
+    }
+
+    /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
+    @inline(never)
+    func stepFrames(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
+        let physics = self.physics
+        let seen = out.seatsObserved(of: Self.seatCount)
+        var i = 0
+        var quietCount = 0, bandCount = 0
+        let lanes = Lanes.scalarCount
+        while i + lanes <= count {
+            let (bottom, top) = laneActions(actions, i, out)
+            let (quiet, band) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
+            quietCount &+= quiet
+            bandCount &+= band
+            observeBlock(i, out, seen, physics)
+            i += lanes
+        }
+        while i < count {
+            fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
+            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
+            i += 1
+        }
+        quietFrames &+= quietCount
+        bandFrames &+= bandCount
+    }
+
+    /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
+    /// the outputs of a quiet step (zeros) for all eight: the games that are
+    /// not quiet overwrite theirs.
+    @inline(__always)
+    func laneActions(_ actions: UnsafePointer<Int32>, _ i: Int, _ out: VectorStepOutput<PongEvents>)
+        -> (bottom: LaneInts, top: LaneInts) {
+        let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
+        UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
+        Self.setLaneBytes(out.terminated, i, .zero)
+        Self.setLaneBytes(out.truncated, i, .zero)
+        if let e = out.ends { Self.setLaneBytes(e, i, .zero) }
+        if let e = out.events { for j in 0 ..< Lanes.scalarCount { e[i + j] = PongEvents() } }
+        return (pair.evenHalf, pair.oddHalf)
+    }
+
+    /// Games `i ..< i + 8`'s observations of the first `seen` seats.
+    @inline(__always)
+    func observeBlock(_ i: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int, _ physics: PongPhysics) {
+        guard let o = out.observations, seen > 0 else { return }
+        let n = Self.observationCount
+        observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
+        if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
+    }
+
+    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, game
+    /// `g`'s row at `out + g × stride`: the reference's own code, one game
+    /// after another (its reciprocals computed once for the eight).
+    @inline(never)
+    func observeRows(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ physics: PongPhysics) {
+        for g in i ..< i + Lanes.scalarCount { physics.observe(load(g), side: side, into: out + g * stride) }
+    }
+
+    /// The outputs of game `i`'s quiet step.
+    @inline(__always)
+    func quietOutputs(_ i: Int, _ out: VectorStepOutput<PongEvents>) {
+        out.rewards[2 * i] = 0
+        out.rewards[2 * i + 1] = 0
+        out.terminated[i] = 0
+        out.truncated[i] = 0
+        if let e = out.ends { e[i] = EpisodeEnd.none.rawValue }
+        if let e = out.events { e[i] = PongEvents() }
     }
 
     /// Game `i`'s step through ``PongPhysics/step(_:top:bottom:events:)`` on
     /// the loaded state, with the batch's autoreset; writes every output but
-    /// the observations.
-    @inline(__always)
+    /// the observations (out of line: most steps are quiet).
+    @inline(never)
     func fullStep(_ i: Int, bottom: Int, top: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int) {
         var events = PongEvents()
         var s = load(i)

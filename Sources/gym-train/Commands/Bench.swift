@@ -55,7 +55,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Ticks per dispatch: every game (so every chunk) is stepped this many times in each dispatch.")
     var ticks: Int = Throughput.defaultTicksPerRound
 
-    @Option(help: "Games per chunk of the batched figures, taken one at a time by the workers (default: Pong \(Bench.pongChunk), Breakout \(Bench.breakoutChunk)).")
+    @Option(help: "Games per chunk of the batched figures, taken one at a time by the workers (default: Pong \(Bench.defaultChunk(.pong)), Breakout \(Bench.defaultChunk(.breakout))).")
     var chunk: Int?
 
     @Option(help: "Alternating one-worker / all-worker measurements per batched figure (the median is reported).")
@@ -146,7 +146,7 @@ struct Bench: ParsableCommand {
             ("date", .string(BenchMachine.timestamp(iso: true))),
             ("method", .string(methodLine)),
             ("ticksPerDispatch", .number(ticks)),
-            ("chunk", chunk.map { .number($0) } ?? .string("default (Pong \(Bench.pongChunk), Breakout \(Bench.breakoutChunk))")),
+            ("chunk", chunk.map { .number($0) } ?? .string("default (Pong \(Bench.defaultChunk(.pong)), Breakout \(Bench.defaultChunk(.breakout)))")),
             ("repeats", .number(repeats)),
             ("environments", .number(envs)),
             ("secondsPerFigure", .number(seconds)),
@@ -163,6 +163,18 @@ struct Bench: ParsableCommand {
         }
         try AtomicFile.write(Data((report.serialized() + "\n").utf8), to: url)
         print("wrote \(path)")
+    }
+
+    /// Games per chunk of the batched figures unless `--chunk` says
+    /// otherwise, chosen with `--chunk` runs (the best scaling over two
+    /// workers): smaller chunks lose with the policy in the loop (two
+    /// workers calling a small sgemm at once wait on OpenBLAS's buffer
+    /// lock), larger ones fall out of the caches.
+    static func defaultChunk(_ game: GameKind) -> Int {
+        switch game {
+        case .pong: 64
+        case .breakout: 32
+        }
     }
 
     /// Frame skips measured beside each game's presets by default.
@@ -197,23 +209,14 @@ struct Bench: ParsableCommand {
         return try C.preset(name)
     }
 
-    /// Pong's games per chunk unless told otherwise, chosen with `--chunk`
-    /// for the best scaling over two workers: smaller chunks lose with the
-    /// policy (two workers calling a small sgemm at once wait on OpenBLAS's
-    /// buffer lock), larger ones fall out of the caches.
-    static let pongChunk = 64
-    /// Breakout's games per chunk unless told otherwise (its games are
-    /// larger: more chunks than this fall out of the caches).
-    static let breakoutChunk = 32
-
     var methodLine: String {
-        "one step = one agent step (frameSkip frames) + the game's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(Bench.pongChunk) (Pong) or \(Bench.breakoutChunk) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+        "one step = one agent step (frameSkip frames) + seat 0's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(Bench.defaultChunk(.pong)) (Pong) or \(Bench.defaultChunk(.breakout)) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
     // MARK: - One game
 
     func benchPong(_ name: String, _ config: PongConfig, workers all: Int) -> JSONValue {
-        benchGame(name, config, workers: all, chunk: chunk ?? Bench.pongChunk,
+        benchGame(name, config, workers: all, chunk: chunk ?? Bench.defaultChunk(.pong),
                   make: { PongBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
                   single: { [envs, seconds, seed, ticks] workers in
                       Throughput.pongSingleAPI(config: config, environments: envs, workers: workers,
@@ -222,7 +225,7 @@ struct Bench: ParsableCommand {
     }
 
     func benchBreakout(_ name: String, _ config: BreakoutConfig, workers all: Int) -> JSONValue {
-        benchGame(name, config, workers: all, chunk: chunk ?? Bench.breakoutChunk,
+        benchGame(name, config, workers: all, chunk: chunk ?? Bench.defaultChunk(.breakout),
                   make: { BreakoutBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
                   single: { [envs, seconds, seed, ticks] workers in
                       Throughput.breakoutSingleAPI(config: config, environments: envs, workers: workers,
