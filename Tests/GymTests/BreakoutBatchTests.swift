@@ -131,4 +131,36 @@ import Testing
             #expect(got == expected, "\(config.brickRows) × \(config.brickColumns) grid, trial \(trial)")
         }
     }
+
+    /// ``BreakoutPhysics/nearestColumn(_:to:)`` against the scan it
+    /// replaces (every candidate in column order, strictly nearer wins), for
+    /// random candidate sets and positions across and beyond the field,
+    /// exactly at brick centres and halfway between them.
+    @Test func nearestColumnIsTheScansChoice() throws {
+        var rng = Xoshiro256(seed: 0xC01)
+        for trial in 0 ..< 300 {
+            var config = BreakoutConfig()
+            config.brickColumns = 1 + Int(rng.below(32))
+            config.fieldWidth = [320, 160, 640, 97][trial % 4]
+            let physics = BreakoutPhysics(config: config)
+            let cols = config.brickColumns, w = config.brickWidth
+            let all: UInt32 = cols == 32 ? .max : (1 << UInt32(cols)) - 1
+            let candidates = trial % 5 == 0 ? all : UInt32(truncatingIfNeeded: rng.next()) & all
+            for k in 0 ..< 40 {
+                let x: Float = switch k % 4 {
+                case 0: (Float(rng.below(cols)) + 0.5) * w
+                case 1: Float(rng.below(cols + 1)) * w
+                case 2: (rng.nextUnit() * 1.4 - 0.2) * config.fieldWidth
+                default: rng.nextUnit() * config.fieldWidth
+                }
+                var best = -1
+                var bestDistance = Float.infinity
+                for c in 0 ..< cols where candidates >> UInt32(c) & 1 != 0 {
+                    let d = abs((Float(c) + 0.5) * w - x)
+                    if best < 0 || d < bestDistance { best = c; bestDistance = d }
+                }
+                #expect(physics.nearestColumn(candidates, to: x) == best, "\(cols) columns, candidates \(candidates), x \(x)")
+            }
+        }
+    }
 }

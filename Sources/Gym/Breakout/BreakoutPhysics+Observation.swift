@@ -78,30 +78,47 @@ extension BreakoutPhysics {
     /// no brick): the candidates of the aim feature (``BreakoutGame``'s
     /// table, F + 6), which takes the one nearest the focus crossing.
     ///
-    /// Sums each column's hits row by row in one 32-lane byte vector (a
-    /// column holds at most 16 rows × 7 hits = 112: no overflow).
-    /// - Complexity: O(rows) vector operations.
+    /// Sums each column's hits row by row, eight columns to a 64-bit word,
+    /// one byte per column (a column holds at most 16 rows × 7 hits = 112,
+    /// so no byte carries into the next).
+    /// - Complexity: O(rows × ⌈columns / 8⌉ + columns).
     @inlinable
     public func aimColumns(_ bricks: UnsafePointer<UInt8>) -> UInt32 {
-        let lanes = columnLanes
-        var sums = SIMD32<UInt8>()
-        let raw = UnsafeRawPointer(bricks)
+        let hits: UInt64 = 0x0707_0707_0707_0707
+        var s0: UInt64 = 0, s1: UInt64 = 0, s2: UInt64 = 0, s3: UInt64 = 0
         for row in 0 ..< rows {
             let start = row * cols
-            var v: SIMD32<UInt8>
-            if start + 32 <= cells {
-                v = raw.loadUnaligned(fromByteOffset: start, as: SIMD32<UInt8>.self)
-            } else {
-                v = SIMD32<UInt8>()
-                for c in 0 ..< cols { v[c] = bricks[start + c] }
-            }
-            sums &+= v & lanes
+            s0 &+= word(bricks, at: start, columns: cols) & hits
+            if cols > 8 { s1 &+= word(bricks, at: start + 8, columns: cols - 8) & hits }
+            if cols > 16 { s2 &+= word(bricks, at: start + 16, columns: cols - 16) & hits }
+            if cols > 24 { s3 &+= word(bricks, at: start + 24, columns: cols - 24) & hits }
         }
-        let most = sums.max()
-        guard most > 0 else { return 0 }
-        var mask: UInt32 = 0
-        for c in 0 ..< cols where sums[c] == most { mask |= 1 << UInt32(c) }
+        var most: UInt64 = 0, mask: UInt32 = 0
+        for c in 0 ..< cols {
+            let w = c < 8 ? s0 : c < 16 ? s1 : c < 24 ? s2 : s3
+            let v = (w >> UInt64(8 * (c & 7))) & 0xFF
+            if v > most {
+                most = v; mask = 1 << UInt32(c)
+            } else if v == most, v > 0 {
+                mask |= 1 << UInt32(c)
+            }
+        }
         return mask
+    }
+
+    /// The cells `at ..< at + min(columns, 8)` of the grid as one
+    /// little-endian word (cell `at` in the low byte), the bytes beyond
+    /// zero; never reads past the grid's last cell.
+    @inlinable @inline(__always)
+    func word(_ bricks: UnsafePointer<UInt8>, at start: Int, columns: Int) -> UInt64 {
+        let n = min(columns, 8)
+        if start + 8 <= cells {
+            let w = UnsafeRawPointer(bricks + start).loadUnaligned(as: UInt64.self).littleEndian
+            return n == 8 ? w : w & ((1 << UInt64(8 * n)) - 1)
+        }
+        var w: UInt64 = 0
+        for k in 0 ..< n { w |= UInt64(bricks[start + k]) << UInt64(8 * k) }
+        return w
     }
 
     /// The paddle-relative features (``BreakoutGame``'s table from
@@ -139,16 +156,42 @@ extension BreakoutPhysics {
         }
         // The column with the most hits left (ties: the one nearest the
         // crossing, then the leftmost), relative to the crossing.
-        var bestColumn = -1
-        var bestDistance = Float.infinity
-        var candidates = aimColumns
-        while candidates != 0 {
-            let col = candidates.trailingZeroBitCount
-            candidates &= candidates &- 1
-            let distance = abs((Float(col) + 0.5) * brickW - focusCrossing)
-            if bestColumn < 0 || distance < bestDistance { bestColumn = col; bestDistance = distance }
-        }
+        let bestColumn = nearestColumn(aimColumns, to: focusCrossing)
         f[6] = bestColumn < 0 ? 0 : Self.unit(((Float(bestColumn) + 0.5) * brickW - focusCrossing) * invW)
+    }
+
+    /// The column of `candidates` (bit `c` for column `c`) whose centre
+    /// `(c + 0.5) × brickW` is nearest `x` (ties: the leftmost), or −1 with
+    /// no candidate: the argmin of `|centre − x|` over the candidates in
+    /// column order, as a scan would find it.
+    ///
+    /// Distances fall while centres stay at or left of `x` and rise after
+    /// (the centres are increasing; neighbouring ones differ by a brick's
+    /// width, far more than a rounding step), so only two candidates can
+    /// be nearest: the last at or left of `x` and the first right of it.
+    /// - Complexity: O(1) (a few steps to place `x` among the centres).
+    @inlinable
+    func nearestColumn(_ candidates: UInt32, to x: Float) -> Int {
+        guard candidates != 0 else { return -1 }
+        // j: the last column whose centre is at or left of x (−1: none).
+        let guess = (x * invBrickW - 0.5).rounded(.down)
+        var j = guess >= -1 ? (guess <= Float(cols - 1) ? Int(guess) : cols - 1) : -1
+        while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
+        while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
+        let low = j < 0 ? 0 : candidates & (UInt32.max >> UInt32(31 - j))
+        let high = candidates & ~low
+        var best = -1
+        var bestDistance = Float.infinity
+        if low != 0 {
+            best = 31 - low.leadingZeroBitCount
+            bestDistance = abs((Float(best) + 0.5) * brickW - x)
+        }
+        if high != 0 {
+            let c = high.trailingZeroBitCount
+            let distance = abs((Float(c) + 0.5) * brickW - x)
+            if best < 0 || distance < bestDistance { best = c }
+        }
+        return best
     }
 
     /// Frames until a ball at height `y` moving by `vy` reaches the

@@ -82,8 +82,6 @@ public final class BreakoutPhysics: Sendable {
     @usableFromInline let autoServe: Bool, serveDelay: Int32
     @usableFromInline let pushImpulse: Float, pushCooldown: Int32
     @usableFromInline let shrink: Bool
-    /// `hitsMask` in the first `brickColumns` lanes, 0 in the others (for ``aimColumns(_:)``).
-    @usableFromInline let columnLanes: SIMD32<UInt8>
 
     /// Gap left between a ball and what it touched (units).
     @usableFromInline static let skin: Float = 1.0 / 1024
@@ -157,9 +155,6 @@ public final class BreakoutPhysics: Sendable {
         pushImpulse = config.pushImpulse
         pushCooldown = Int32(config.pushCooldown)
         shrink = config.shrinkPaddleOnTopWall
-        var lanes = SIMD32<UInt8>()
-        for c in 0 ..< min(config.brickColumns, 32) { lanes[c] = BrickCell.hitsMask }
-        columnLanes = lanes
     }
 
     // MARK: - Episode start, walls and serves
