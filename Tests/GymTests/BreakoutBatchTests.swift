@@ -163,4 +163,21 @@ import Testing
             }
         }
     }
+
+    /// The crossing prediction's remainder against the library's, bit for
+    /// bit: random values within and beyond four periods, signed zeros,
+    /// exact multiples of the period and their neighbours.
+    @Test func remainderIsTheLibrarysBitForBit() {
+        var rng = Xoshiro256(seed: 0x3E4)
+        for _ in 0 ..< 20_000 {
+            let p = 1 + rng.nextUnit() * 2000
+            let k = Float(rng.below(11)) - 5
+            var values: [Float] = [(rng.nextUnit() * 12 - 6) * p, k * p, (k * p).nextUp, (k * p).nextDown, 0, -0.0]
+            values.append((rng.nextUnit() * 2 - 1) * 1e7)
+            for a in values {
+                let got = BreakoutPhysics.remainder(a, p), expected = a.truncatingRemainder(dividingBy: p)
+                #expect(got.bitPattern == expected.bitPattern, "\(a) mod \(p): \(got), library \(expected)")
+            }
+        }
+    }
 }

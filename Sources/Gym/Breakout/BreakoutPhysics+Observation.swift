@@ -170,12 +170,14 @@ extension BreakoutPhysics {
     /// width, far more than a rounding step), so only two candidates can
     /// be nearest: the last at or left of `x` and the first right of it.
     /// - Complexity: O(1) (a few steps to place `x` among the centres).
-    @inlinable
+    @inlinable @inline(__always)
     func nearestColumn(_ candidates: UInt32, to x: Float) -> Int {
         guard candidates != 0 else { return -1 }
         // j: the last column whose centre is at or left of x (−1: none).
-        let guess = (x * invBrickW - 0.5).rounded(.down)
-        var j = guess >= -1 ? (guess <= Float(cols - 1) ? Int(guess) : cols - 1) : -1
+        // A first guess (truncating a value clamped to 0 ... cols; NaN
+        // gives 0), corrected by the exact tests below.
+        let g = x * invBrickW + 0.5
+        var j = Int(g >= 0 ? (g <= Float(cols) ? g : Float(cols)) : 0) - 1
         while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
         while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
         let low = j < 0 ? 0 : candidates & (UInt32.max >> UInt32(31 - j))
@@ -217,9 +219,21 @@ extension BreakoutPhysics {
     func crossingX(x: Float, vx: Float, time: Float) -> Float {
         guard time.isFinite else { return x }
         let span = width - 2 * r
-        var u = (x - r + vx * time).truncatingRemainder(dividingBy: 2 * span)
+        var u = Self.remainder(x - r + vx * time, 2 * span)
         if u < 0 { u += 2 * span }
         return r + (u <= span ? u : 2 * span - u)
+    }
+
+    /// `a.truncatingRemainder(dividingBy: p)` for `p > 0`, exactly (the
+    /// remainder is exact): by at most two subtractions of `p` or `2p`
+    /// while `|a| < 4p` (each exact: Sterbenz's lemma), else the library's.
+    @inlinable @inline(__always)
+    static func remainder(_ a: Float, _ p: Float) -> Float {
+        let m = a.magnitude
+        guard m < 4 * p else { return a.truncatingRemainder(dividingBy: p) }
+        var u = m >= 2 * p ? m - 2 * p : m
+        if u >= p { u -= p }
+        return Float(signOf: a, magnitudeOf: u)
     }
 
     /// Arrival time as the share of the field the paddle can cross before

@@ -18,8 +18,8 @@ extension BreakoutPhysics {
     ///
     /// Those are the tests ``tick(_:bricks:action:events:fastPath:)`` and
     /// ``moveBall(_:_:bricks:px0:pvx:events:fastPath:)`` make, on the same
-    /// values with the same operations, so a quiet frame's result is the
-    /// tick's, bit for bit. The
+    /// values with the same operations (lane by lane over the eight ball
+    /// slots), so a quiet frame's result is the tick's, bit for bit. The
     /// grid is not read: a quiet frame costs the same whatever the wall.
     @inlinable @inline(__always)
     public func quietFrame(_ s: inout BreakoutCore, action: Int) -> Bool {
@@ -48,40 +48,50 @@ extension BreakoutPhysics {
         let px1 = paddleTarget(px0, half: half, action: action)
         let pvx = px1 - px0
         let pxEnd = px0 + pvx
-        // Every ball tested before any is moved: a frame that is not quiet
-        // must leave the state as it was.
-        var quiet: UInt8 = 1
-        for k in 0 ..< Int(n) {
-            let b = quietBall(s, k, pxEnd: pxEnd, half: half)
-            quiet &= b.quiet ? 1 : 0
+        // All eight slots at once: slots at and beyond `ballCount` are not
+        // tested, and their zeros stay zeros (zero velocity, no gravity
+        // added).
+        // Masks come from float compares only: integer lane compares and
+        // lane writes were compiled to stores and reloads through memory.
+        typealias Lanes = SIMD8<Float>
+        typealias Mask = SIMDMask<SIMD8<Int32>>
+        let active: Mask = Lanes(0, 1, 2, 3, 4, 5, 6, 7) .< Float(n)
+        var vx = s.ballVX, vy = s.ballVY
+        if gravity > 0 {
+            vy = vy.replacing(with: vy - gravity, where: active)
+            let s2: Lanes = vx * vx + vy * vy
+            let over: Mask = s2 .> maxSpeedSquared
+            if any(over) {
+                let k: Lanes = maxSpeed / s2.squareRoot()
+                vx = vx.replacing(with: vx * k, where: over)
+                vy = vy.replacing(with: vy * k, where: over)
+            }
         }
-        guard quiet != 0 else { return false }
+        let y = s.ballY
+        let x1: Lanes = s.ballX + vx, y1: Lanes = y + vy
+        let lowY: Lanes = y.replacing(with: y1, where: y1 .< y)
+        let highY: Lanes = y.replacing(with: y1, where: y1 .> y)
+        let lowR: Lanes = lowY - r, highR: Lanes = highY + r
+        let inside: Mask = (x1 .>= r) .& (x1 .<= width - r) .& (y1 .<= height - r)
+        let offWall: Mask = (highR .<= wallBottom) .| (lowR .>= wallTop)
+        let clear: Mask = inside .& (lowR .>= paddleTop) .& offWall
+        // |d| < w written as −w < d < w (the same for every number).
+        let dx: Lanes = x1 - pxEnd, dy: Lanes = y1 - paddleY
+        let wx = half + r, wy = paddleHalfH + r
+        let nearX: Mask = (dx .< wx) .& (dx .> -wx)
+        let nearY: Mask = (dy .< wy) .& (dy .> -wy)
+        let lost: Mask = (nearX .& nearY) .| (y1 .< 0)
+        let failed: Mask = active .& (.!clear .| lost)
+        guard !any(failed) else { return false }
         s.frames &+= 1
         s.pushCooldown = cooldown
-        for k in 0 ..< Int(n) {
-            let b = quietBall(s, k, pxEnd: pxEnd, half: half)
-            s.ballX[k] = b.x; s.ballY[k] = b.y; s.ballVX[k] = b.vx; s.ballVY[k] = b.vy
+        s.ballX = x1
+        s.ballY = y1
+        if gravity > 0 {
+            s.ballVX = vx
+            s.ballVY = vy
         }
         s.paddleX = min(max(px1, half), width - half)
         return true
-    }
-
-    /// Ball `k`'s quiet motion over one frame, as ``moveBall(_:_:bricks:px0:pvx:events:fastPath:)``
-    /// computes it (gravity and the speed cap, then one move by the
-    /// velocity), and whether it is quiet: clear, not squeezed by the paddle
-    /// ending at `pxEnd` with half width `half`, not below the bottom edge.
-    @inlinable @inline(__always)
-    func quietBall(_ s: BreakoutCore, _ k: Int, pxEnd: Float, half: Float)
-        -> (quiet: Bool, x: Float, y: Float, vx: Float, vy: Float) {
-        let x = s.ballX[k], y = s.ballY[k]
-        var vx = s.ballVX[k], vy = s.ballVY[k]
-        if gravity > 0 {
-            vy -= gravity
-            capSpeed(&vx, &vy)
-        }
-        let x1 = x + vx, y1 = y + vy
-        let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
-        let kept = (frameIsClear(x, y, vx, vy) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
-        return (kept & 1 != 0, x1, y1, vx, vy)
     }
 }
