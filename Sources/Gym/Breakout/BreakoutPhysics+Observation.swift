@@ -182,18 +182,15 @@ extension BreakoutPhysics {
         while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
         let low = j < 0 ? 0 : candidates & (UInt32.max >> UInt32(31 - j))
         let high = candidates & ~low
-        var best = -1
-        var bestDistance = Float.infinity
-        if low != 0 {
-            best = 31 - low.leadingZeroBitCount
-            bestDistance = abs((Float(best) + 0.5) * brickW - x)
-        }
-        if high != 0 {
-            let c = high.trailingZeroBitCount
-            let distance = abs((Float(c) + 0.5) * brickW - x)
-            if best < 0 || distance < bestDistance { best = c }
-        }
-        return best
+        // Both candidates' distances computed and the choice made by
+        // selects (which one is nearer is a coin flip for the predictor).
+        // An empty side gives column −1 (low) or 32 (high), never chosen.
+        let left = 31 - low.leadingZeroBitCount, right = high.trailingZeroBitCount
+        let leftDistance = abs((Float(left) + 0.5) * brickW - x)
+        let rightDistance = abs((Float(right) + 0.5) * brickW - x)
+        let hasLeft: UInt8 = low != 0 ? 1 : 0, hasRight: UInt8 = high != 0 ? 1 : 0
+        let nearer: UInt8 = rightDistance < leftDistance ? 1 : 0
+        return hasRight & (~hasLeft | nearer) & 1 != 0 ? right : left
     }
 
     /// Frames until a ball at height `y` moving by `vy` reaches the
@@ -208,9 +205,11 @@ extension BreakoutPhysics {
             // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
             return (vy + (vy * vy + 2 * gravity * drop).squareRoot()) / gravity
         }
-        if vy < 0 { return drop / -vy }
-        if vy > 0 { return (2 * (height - r) - y - (paddleTop + r)) / vy }
-        return .infinity
+        // Both arrivals computed and one selected: whether a ball falls
+        // or rises is a coin flip for the branch predictor.
+        let falling = drop / -vy
+        let rising = (2 * (height - r) - y - (paddleTop + r)) / vy
+        return vy < 0 ? falling : vy > 0 ? rising : .infinity
     }
 
     /// Where a ball at `x` moving by `vx` is after `time` frames, the side
@@ -219,9 +218,11 @@ extension BreakoutPhysics {
     func crossingX(x: Float, vx: Float, time: Float) -> Float {
         guard time.isFinite else { return x }
         let span = width - 2 * r
-        var u = Self.remainder(x - r + vx * time, 2 * span)
-        if u < 0 { u += 2 * span }
-        return r + (u <= span ? u : 2 * span - u)
+        let v = Self.remainder(x - r + vx * time, 2 * span)
+        let w = v + 2 * span
+        let u = v < 0 ? w : v
+        let back = 2 * span - u
+        return r + (u <= span ? u : back)
     }
 
     /// `a.truncatingRemainder(dividingBy: p)` for `p > 0`, exactly (the
@@ -231,8 +232,10 @@ extension BreakoutPhysics {
     static func remainder(_ a: Float, _ p: Float) -> Float {
         let m = a.magnitude
         guard m < 4 * p else { return a.truncatingRemainder(dividingBy: p) }
-        var u = m >= 2 * p ? m - 2 * p : m
-        if u >= p { u -= p }
+        let m2 = m - 2 * p
+        let u1 = m >= 2 * p ? m2 : m
+        let u2 = u1 - p
+        let u = u1 >= p ? u2 : u1
         return Float(signOf: a, magnitudeOf: u)
     }
 
