@@ -48,6 +48,25 @@ extension BreakoutPhysics {
         let px1 = paddleTarget(px0, half: half, action: action)
         let pvx = px1 - px0
         let pxEnd = px0 + pvx
+        if n == 1, gravity <= 0 {
+            // One ball (the common case) in scalars: the same tests as the
+            // lanes below. Slots 1 ... 7 hold zeros, so the slot vectors
+            // are rebuilt whole from slot 0 (a lane write went through memory).
+            let x = s.ballX[0], y = s.ballY[0], vx = s.ballVX[0], vy = s.ballVY[0]
+            let x1 = x + vx, y1 = y + vy
+            let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
+            let kept = (frameIsClear(x, y, vx, vy) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
+            guard kept & 1 != 0 else { return false }
+            s.frames &+= 1
+            s.pushCooldown = cooldown
+            var bx = SIMD8<Float>(), by = SIMD8<Float>()
+            bx[0] = x1
+            by[0] = y1
+            s.ballX = bx
+            s.ballY = by
+            s.paddleX = min(max(px1, half), width - half)
+            return true
+        }
         // All eight slots at once: slots at and beyond `ballCount` are not
         // tested, and their zeros stay zeros (zero velocity, no gravity
         // added).
