@@ -102,8 +102,16 @@ enum BreakoutContract: ContractGame {
         var skip8 = try BreakoutConfig.preset("classic")
         skip8.frameSkip = 8
         skip8.maxSteps = 250
+        // Gravity (the quiet path's speed cap), frame skip and sticky actions together.
+        var gravity = short
+        gravity.gravity = 0.05
+        gravity.elasticity = 0.9
+        gravity.frameSkip = 4
+        gravity.stickyActionProbability = 0.25
+        gravity.maxSteps = 300
         return try BreakoutConfig.presetNames.map { ($0, try BreakoutConfig.preset($0)) }
-            + [("short", short), ("atari-skip4-sticky", sticky), ("classic-skip8", skip8), ("extreme", breakoutExtreme)]
+            + [("short", short), ("short-gravity-skip4-sticky", gravity), ("atari-skip4-sticky", sticky),
+               ("classic-skip8", skip8), ("extreme", breakoutExtreme)]
     }
 
     static func batch(_ config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int,

@@ -5,8 +5,13 @@
 /// ``BreakoutCore`` (fixed size, no references) in one contiguous buffer and
 /// its brick grid in one contiguous `count × cellCount` byte buffer, and a
 /// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
-/// path ``BreakoutGame`` uses — on them in place. Buffers are allocated once
-/// in `init` and freed in `deinit`; stepping allocates nothing.
+/// path ``BreakoutGame`` uses — on them in place, except that a quiet frame
+/// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
+/// same result bit for bit) takes a fast path that reads no brick. Each
+/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
+/// recomputed only when its bricks change, so writing an observation does
+/// not scan the wall. Buffers are allocated once in `init` and freed in
+/// `deinit`; stepping allocates nothing.
 ///
 /// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
 /// at `init`.
@@ -30,9 +35,14 @@ public final class BreakoutBatch: VectorEnvironment {
     let cores: UnsafeMutablePointer<BreakoutCore>
     let bricks: UnsafeMutablePointer<UInt8>
     let episodes: UnsafeMutablePointer<UInt64>
+    /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
+    let aim: UnsafeMutablePointer<UInt32>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
     /// run seed and the index of its next restart.
     let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
+    /// Frames taken by the quiet-frame fast path so far (all games): how
+    /// tests see that the fast path is used.
+    var quietFrames = 0
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -58,6 +68,8 @@ public final class BreakoutBatch: VectorEnvironment {
         bricks.initialize(repeating: 0, count: max(1, count * cellCount))
         episodes = .allocate(capacity: count)
         episodes.initialize(repeating: 0, count: count)
+        aim = .allocate(capacity: count)
+        aim.initialize(repeating: 0, count: count)
         restartSeed = .allocate(capacity: count)
         restartSeed.initialize(repeating: 0, count: count)
         restartIndex = .allocate(capacity: count)
@@ -69,7 +81,7 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     deinit {
-        cores.deallocate(); bricks.deallocate(); episodes.deallocate()
+        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
         restartSeed.deallocate(); restartIndex.deallocate()
     }
 
@@ -78,6 +90,7 @@ public final class BreakoutBatch: VectorEnvironment {
 
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
+        aim[i] = physics.aimColumns(grid(i))
     }
 
     /// The next seed of game `i`'s restart stream (advancing it).
@@ -120,6 +133,7 @@ public final class BreakoutBatch: VectorEnvironment {
         cores[i] = snapshot.state.core
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
+        aim[i] = physics.aimColumns(g)
     }
 
     /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
@@ -152,12 +166,12 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        physics.observe(cores[i], bricks: grid(i), into: out)
+        physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out)
     }
 
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), into: out + i * observationCount) }
+        for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out + i * observationCount) }
     }
 
     // MARK: - Stepping
@@ -180,9 +194,9 @@ public final class BreakoutBatch: VectorEnvironment {
                 events = BreakoutEvents()
                 r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
             } else {
-                r = physics.step(&cores[i], bricks: g, action: Int(actions[i]), events: &events)
+                r = step(i, action: Int(actions[i]), events: &events)
                 if r.isDone, mode == .sameStep {
-                    if observed, let f = out.finalObservations { physics.observe(cores[i], bricks: g, into: f + i * n) }
+                    if observed, let f = out.finalObservations { physics.observe(cores[i], bricks: g, aimColumns: aim[i], into: f + i * n) }
                     nextEpisode(i)
                 }
             }
@@ -196,8 +210,36 @@ public final class BreakoutBatch: VectorEnvironment {
         // short, so the processor overlaps several (in the stepping loop
         // each waited on its own game's step).
         if observed, let o = out.observations {
-            for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), into: o + i * n) }
+            for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: o + i * n) }
         }
+    }
+
+    /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
+    /// with quiet frames on the fast path; refreshes the game's aim
+    /// candidates when a brick changed (only a brick hit changes the grid,
+    /// and a new wall comes only with a hit that clears the last brick).
+    @inline(__always)
+    func step(_ i: Int, action: Int, events: inout BreakoutEvents) -> StepResult {
+        let physics = self.physics
+        let s = cores + i
+        guard s.pointee.end == .none else {
+            return physics.step(&s.pointee, bricks: grid(i), action: action, events: &events)
+        }
+        events = BreakoutEvents()
+        let sticky = physics.config.stickyActionProbability
+        var quiet = 0
+        for _ in 0 ..< physics.config.frameSkip {
+            let a = physics.frameAction(&s.pointee, action: action, sticky: sticky)
+            if physics.quietFrame(&s.pointee, action: a) {
+                quiet &+= 1
+                continue
+            }
+            physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
+            if s.pointee.end != .none { break }
+        }
+        quietFrames &+= quiet
+        if events.brickHits > 0 { aim[i] = physics.aimColumns(grid(i)) }
+        return physics.finishStep(&s.pointee, events: events)
     }
 
     /// An automatic restart of game `i` (out of line: rare).

@@ -273,12 +273,28 @@ public final class BreakoutPhysics: Sendable {
         }
         let sticky = config.stickyActionProbability
         for _ in 0 ..< config.frameSkip {
-            var a = action
-            if sticky > 0, s.stickyRNG.chance(sticky) { a = Int(s.lastAction) }
-            s.lastAction = UInt8(truncatingIfNeeded: a)
+            let a = frameAction(&s, action: action, sticky: sticky)
             tick(&s, bricks: bricks, action: a, events: &events)
             if s.end != .none { break }
         }
+        return finishStep(&s, events: events)
+    }
+
+    /// The action of one frame: `action`, or with the sticky-action
+    /// probability `sticky` the previous frame's (one draw from the sticky
+    /// generator when `sticky > 0`); recorded as the frame's action.
+    @inlinable @inline(__always)
+    public func frameAction(_ s: inout BreakoutCore, action: Int, sticky: Float) -> Int {
+        var a = action
+        if sticky > 0, s.stickyRNG.chance(sticky) { a = Int(s.lastAction) }
+        s.lastAction = UInt8(truncatingIfNeeded: a)
+        return a
+    }
+
+    /// The end of an agent step whose frames have run (`events` holds what
+    /// they did): counts the step, then the step limit and the watchdog.
+    @inlinable @inline(__always)
+    public func finishStep(_ s: inout BreakoutCore, events: BreakoutEvents) -> StepResult {
         s.steps &+= 1
         let progress = events.brickHits > 0 || (config.watchdogPaddleResets && events.paddleHits > 0)
         s.stepsSinceProgress = progress ? 0 : s.stepsSinceProgress &+ 1
@@ -319,17 +335,7 @@ public final class BreakoutPhysics: Sendable {
         }
         // 2. Paddle.
         let px0 = s.paddleX
-        // Branch-free (actions are data: random or a policy's, so a branch
-        // here mispredicts often); the same values as `left → -1, right → +1, else 0`.
-        // Written as bit arithmetic: comparisons and selects here were compiled
-        // to branches. With k = action − left: k = 0 → −1, k = 1 → +1; `out`
-        // is all ones when k ∉ {0, 1} (k >> 1 ≠ 0) and clears the value.
-        let k = action &- BreakoutAction.left.rawValue
-        let high = Int(bitPattern: UInt(bitPattern: k) >> 1)
-        let out = (high | (0 &- high)) >> (Int.bitWidth - 1)
-        let dir = Float((2 &* k &- 1) & ~out)
-        let half = s.paddleHalfWidth
-        let px1 = min(max(px0 + dir * paddleSpeed, half), width - half)
+        let px1 = paddleTarget(px0, half: s.paddleHalfWidth, action: action)
         let pvx = px1 - px0
         // 3. Balls.
         var i = 0
@@ -355,6 +361,22 @@ public final class BreakoutPhysics: Sendable {
                 s.serveTimer = serveDelay
             }
         }
+    }
+
+    /// Where the paddle at `px0` with half width `half` goes this frame
+    /// under `action`: `paddleSpeed` left or right, clamped to the walls.
+    @inlinable @inline(__always)
+    func paddleTarget(_ px0: Float, half: Float, action: Int) -> Float {
+        // Branch-free (actions are data: random or a policy's, so a branch
+        // here mispredicts often); the same values as `left → -1, right → +1, else 0`.
+        // Written as bit arithmetic: comparisons and selects here were compiled
+        // to branches. With k = action − left: k = 0 → −1, k = 1 → +1; `out`
+        // is all ones when k ∉ {0, 1} (k >> 1 ≠ 0) and clears the value.
+        let k = action &- BreakoutAction.left.rawValue
+        let high = Int(bitPattern: UInt(bitPattern: k) >> 1)
+        let out = (high | (0 &- high)) >> (Int.bitWidth - 1)
+        let dir = Float((2 &* k &- 1) & ~out)
+        return min(max(px0 + dir * paddleSpeed, half), width - half)
     }
 
     @usableFromInline
@@ -687,143 +709,4 @@ public final class BreakoutPhysics: Sendable {
             s.ballVX[j] = vx; s.ballVY[j] = vy
         }
     }
-
-    // MARK: - Observation
-
-    /// Length of the observation vector:
-    /// 15 + 8 × `maxBalls` + `brickRows × brickColumns`.
-    public static func observationCount(for config: BreakoutConfig) -> Int {
-        15 + 8 * config.maxBalls + config.brickRows * config.brickColumns
-    }
-
-    /// Length of this game's observation vector.
-    @inlinable public var observationCount: Int { 15 + 8 * Int(maxBalls) + cells }
-
-    /// Index of the first paddle-relative feature (after the brick cells).
-    @inlinable public var relativeStart: Int { 8 + 5 * Int(maxBalls) + cells }
-
-    /// Writes the observation (see ``BreakoutGame``'s table; bounds in
-    /// ``observationLayout``) into `o`. Entries that can reach a bound are
-    /// clamped to it: a product with a precomputed reciprocal can pass it by
-    /// a rounding step.
-    /// Always inlined: as a call, the state would be copied for it (`o`
-    /// might alias it), which cost more than writing the observation.
-    @inlinable @inline(__always)
-    public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
-        let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
-        o[0] = (s.paddleX - cx) * invCX
-        o[1] = min(s.paddleHalfWidth * invCX, 0.5)
-        o[2] = Float(s.lives) / Float(config.lives)
-        o[3] = Float(s.levelsCleared) / Float(config.levels)
-        o[4] = pushCooldown > 0 ? Float(s.pushCooldown) / Float(pushCooldown) : 0
-        o[5] = config.watchdogSteps > 0 ? min(1, Float(s.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
-        o[6] = s.servePending ? 1 : 0
-        o[7] = min(s.speed * invV, 1)
-        let n = Int(s.ballCount)
-        for k in 0 ..< Int(maxBalls) {
-            let b = o + 8 + 5 * k
-            if k < n {
-                b[0] = 1
-                b[1] = (s.ballX[k] - cx) * invCX
-                b[2] = min(max((s.ballY[k] - cy) * invCY, -1), 1)
-                b[3] = min(max(s.ballVX[k] * invV, -1), 1)
-                b[4] = min(max(s.ballVY[k] * invV, -1), 1)
-            } else {
-                b[0] = 0; b[1] = 0; b[2] = 0; b[3] = 0; b[4] = 0
-            }
-        }
-        let g = o + 8 + 5 * Int(maxBalls)
-        let invHits = 1 / Float(toughHits)
-        for k in 0 ..< cells { g[k] = Float(bricks[k] & BrickCell.hitsMask) * invHits }
-        observeRelative(s, bricks: bricks, into: o + relativeStart)
-    }
-
-    /// The paddle-relative features (``BreakoutGame``'s table from
-    /// ``relativeStart``): per ball slot, and for the ball that reaches the
-    /// paddle's face first (the focus ball), where it is and where it will
-    /// cross the face line relative to the paddle, how soon, and where the
-    /// bricks are.
-    @inlinable @inline(__always)
-    func observeRelative(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
-        let invW = 1 / width
-        let px = s.paddleX
-        let n = Int(s.ballCount)
-        var focus = -1
-        var focusTime = Float.infinity, focusCrossing = px
-        for k in 0 ..< Int(maxBalls) {
-            let b = o + 3 * k
-            guard k < n else { b[0] = 0; b[1] = 0; b[2] = 0; continue }
-            let t = timeToFace(y: s.ballY[k], vy: s.ballVY[k])
-            let crossing = crossingX(x: s.ballX[k], vx: s.ballVX[k], time: t)
-            b[0] = Self.unit((s.ballX[k] - px) * invW)
-            b[1] = Self.unit((crossing - px) * invW)
-            b[2] = urgency(t)
-            if t < focusTime || focus < 0 { focus = k; focusTime = t; focusCrossing = crossing }
-        }
-        let f = o + 3 * Int(maxBalls)
-        if focus >= 0 {
-            f[0] = 1
-            f[1] = Self.unit((s.ballX[focus] - px) * invW)
-            f[2] = Self.unit((focusCrossing - px) * invW)
-            f[3] = Self.unit((focusCrossing - px) / (s.paddleHalfWidth + r))
-            f[4] = urgency(focusTime)
-            f[5] = Self.unit(s.ballVY[focus] / maxSpeed)
-        } else {
-            f[0] = 0; f[1] = 0; f[2] = 0; f[3] = 0; f[4] = 0; f[5] = 0
-        }
-        // The column with the most hits left (ties: the one nearest the
-        // crossing, then the leftmost), relative to the crossing.
-        var bestColumn = -1, bestHits = 0
-        var bestDistance = Float.infinity
-        for col in 0 ..< cols {
-            var hits = 0
-            for row in 0 ..< rows { hits += Int(bricks[row * cols + col] & BrickCell.hitsMask) }
-            guard hits > 0 else { continue }
-            let distance = abs((Float(col) + 0.5) * brickW - focusCrossing)
-            if hits > bestHits || (hits == bestHits && distance < bestDistance) {
-                bestColumn = col; bestHits = hits; bestDistance = distance
-            }
-        }
-        f[6] = bestColumn < 0 ? 0 : Self.unit(((Float(bestColumn) + 0.5) * brickW - focusCrossing) * invW)
-    }
-
-    /// Frames until a ball at height `y` moving by `vy` reaches the
-    /// paddle's face line (`paddleTop + r`) under gravity; without gravity a
-    /// rising ball is counted up to the top wall and back (bricks ignored).
-    /// 0 for a ball already at or below the line, infinity if it never gets there.
-    @inlinable
-    func timeToFace(y: Float, vy: Float) -> Float {
-        let drop = y - (paddleTop + r)
-        if drop <= 0 { return 0 }
-        if gravity > 0 {
-            // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
-            return (vy + (vy * vy + 2 * gravity * drop).squareRoot()) / gravity
-        }
-        if vy < 0 { return drop / -vy }
-        if vy > 0 { return (2 * (height - r) - y - (paddleTop + r)) / vy }
-        return .infinity
-    }
-
-    /// Where a ball at `x` moving by `vx` is after `time` frames, the side
-    /// walls reflecting it perfectly (`x` itself for an infinite time).
-    @inlinable
-    func crossingX(x: Float, vx: Float, time: Float) -> Float {
-        guard time.isFinite else { return x }
-        let span = width - 2 * r
-        var u = (x - r + vx * time).truncatingRemainder(dividingBy: 2 * span)
-        if u < 0 { u += 2 * span }
-        return r + (u <= span ? u : 2 * span - u)
-    }
-
-    /// Arrival time as the share of the field the paddle can cross before
-    /// it: `time × paddleSpeed / fieldWidth`, at most 1.
-    @inlinable
-    func urgency(_ time: Float) -> Float {
-        min(time * paddleSpeed / width, 1)
-    }
-
-    /// `v` clamped to [−1, 1].
-    @inlinable
-    static func unit(_ v: Float) -> Float { min(max(v, -1), 1) }
 }

@@ -1,0 +1,116 @@
+extension BreakoutPhysics {
+    // MARK: - Quiet frames (the batch's fast path)
+
+    /// Advances one frame with `action` when it is quiet, and reports
+    /// whether it was; a frame that is not quiet leaves `s` unchanged (then
+    /// ``tick(_:bricks:action:events:fastPath:)`` runs it).
+    ///
+    /// A frame is quiet when ``tick(_:bricks:action:events:fastPath:)``
+    /// would only count it, count the push cooldown down, move the paddle
+    /// and move every ball by its velocity, with no event:
+    /// - a serve is pending, no ball is in play, bricks are left and this
+    ///   frame does not serve (automatic serve: the timer does not reach 0;
+    ///   manual: the action is not push); or
+    /// - no serve is pending, at least one ball is in play, bricks are left,
+    ///   the push takes no effect, and every ball's frame is clear
+    ///   (``frameIsClear(_:_:_:_:)``, after gravity and the speed cap) and
+    ///   ends neither overlapping the moved paddle nor below the bottom edge.
+    ///
+    /// Those are the tests ``tick(_:bricks:action:events:fastPath:)`` and
+    /// ``moveBall(_:_:bricks:px0:pvx:events:fastPath:)`` make, on the same
+    /// values with the same operations (lane by lane over the eight ball
+    /// slots), so a quiet frame's result is the tick's, bit for bit. The
+    /// grid is not read: a quiet frame costs the same whatever the wall.
+    @inlinable @inline(__always)
+    public func quietFrame(_ s: inout BreakoutCore, action: Int) -> Bool {
+        let cooldown = s.pushCooldown > 0 ? s.pushCooldown - 1 : 0
+        let isPush = action == BreakoutAction.push.rawValue
+        let px0 = s.paddleX
+        if s.servePending {
+            guard s.ballCount == 0, s.bricksLeft != 0 else { return false }
+            var timer = s.serveTimer
+            if autoServe {
+                if timer > 0 { timer -= 1 }
+                if timer == 0 { return false }
+            } else if isPush {
+                return false
+            }
+            let px1 = paddleTarget(px0, half: s.paddleHalfWidth, action: action)
+            s.frames &+= 1
+            s.pushCooldown = cooldown
+            s.serveTimer = timer
+            s.paddleX = min(max(px1, s.paddleHalfWidth), width - s.paddleHalfWidth)
+            return true
+        }
+        let n = s.ballCount
+        if n <= 0 || s.bricksLeft == 0 || (isPush && cooldown == 0 && pushImpulse > 0) { return false }
+        let half = s.paddleHalfWidth
+        let px1 = paddleTarget(px0, half: half, action: action)
+        let pvx = px1 - px0
+        let pxEnd = px0 + pvx
+        if n == 1, gravity <= 0 {
+            // One ball (the common case) in scalars: the same tests as the
+            // lanes below. Slots 1 ... 7 hold zeros, so the slot vectors
+            // are rebuilt whole from slot 0 (a lane write went through memory).
+            let x = s.ballX[0], y = s.ballY[0], vx = s.ballVX[0], vy = s.ballVY[0]
+            let x1 = x + vx, y1 = y + vy
+            let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
+            let kept = (frameIsClear(x, y, vx, vy) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
+            guard kept & 1 != 0 else { return false }
+            s.frames &+= 1
+            s.pushCooldown = cooldown
+            var bx = SIMD8<Float>(), by = SIMD8<Float>()
+            bx[0] = x1
+            by[0] = y1
+            s.ballX = bx
+            s.ballY = by
+            s.paddleX = min(max(px1, half), width - half)
+            return true
+        }
+        // All eight slots at once: slots at and beyond `ballCount` are not
+        // tested, and their zeros stay zeros (zero velocity, no gravity
+        // added).
+        // Masks come from float compares only: integer lane compares and
+        // lane writes were compiled to stores and reloads through memory.
+        typealias Lanes = SIMD8<Float>
+        typealias Mask = SIMDMask<SIMD8<Int32>>
+        let active: Mask = Lanes(0, 1, 2, 3, 4, 5, 6, 7) .< Float(n)
+        var vx = s.ballVX, vy = s.ballVY
+        if gravity > 0 {
+            vy = vy.replacing(with: vy - gravity, where: active)
+            let s2: Lanes = vx * vx + vy * vy
+            let over: Mask = s2 .> maxSpeedSquared
+            if any(over) {
+                let k: Lanes = maxSpeed / s2.squareRoot()
+                vx = vx.replacing(with: vx * k, where: over)
+                vy = vy.replacing(with: vy * k, where: over)
+            }
+        }
+        let y = s.ballY
+        let x1: Lanes = s.ballX + vx, y1: Lanes = y + vy
+        let lowY: Lanes = y.replacing(with: y1, where: y1 .< y)
+        let highY: Lanes = y.replacing(with: y1, where: y1 .> y)
+        let lowR: Lanes = lowY - r, highR: Lanes = highY + r
+        let inside: Mask = (x1 .>= r) .& (x1 .<= width - r) .& (y1 .<= height - r)
+        let offWall: Mask = (highR .<= wallBottom) .| (lowR .>= wallTop)
+        let clear: Mask = inside .& (lowR .>= paddleTop) .& offWall
+        // |d| < w written as −w < d < w (the same for every number).
+        let dx: Lanes = x1 - pxEnd, dy: Lanes = y1 - paddleY
+        let wx = half + r, wy = paddleHalfH + r
+        let nearX: Mask = (dx .< wx) .& (dx .> -wx)
+        let nearY: Mask = (dy .< wy) .& (dy .> -wy)
+        let lost: Mask = (nearX .& nearY) .| (y1 .< 0)
+        let failed: Mask = active .& (.!clear .| lost)
+        guard !any(failed) else { return false }
+        s.frames &+= 1
+        s.pushCooldown = cooldown
+        s.ballX = x1
+        s.ballY = y1
+        if gravity > 0 {
+            s.ballVX = vx
+            s.ballVY = vy
+        }
+        s.paddleX = min(max(px1, half), width - half)
+        return true
+    }
+}

@@ -1,0 +1,183 @@
+import Testing
+@testable import Gym
+
+/// ``BreakoutBatch``'s fast paths: quiet frames
+/// (``BreakoutPhysics/quietFrame(_:action:)``) and the kept aim candidates
+/// must give the single-game reference's results bit for bit, and must
+/// really be taken.
+@Suite struct BreakoutBatchTests {
+    /// The quiet-frame path against ``BreakoutPhysics/tick(_:bricks:action:events:fastPath:)``
+    /// (its general path): whenever a frame is quiet, the state after it
+    /// (generators and grid included) is the tick's and the tick reports no
+    /// event; a frame that is not quiet leaves the state unchanged. Random
+    /// rollouts (push and out-of-range actions too) of every preset, the
+    /// extreme config (gravity, eight balls, a 16 × 32 wall) and a gravity
+    /// config with a manual serve.
+    @Test func quietFrameIsTheTickBitForBit() throws {
+        var gravity = try BreakoutConfig.preset("classic")
+        gravity.gravity = 0.05
+        gravity.elasticity = 0.9
+        gravity.autoServe = false
+        let configs = BreakoutConfig.presets.map { ($0.name, $0.config) }
+            + [("extreme", breakoutExtreme), ("gravity", gravity)]
+        for (name, config) in configs {
+            let physics = BreakoutPhysics(config: config)
+            var quiet = 0, frames = 0
+            for seed in 0 ..< 3 as Range<UInt64> {
+                var state = physics.initialState(seed: seed)
+                var rng = Xoshiro256(seed: seed ^ 0x9E7)
+                var episode: UInt64 = 0
+                for frame in 0 ..< 20_000 {
+                    let action = rng.below(50) == 0 ? 7 : rng.below(4)
+                    var fast = state.core
+                    let taken = physics.quietFrame(&fast, action: action)
+                    var events = BreakoutEvents()
+                    state.bricks.withUnsafeMutableBufferPointer {
+                        physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events, fastPath: false)
+                    }
+                    frames += 1
+                    if taken {
+                        quiet += 1
+                        guard fast == state.core, events == BreakoutEvents() else {
+                            Issue.record("\(name) seed \(seed) frame \(frame): the quiet frame differs from the tick")
+                            break
+                        }
+                    }
+                    if state.core.end != .none {
+                        episode += 1
+                        state = physics.initialState(seed: seed &+ 100 &* episode)
+                    }
+                }
+            }
+            #expect(quiet * 2 > frames, "\(name): only \(quiet) of \(frames) frames were quiet")
+        }
+    }
+
+    /// Long rollouts of a batch against one ``BreakoutGame`` per slot at
+    /// 1, 4 and 8 frames per step, with and without sticky actions: every
+    /// reward, flag, event, observation and state bit for bit, step after
+    /// step; and most frames go through the quiet path (the count fails if
+    /// the batch stops using it).
+    @Test func batchTakesTheQuietPathAndEqualsTheReference() throws {
+        var cases: [(String, BreakoutConfig)] = []
+        for name in BreakoutConfig.presetNames {
+            for (skip, sticky) in [(1, Float(0)), (4, 0), (8, 0), (4, 0.25)] {
+                var c = try BreakoutConfig.preset(name)
+                c.frameSkip = skip
+                c.stickyActionProbability = sticky
+                cases.append(("\(name) skip \(skip) sticky \(sticky)", c))
+            }
+        }
+        let count = 6, steps = 2500
+        for (name, config) in cases {
+            let seed: UInt64 = 7
+            let batch = BreakoutBatch(config: config, count: count, seed: seed)
+            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
+            let b = VectorBuffers(batch)
+            var play = ContractPlay(seed: seed, actions: batch.actionCount)
+            var row = [Float](repeating: 0, count: batch.observationCount)
+            var frames = 0
+            stepping: for step in 0 ..< steps {
+                for i in 0 ..< count { b.actions[i] = play.next() }
+                b.step(batch)
+                for i in 0 ..< count {
+                    let before = refs[i].game.state.core.frames
+                    var events = BreakoutEvents()
+                    let r = refs[i].game.step(Int(b.actions[i]), events: &events)
+                    frames += Int(refs[i].game.state.core.frames &- before)
+                    var ok = b.rewards[i].bitPattern == r.reward.bitPattern && b.events[i] == events
+                        && (b.terminated[i] == 1) == r.terminated && (b.truncated[i] == 1) == r.truncated
+                    if r.isDone {
+                        row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
+                        ok = ok && b.finalObservation(i, 0) == row.map(\.bitPattern)
+                        refs[i].restart()
+                    }
+                    row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
+                    ok = ok && b.observation(i, 0) == row.map(\.bitPattern) && batch.state(i) == refs[i].game.state
+                    if !ok {
+                        Issue.record("\(name): game \(i) differs at step \(step)")
+                        break stepping
+                    }
+                }
+            }
+            #expect(batch.quietFrames * 2 > frames, "\(name): \(batch.quietFrames) of \(frames) frames took the quiet path")
+        }
+    }
+
+    /// ``BreakoutPhysics/aimColumns(_:)`` against the aim feature's
+    /// definition (a column's hits summed over its rows; the columns with
+    /// the most), on random grids of every shape up to 16 × 32 with every
+    /// hit count, including empty grids and ties.
+    @Test func aimColumnsAreTheColumnsWithTheMostHits() throws {
+        var rng = Xoshiro256(seed: 0xA1)
+        for trial in 0 ..< 400 {
+            var config = BreakoutConfig()
+            config.brickRows = 1 + Int(rng.below(16))
+            config.brickColumns = 1 + Int(rng.below(32))
+            config.rowValues = [Int](repeating: 1, count: config.brickRows)
+            let physics = BreakoutPhysics(config: config)
+            let fill = rng.below(4)
+            var bricks = (0 ..< physics.cellCount).map { _ -> UInt8 in
+                let hits = fill == 0 ? 0 : fill == 1 ? 1 : UInt8(truncatingIfNeeded: rng.below(8))
+                return UInt8(truncatingIfNeeded: rng.below(5)) << 4 | hits
+            }
+            if trial % 7 == 0, !bricks.isEmpty { bricks[0] |= BrickCell.pending }
+            var sums = [Int](repeating: 0, count: config.brickColumns)
+            for (k, cell) in bricks.enumerated() { sums[k % config.brickColumns] += Int(cell & BrickCell.hitsMask) }
+            let most = sums.max() ?? 0
+            var expected: UInt32 = 0
+            if most > 0 { for (c, v) in sums.enumerated() where v == most { expected |= 1 << UInt32(c) } }
+            let got = bricks.withUnsafeBufferPointer { physics.aimColumns($0.baseAddress!) }
+            #expect(got == expected, "\(config.brickRows) × \(config.brickColumns) grid, trial \(trial)")
+        }
+    }
+
+    /// ``BreakoutPhysics/nearestColumn(_:to:)`` against the scan it
+    /// replaces (every candidate in column order, strictly nearer wins), for
+    /// random candidate sets and positions across and beyond the field,
+    /// exactly at brick centres and halfway between them.
+    @Test func nearestColumnIsTheScansChoice() throws {
+        var rng = Xoshiro256(seed: 0xC01)
+        for trial in 0 ..< 300 {
+            var config = BreakoutConfig()
+            config.brickColumns = 1 + Int(rng.below(32))
+            config.fieldWidth = [320, 160, 640, 97][trial % 4]
+            let physics = BreakoutPhysics(config: config)
+            let cols = config.brickColumns, w = config.brickWidth
+            let all: UInt32 = cols == 32 ? .max : (1 << UInt32(cols)) - 1
+            let candidates = trial % 5 == 0 ? all : UInt32(truncatingIfNeeded: rng.next()) & all
+            for k in 0 ..< 40 {
+                let x: Float = switch k % 4 {
+                case 0: (Float(rng.below(cols)) + 0.5) * w
+                case 1: Float(rng.below(cols + 1)) * w
+                case 2: (rng.nextUnit() * 1.4 - 0.2) * config.fieldWidth
+                default: rng.nextUnit() * config.fieldWidth
+                }
+                var best = -1
+                var bestDistance = Float.infinity
+                for c in 0 ..< cols where candidates >> UInt32(c) & 1 != 0 {
+                    let d = abs((Float(c) + 0.5) * w - x)
+                    if best < 0 || d < bestDistance { best = c; bestDistance = d }
+                }
+                #expect(physics.nearestColumn(candidates, to: x) == best, "\(cols) columns, candidates \(candidates), x \(x)")
+            }
+        }
+    }
+
+    /// The crossing prediction's remainder against the library's, bit for
+    /// bit: random values within and beyond four periods, signed zeros,
+    /// exact multiples of the period and their neighbours.
+    @Test func remainderIsTheLibrarysBitForBit() {
+        var rng = Xoshiro256(seed: 0x3E4)
+        for _ in 0 ..< 20_000 {
+            let p = 1 + rng.nextUnit() * 2000
+            let k = Float(rng.below(11)) - 5
+            var values: [Float] = [(rng.nextUnit() * 12 - 6) * p, k * p, (k * p).nextUp, (k * p).nextDown, 0, -0.0]
+            values.append((rng.nextUnit() * 2 - 1) * 1e7)
+            for a in values {
+                let got = BreakoutPhysics.remainder(a, p), expected = a.truncatingRemainder(dividingBy: p)
+                #expect(got.bitPattern == expected.bitPattern, "\(a) mod \(p): \(got), library \(expected)")
+            }
+        }
+    }
+}
