@@ -208,11 +208,10 @@ public enum BreakoutEvaluation {
 
 /// Training Breakout: the return is the game's reward sum (its score) within
 /// ``episodeSteps``; every episode starts from its seed alone (the index
-/// does not matter). ES episodes and evaluations are played one by one on
-/// ``BreakoutGame``s or batched on ``BreakoutBatch``es
-/// (``playBatched(_:runner:slots:)``, measured slower, so only when forced),
-/// with the same results; REINFORCE has no batched Breakout path and always
-/// plays one by one.
+/// does not matter). ES and REINFORCE episodes and evaluations are played
+/// one by one on ``BreakoutGame``s or batched on ``BreakoutBatch``es through
+/// the slot engine, with the same results; the automatic path plays them one
+/// by one (``Breakout/batchIsFaster(_:)`` is false; docs/throughput.md).
 public struct BreakoutTask: GameTrainingTask {
     public typealias Game = Breakout
 
