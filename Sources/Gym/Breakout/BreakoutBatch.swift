@@ -37,9 +37,8 @@ public final class BreakoutBatch: VectorEnvironment {
     let episodes: UnsafeMutablePointer<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
-    /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
-    /// run seed and the index of its next restart.
-    let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
+    /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
+    let restarts: RestartStreams
     /// Frames taken by the quiet-frame fast path so far (all games): how
     /// tests see that the fast path is used.
     var quietFrames = 0
@@ -70,19 +69,14 @@ public final class BreakoutBatch: VectorEnvironment {
         episodes.initialize(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
-        restartSeed = .allocate(capacity: count)
-        restartSeed.initialize(repeating: 0, count: count)
-        restartIndex = .allocate(capacity: count)
-        restartIndex.initialize(repeating: 0, count: count)
+        restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         for i in 0 ..< count {
-            restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
-            start(i, seed: nextRestartSeed(i))
+            start(i, seed: restarts.draw(i))
         }
     }
 
     deinit {
         cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
-        restartSeed.deallocate(); restartIndex.deallocate()
     }
 
     @inline(__always)
@@ -91,14 +85,6 @@ public final class BreakoutBatch: VectorEnvironment {
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
         aim[i] = physics.aimColumns(grid(i))
-    }
-
-    /// The next seed of game `i`'s restart stream (advancing it).
-    @inline(__always)
-    func nextRestartSeed(_ i: Int) -> UInt64 {
-        let k = restartIndex[i]
-        restartIndex[i] = k &+ 1
-        return Seeds.episode(runSeed: restartSeed[i], index: Int(truncatingIfNeeded: k))
     }
 
     // MARK: - One game (snapshots)
@@ -149,8 +135,7 @@ public final class BreakoutBatch: VectorEnvironment {
     public func reset(_ i: Int, seed: UInt64) {
         precondition(i >= 0 && i < count, "game index out of range")
         episodes[i] &+= 1
-        restartSeed[i] = Seeds.stream(seed, Seeds.restartStream)
-        restartIndex[i] = 0
+        restarts.follow(i, resetSeed: seed)
         start(i, seed: seed)
     }
 
@@ -246,6 +231,6 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) {
         episodes[i] &+= 1
-        start(i, seed: nextRestartSeed(i))
+        start(i, seed: restarts.draw(i))
     }
 }

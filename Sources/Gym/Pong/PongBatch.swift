@@ -41,9 +41,8 @@ public final class PongBatch: VectorEnvironment {
     let serveRNG, stickyRNG: UnsafeMutablePointer<Xoshiro256>
     /// Episodes started so far by each game (the first is episode 0).
     let episodes: UnsafeMutablePointer<UInt64>
-    /// Each game's restart stream (see ``VectorEnvironment``, "Seeds"): its
-    /// run seed and the index of its next restart.
-    let restartSeed, restartIndex: UnsafeMutablePointer<UInt64>
+    /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
+    let restarts: RestartStreams
     /// The summed events of eight games during a step of several frames.
     let laneEvents: UnsafeMutablePointer<PongEvents>
     /// The ball heights inside which no paddle can be reached (``band(_:)``).
@@ -89,11 +88,11 @@ public final class PongBatch: VectorEnvironment {
         scoreBottom = column(0); scoreTop = column(0); steps = column(0)
         lastActionBottom = column(0); lastActionTop = column(0); end = column(0)
         serveRNG = column(Xoshiro256(seed: 0)); stickyRNG = column(Xoshiro256(seed: 0))
-        episodes = column(0); restartSeed = column(0); restartIndex = column(0)
+        episodes = column(0)
+        restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
         for i in 0 ..< count {
-            restartSeed[i] = Seeds.stream(seed, UInt64(truncatingIfNeeded: firstIndex + i))
-            store(physics.initialState(seed: nextRestartSeed(i)), i)
+            store(physics.initialState(seed: restarts.draw(i)), i)
         }
     }
 
@@ -102,7 +101,6 @@ public final class PongBatch: VectorEnvironment {
         for b in [scoreBottom, scoreTop, steps] { b.deallocate() }
         for b in [lastActionBottom, lastActionTop, end] { b.deallocate() }
         serveRNG.deallocate(); stickyRNG.deallocate(); episodes.deallocate()
-        restartSeed.deallocate(); restartIndex.deallocate()
         laneEvents.deallocate()
     }
 
@@ -111,14 +109,6 @@ public final class PongBatch: VectorEnvironment {
     @inlinable
     public static func episodeSeed(batchSeed: UInt64, game: Int, episode: UInt64) -> UInt64 {
         Seeds.batchEpisode(batchSeed: batchSeed, game: game, episode: episode)
-    }
-
-    /// The next seed of game `i`'s restart stream (advancing it).
-    @inline(__always)
-    func nextRestartSeed(_ i: Int) -> UInt64 {
-        let k = restartIndex[i]
-        restartIndex[i] = k &+ 1
-        return Seeds.episode(runSeed: restartSeed[i], index: Int(truncatingIfNeeded: k))
     }
 
     // MARK: - One game's state (snapshots)
@@ -163,8 +153,7 @@ public final class PongBatch: VectorEnvironment {
     public func reset(_ i: Int, seed: UInt64) {
         precondition(i >= 0 && i < count, "game index out of range")
         episodes[i] &+= 1
-        restartSeed[i] = Seeds.stream(seed, Seeds.restartStream)
-        restartIndex[i] = 0
+        restarts.follow(i, resetSeed: seed)
         store(physics.initialState(seed: seed), i)
     }
 
@@ -230,7 +219,7 @@ public final class PongBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
-        return physics.initialState(seed: nextRestartSeed(i))
+        return physics.initialState(seed: restarts.draw(i))
     }
 
     // MARK: - Stepping
