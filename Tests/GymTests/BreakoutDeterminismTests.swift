@@ -2,23 +2,9 @@ import Foundation
 import Testing
 @testable import Gym
 
-/// Plays `steps` random steps of Breakout (resetting finished games with
-/// the next seed) and folds every state's fingerprint into one hash.
+/// Breakout's trajectory hash (``trajectoryHash(_:config:seed:steps:salt:)``).
 func breakoutTrajectoryHash(config: BreakoutConfig, seed: UInt64, steps: Int) -> UInt64 {
-    var game = BreakoutGame(config: config, seed: seed)
-    var rng = Xoshiro256(seed: seed ^ 0xB0B)
-    var hash = Fingerprint()
-    var episode: UInt64 = 0
-    for _ in 0 ..< steps {
-        let r = game.step(rng.below(game.actionCount))
-        hash.add(game.state.fingerprint)
-        hash.add(r.reward)
-        if r.isDone {
-            episode += 1
-            game.reset(seed: seed &+ episode)
-        }
-    }
-    return hash.value
+    trajectoryHash(BreakoutContract.self, config: config, seed: seed, steps: steps, salt: 0xB0B)
 }
 
 @Suite struct BreakoutDeterminismTests {

@@ -11,24 +11,9 @@ struct RandomPlay {
     mutating func next() -> (top: Int, bottom: Int) { (rng.below(actions), rng.below(actions)) }
 }
 
-/// Plays `steps` random steps (resetting finished games with the next
-/// seed) and folds every state's fingerprint into one hash.
+/// Pong's trajectory hash (``trajectoryHash(_:config:seed:steps:salt:)``).
 func trajectoryHash(config: PongConfig, seed: UInt64, steps: Int) -> UInt64 {
-    var game = PongGame(config: config, seed: seed)
-    var play = RandomPlay(seed: seed ^ 0xABCD, actions: game.actionCount)
-    var hash = Fingerprint()
-    var episode: UInt64 = 0
-    for _ in 0 ..< steps {
-        let a = play.next()
-        let r = game.step(top: a.top, bottom: a.bottom)
-        hash.add(game.state.fingerprint)
-        hash.add(r.reward)
-        if r.isDone {
-            episode += 1
-            game.reset(seed: seed &+ episode)
-        }
-    }
-    return hash.value
+    trajectoryHash(PongContract.self, config: config, seed: seed, steps: steps, salt: 0xABCD)
 }
 
 @Suite struct PongDeterminismTests {

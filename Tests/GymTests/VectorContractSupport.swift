@@ -15,6 +15,10 @@ protocol ContractGame {
     associatedtype State: Equatable
 
     static var name: String { get }
+    /// Seats per game (Pong 2, Breakout 1).
+    static var seats: Int { get }
+    /// Actions per seat of the reference game's config.
+    static func actionCount(_ game: Single) -> Int
     /// Every preset, plus configs whose episodes end within a few hundred
     /// steps (so the autoreset paths run often) in every frame setting.
     static func testConfigs() throws -> [(String, Batch.Config)]
@@ -40,6 +44,8 @@ protocol ContractGame {
 
 enum PongContract: ContractGame {
     static let name = "pong"
+    static let seats = 2
+    static func actionCount(_ game: PongGame) -> Int { game.actionCount }
 
     static func testConfigs() throws -> [(String, PongConfig)] {
         var short = PongConfig()
@@ -90,6 +96,8 @@ enum PongContract: ContractGame {
 
 enum BreakoutContract: ContractGame {
     static let name = "breakout"
+    static let seats = 1
+    static func actionCount(_ game: BreakoutGame) -> Int { game.actionCount }
 
     static func testConfigs() throws -> [(String, BreakoutConfig)] {
         var short = try BreakoutConfig.preset("classic")

@@ -3,11 +3,13 @@
 /// restart. Owned by the batch (it frees the columns); the batches'
 /// contract members over the streams go through it.
 struct RestartStreams: ~Copyable {
+    let count: Int
     let runSeed, next: UnsafeMutablePointer<UInt64>
 
     /// Game `i`'s stream is `Seeds.stream(batchSeed, firstIndex + i)`, at
     /// its episode 0.
     init(count: Int, batchSeed: UInt64, firstIndex: Int) {
+        self.count = count
         runSeed = .allocate(capacity: count)
         next = .allocate(capacity: count)
         next.initialize(repeating: 0, count: count)
@@ -32,9 +34,15 @@ struct RestartStreams: ~Copyable {
         set(RestartStream(runSeed: Seeds.stream(seed, Seeds.restartStream), next: 0), i)
     }
 
-    func stream(_ i: Int) -> RestartStream { RestartStream(runSeed: runSeed[i], next: next[i]) }
+    /// Game `i`'s stream (`i` in 0 ..< count, checked: a contract member).
+    func stream(_ i: Int) -> RestartStream {
+        precondition(i >= 0 && i < count, "game index out of range")
+        return RestartStream(runSeed: runSeed[i], next: next[i])
+    }
 
+    /// Sets game `i`'s stream (`i` in 0 ..< count, checked: a contract member).
     func set(_ stream: RestartStream, _ i: Int) {
+        precondition(i >= 0 && i < count, "game index out of range")
         runSeed[i] = stream.runSeed
         next[i] = stream.next
     }

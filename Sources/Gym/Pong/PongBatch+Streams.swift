@@ -3,17 +3,10 @@ extension PongBatch {
     /// Restarts game `i`'s stream at `runSeed` and plays its episode 0
     /// (counted as an episode of that game).
     public func reset(_ i: Int, stream runSeed: UInt64) {
-        setRestartStream(RestartStream(runSeed: runSeed, next: 0), i)
+        restarts.set(RestartStream(runSeed: runSeed, next: 0), i)
         store(nextEpisode(i), i)
     }
 
-    public func restartStream(_ i: Int) -> RestartStream {
-        precondition(i >= 0 && i < count, "game index out of range")
-        return restarts.stream(i)
-    }
-
-    public func setRestartStream(_ stream: RestartStream, _ i: Int) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        restarts.set(stream, i)
-    }
+    public func restartStream(_ i: Int) -> RestartStream { restarts.stream(i) }
+    public func setRestartStream(_ stream: RestartStream, _ i: Int) { restarts.set(stream, i) }
 }
