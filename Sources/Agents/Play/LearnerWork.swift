@@ -203,7 +203,7 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
     let storage: TrajectoryStorage
     let trajectories: [Trajectory]
     var running: [TrajectoryEpisode]
-    var index: [Int], pending: [Bool]
+    var jobs: OneEpisodeJobs
     let out: SlotPointer<EpisodeGradient?>
 
     init(task: Task, plan: ReinforcePlan, slots: Int, out: SlotPointer<EpisodeGradient?>) {
@@ -214,25 +214,17 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
         self.storage = storage
         trajectories = (0 ..< slots).map { storage[$0] }
         running = [TrajectoryEpisode](repeating: TrajectoryEpisode(plan: plan, seed: 0), count: slots)
-        index = [Int](repeating: -1, count: slots)
-        pending = [Bool](repeating: false, count: slots)
+        jobs = OneEpisodeJobs(slots: slots)
         self.out = out
     }
 
-    func take(_ job: Int, slot i: Int) {
-        index[i] = job
-        pending[i] = true
-    }
+    func take(_ job: Int, slot i: Int) { jobs.take(job, slot: i) }
 
-    func nextEpisode(slot i: Int) -> UInt64? {
-        guard pending[i] else { return nil }
-        pending[i] = false
-        return plan.episodeSeed(index[i])
-    }
+    func nextEpisode(slot i: Int) -> UInt64? { jobs.start(slot: i).map(plan.episodeSeed) }
 
     func started(slot i: Int, vector: Game.Vector, seed: UInt64) {
         running[i] = TrajectoryEpisode(plan: plan, seed: seed)
-        seats.seat(i, task: task, episode: index[i], seed: seed)
+        seats.seat(i, task: task, episode: jobs.job[i], seed: seed)
     }
 
     @inline(__always)
@@ -247,6 +239,6 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
     }
 
     func finished(slot i: Int, vector: Game.Vector) {
-        out.base?[index[i]] = trajectories[i].finish(running[i], plan: plan)
+        out.base?[jobs.job[i]] = trajectories[i].finish(running[i], plan: plan)
     }
 }

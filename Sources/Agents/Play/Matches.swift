@@ -89,7 +89,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     let players: SlotAgents
     /// Per slot and seat: the position of the seated player in `players`.
     var seated: [Int]
-    var gameIndex: [Int], pending: [Bool]
+    var jobs: OneEpisodeJobs
     /// Per slot: the running episode's books (initialised once the slot started an episode).
     let tallies: UnsafeMutablePointer<G.Tally>
     var hasTally: [Bool]
@@ -104,8 +104,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         observationCount = G.policyTarget(config).inputs
         players = SlotAgents((0 ..< slots * G.seats).flatMap { _ in roster.map { G.makeAgent($0, config: config) } })
         seated = [Int](repeating: 0, count: slots * G.seats)
-        gameIndex = [Int](repeating: -1, count: slots)
-        pending = [Bool](repeating: false, count: slots)
+        jobs = OneEpisodeJobs(slots: slots)
         tallies = .allocate(capacity: slots)
         hasTally = [Bool](repeating: false, count: slots)
         self.game = game
@@ -118,15 +117,11 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         tallies.deallocate()
     }
 
-    func take(_ job: Int, slot i: Int) {
-        gameIndex[i] = job
-        pending[i] = true
-    }
+    func take(_ job: Int, slot i: Int) { jobs.take(job, slot: i) }
 
     func nextEpisode(slot i: Int) -> UInt64? {
-        guard pending[i] else { return nil }
-        pending[i] = false
-        let spec = game(gameIndex[i])
+        guard let job = jobs.start(slot: i) else { return nil }
+        let spec = game(job)
         precondition(spec.seats.count == seats && spec.seats.allSatisfy { $0 >= 0 && $0 < rosterCount },
                      "every seat's player must be a roster index")
         for s in 0 ..< seats { seated[i * seats + s] = (i * seats + s) * rosterCount + spec.seats[s] }
@@ -156,7 +151,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
 
     func finished(slot i: Int, vector: G.Vector) {
         guard let base = results.base else { return }
-        (base + gameIndex[i]).initialize(to: G.endRecord(tallies[i], vector, i))
+        (base + jobs.job[i]).initialize(to: G.endRecord(tallies[i], vector, i))
         progress?()
     }
 }
