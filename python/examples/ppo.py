@@ -129,18 +129,15 @@ class FeatureAgent(nn.Module):
         return self.actor(x), self.critic(x)
 
 
-class PixelAgent(nn.Module):
-    """The Nature-DQN trunk shared by actor and critic (CleanRL's ppo_atari.py)."""
+class TrunkAgent(nn.Module):
+    """Actor and critic heads over one trunk that both share, fed pixels
+    scaled to [0, 1]; the trunk ends in `width` units."""
 
-    def __init__(self, frames: int, n_actions: int):
+    def __init__(self, trunk: nn.Module, width: int, n_actions: int):
         super().__init__()
-        self.network = nn.Sequential(
-            layer_init(nn.Conv2d(frames, 32, 8, stride=4)), nn.ReLU(),
-            layer_init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
-            layer_init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(), nn.Flatten(),
-            layer_init(nn.Linear(64 * 7 * 7, 512)), nn.ReLU())
-        self.actor = layer_init(nn.Linear(512, n_actions), std=0.01)
-        self.critic = layer_init(nn.Linear(512, 1), std=1.0)
+        self.network = trunk
+        self.actor = layer_init(nn.Linear(width, n_actions), std=0.01)
+        self.critic = layer_init(nn.Linear(width, 1), std=1.0)
 
     def value(self, x: torch.Tensor) -> torch.Tensor:
         return self.critic(self.network(x / 255.0))
@@ -150,7 +147,18 @@ class PixelAgent(nn.Module):
         return self.actor(h), self.critic(h)
 
 
-class SmallPixelAgent(nn.Module):
+class PixelAgent(TrunkAgent):
+    """The Nature-DQN trunk shared by actor and critic (CleanRL's ppo_atari.py)."""
+
+    def __init__(self, frames: int, n_actions: int):
+        super().__init__(nn.Sequential(
+            layer_init(nn.Conv2d(frames, 32, 8, stride=4)), nn.ReLU(),
+            layer_init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
+            layer_init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(), nn.Flatten(),
+            layer_init(nn.Linear(64 * 7 * 7, 512)), nn.ReLU()), 512, n_actions)
+
+
+class SmallPixelAgent(TrunkAgent):
     """A small network for a CPU: frames max-pooled 2x2 by the observer
     (84x84 to 42x42, so a one-pixel ball survives), one convolution (16
     6x6 stride 3), 128 units; about a twentieth of the Nature network's
@@ -159,19 +167,9 @@ class SmallPixelAgent(nn.Module):
     pool = 2
 
     def __init__(self, frames: int, n_actions: int):
-        super().__init__()
-        self.network = nn.Sequential(
+        super().__init__(nn.Sequential(
             layer_init(nn.Conv2d(frames, 16, 6, stride=3)), nn.ReLU(), nn.Flatten(),
-            layer_init(nn.Linear(16 * 13 * 13, 128)), nn.ReLU())
-        self.actor = layer_init(nn.Linear(128, n_actions), std=0.01)
-        self.critic = layer_init(nn.Linear(128, 1), std=1.0)
-
-    def value(self, x: torch.Tensor) -> torch.Tensor:
-        return self.critic(self.network(x / 255.0))
-
-    def logits_value(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.network(x / 255.0)
-        return self.actor(h), self.critic(h)
+            layer_init(nn.Linear(16 * 13 * 13, 128)), nn.ReLU()), 128, n_actions)
 
 
 class PixelMLPAgent(nn.Module):
