@@ -159,6 +159,13 @@ enum BreakoutContract: ContractGame {
 enum GameUnderTest: String, CaseIterable, CustomStringConvertible {
     case pong, breakout
     var description: String { rawValue }
+    /// The game's contract (generic tests take it as their `G`).
+    var contract: any ContractGame.Type {
+        switch self {
+        case .pong: PongContract.self
+        case .breakout: BreakoutContract.self
+        }
+    }
 }
 
 /// Caller-owned buffers for one ``VectorEnvironment/step(actions:into:)``,

@@ -14,10 +14,7 @@ import Testing
     /// `reset(mask:seeds:)` with and without seeds) in the middle.
     @Test(arguments: GameUnderTest.allCases, AutoresetMode.allCases)
     func batchEqualsSingleGames(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
-        switch game {
-        case .pong: try batchEqualsSingles(PongContract.self, mode)
-        case .breakout: try batchEqualsSingles(BreakoutContract.self, mode)
-        }
+        try batchEqualsSingles(game.contract, mode)
     }
 
     func batchEqualsSingles<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
@@ -99,10 +96,7 @@ import Testing
     /// Python's vector of single environments relies on).
     @Test(arguments: GameUnderTest.allCases, [AutoresetMode.sameStep, .nextStep])
     func resetGameReplaysAloneOrInABatch(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
-        switch game {
-        case .pong: try resetReplays(PongContract.self, mode)
-        case .breakout: try resetReplays(BreakoutContract.self, mode)
-        }
+        try resetReplays(game.contract, mode)
     }
 
     func resetReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
@@ -146,10 +140,7 @@ import Testing
     /// identically (what the C ABI's seeds and snapshots rely on).
     @Test(arguments: GameUnderTest.allCases, [AutoresetMode.sameStep, .nextStep])
     func streamResetReplaysTheStream(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
-        switch game {
-        case .pong: try streamReplays(PongContract.self, mode)
-        case .breakout: try streamReplays(BreakoutContract.self, mode)
-        }
+        try streamReplays(game.contract, mode)
     }
 
     func streamReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
@@ -210,10 +201,7 @@ import Testing
     /// rely on).
     @Test(arguments: GameUnderTest.allCases)
     func slicesReplayTheWholeBatch(_ game: GameUnderTest) throws {
-        switch game {
-        case .pong: try slicesReplay(PongContract.self)
-        case .breakout: try slicesReplay(BreakoutContract.self)
-        }
+        try slicesReplay(game.contract)
     }
 
     func slicesReplay<G: ContractGame>(_: G.Type) throws {
@@ -249,10 +237,7 @@ import Testing
     /// game's picture; another config's snapshot is refused.
     @Test(arguments: GameUnderTest.allCases)
     func snapshotRestoreContinuesBitIdentically(_ game: GameUnderTest) throws {
-        switch game {
-        case .pong: try snapshotRestore(PongContract.self)
-        case .breakout: try snapshotRestore(BreakoutContract.self)
-        }
+        try snapshotRestore(game.contract)
     }
 
     func snapshotRestore<G: ContractGame>(_: G.Type) throws {
@@ -312,10 +297,7 @@ import Testing
     /// restarts included).
     @Test(arguments: GameUnderTest.allCases)
     func observationsStayInsideTheLayoutBounds(_ game: GameUnderTest) throws {
-        switch game {
-        case .pong: try bounds(PongContract.self)
-        case .breakout: try bounds(BreakoutContract.self)
-        }
+        try bounds(game.contract)
     }
 
     func bounds<G: ContractGame>(_: G.Type) throws {
@@ -358,10 +340,7 @@ import Testing
     /// autoreset mode, restarts included (this thread's malloc calls).
     @Test(arguments: GameUnderTest.allCases, AutoresetMode.allCases)
     func stepAllocatesNothing(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
-        switch game {
-        case .pong: try allocations(PongContract.self, mode)
-        case .breakout: try allocations(BreakoutContract.self, mode)
-        }
+        try allocations(game.contract, mode)
     }
 
     func allocations<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
