@@ -12,13 +12,38 @@ private func testPolicy(inputs: Int, actions: Int, seed: UInt64) -> LinearPolicy
 }
 
 /// Every game's state fingerprint, seat 0's reward total and finished-episode count, in game order.
-private func outcome<E: VectorEnvironment>(_ bench: VectorBench<E>, games: Int,
-                                           fingerprint: (E, Int) -> UInt64) -> [UInt64] {
+private func outcome<E: VectorEnvironment & FingerprintedGames>(_ bench: VectorBench<E>, games: Int) -> [UInt64] {
     (0 ..< games).flatMap { g -> [UInt64] in
         let t = bench.totals(g)
-        return [bench.withGame(g, fingerprint), UInt64(bitPattern: Int64(t.reward)), UInt64(t.episodes)]
+        return [bench.withGame(g) { $0.fingerprint($1) }, UInt64(bitPattern: Int64(t.reward)), UInt64(t.episodes)]
     }
 }
+
+/// Runs the bench `make(workers, chunk)` makes for each (workers, chunk)
+/// of `layouts` for `ticks` (one dispatch each) and expects every layout's
+/// games (``outcome(_:games:)``) to equal the first layout's, in
+/// which some episode must have finished.
+private func expectSameGames<E: VectorEnvironment & FingerprintedGames>(
+    _ label: String, games: Int, ticks: [Int], layouts: [(Int, Int)], make: (_ workers: Int, _ chunk: Int) -> VectorBench<E>
+) {
+    var reference: [UInt64]?
+    for (workers, chunk) in layouts {
+        let bench = make(workers, chunk)
+        for t in ticks { bench.run(ticks: t) }
+        let o = outcome(bench, games: games)
+        if let reference {
+            #expect(o == reference, "\(label): \(workers) workers, chunks of \(chunk) differ from \(layouts[0])")
+        } else {
+            reference = o
+            #expect((0 ..< games).contains { bench.totals($0).episodes > 0 }, "\(label): no episode finished")
+        }
+    }
+}
+
+/// A batch whose games' states have fingerprints.
+protocol FingerprintedGames { func fingerprint(_ i: Int) -> UInt64 }
+extension PongBatch: FingerprintedGames { func fingerprint(_ i: Int) -> UInt64 { state(i).fingerprint } }
+extension BreakoutBatch: FingerprintedGames { func fingerprint(_ i: Int) -> UInt64 { state(i).fingerprint } }
 
 private func pongBench(_ config: PongConfig, games: Int, seed: UInt64, workers: Int, control: BatchControl,
                        chunk: Int) -> VectorBench<PongBatch> {
@@ -49,18 +74,9 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
             let actions = c.verticalMovement ? 5 : 3
             let policy = testPolicy(inputs: PongBatch.observationCount, actions: actions, seed: 3)
             for control in [BatchControl.random, .linear(policy)] {
-                var reference: [UInt64]?
-                for (workers, chunk) in [(1, 128), (2, 5), (3, 8), (2, 37), (3, 1)] {
-                    let bench = pongBench(c, games: 37, seed: 11, workers: workers, control: control, chunk: chunk)
-                    bench.run(ticks: 500)
-                    bench.run(ticks: 250)
-                    let o = outcome(bench, games: 37) { $0.state($1).fingerprint }
-                    if let reference {
-                        #expect(o == reference, "preset \(name), \(workers) workers, chunks of \(chunk) differ from 1 worker")
-                    } else {
-                        reference = o
-                        #expect((0 ..< 37).contains { bench.totals($0).episodes > 0 }, "preset \(name): no episode finished")
-                    }
+                expectSameGames("preset \(name)", games: 37, ticks: [500, 250],
+                                layouts: [(1, 128), (2, 5), (3, 8), (2, 37), (3, 1)]) { workers, chunk in
+                    pongBench(c, games: 37, seed: 11, workers: workers, control: control, chunk: chunk)
                 }
             }
         }
@@ -75,17 +91,8 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
         config.maxSteps = 300
         let inputs = BreakoutBatch(config: config, count: 1, seed: 0).observationLayout.count
         for control in [BatchControl.random, .linear(testPolicy(inputs: inputs, actions: 4, seed: 8))] {
-            var reference: [UInt64]?
-            for workers in [1, 2, 3] {
-                let bench = breakoutBench(config, games: 11, seed: 5, workers: workers, control: control, chunk: 4)
-                bench.run(ticks: 400)
-                let o = outcome(bench, games: 11) { $0.state($1).fingerprint }
-                if let reference {
-                    #expect(o == reference, "\(workers) workers differ from 1 worker")
-                } else {
-                    reference = o
-                    #expect((0 ..< 11).contains { bench.totals($0).episodes > 0 }, "no episode finished")
-                }
+            expectSameGames("breakout classic", games: 11, ticks: [400], layouts: [(1, 4), (2, 4), (3, 4)]) { workers, chunk in
+                breakoutBench(config, games: 11, seed: 5, workers: workers, control: control, chunk: chunk)
             }
         }
     }

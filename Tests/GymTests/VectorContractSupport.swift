@@ -155,6 +155,19 @@ enum BreakoutContract: ContractGame {
     static func frame(_ config: BreakoutConfig) -> GrayFrame { BreakoutGame(config: config).makeFrame() }
 }
 
+extension ContractGame {
+    /// The first test config whose episodes end within a few hundred steps
+    /// (named "short…").
+    static func shortConfig() throws -> (String, Batch.Config) {
+        guard let short = try testConfigs().first(where: { $0.0.hasPrefix("short") }) else {
+            throw ContractSetupError.noShortConfig(name)
+        }
+        return short
+    }
+}
+
+enum ContractSetupError: Error { case noShortConfig(String) }
+
 /// The games the contract tests run over (`@Test(arguments:)`).
 enum GameUnderTest: String, CaseIterable, CustomStringConvertible {
     case pong, breakout

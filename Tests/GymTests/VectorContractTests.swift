@@ -100,9 +100,7 @@ import Testing
     }
 
     func resetReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
-        guard let (name, config) = try G.testConfigs().first(where: { $0.0.hasPrefix("short") }) else {
-            Issue.record("no short config"); return
-        }
+        let (name, config) = try G.shortConfig()
         let alone = G.batch(config, count: 1, seed: 1, firstIndex: 0, mode: mode)
         let many = G.batch(config, count: 9, seed: 2, firstIndex: 4, mode: mode)
         let a = VectorBuffers(alone), m = VectorBuffers(many)
@@ -144,9 +142,7 @@ import Testing
     }
 
     func streamReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
-        guard let (name, config) = try G.testConfigs().first(where: { $0.0.hasPrefix("short") }) else {
-            Issue.record("no short config"); return
-        }
+        let (name, config) = try G.shortConfig()
         let reference = G.batch(config, count: 1, seed: 77, firstIndex: 6, mode: mode)
         let r = Seeds.stream(77, 6)
         #expect(reference.restartStream(0) == RestartStream(runSeed: r, next: 1))
