@@ -12,6 +12,7 @@ import ctypes
 import json
 import operator
 import os
+import sys
 import weakref
 from pathlib import Path
 from typing import Any, Sequence
@@ -99,6 +100,18 @@ _INT64 = np.dtype(np.int64)
 _byref = ctypes.byref
 _char_at = ctypes.c_char.from_buffer
 _empty = np.empty
+_refcount = sys.getrefcount
+
+
+def _refcounts(arrays: list) -> list[int]:
+    return [_refcount(a) for a in arrays]
+
+
+# What `_refcounts` reports for an array only its list holds (measured, as
+# interpreters differ in the references their frames hold).
+_ONLY_LISTED = _refcounts([np.empty(1)])[0]
+# Observation arrays an environment keeps for reuse.
+_SPARES = 3
 
 
 def last_error() -> str:
@@ -203,6 +216,10 @@ class NativeEnv:
         # be settled before the library next writes them (`_settle`).
         self._lent: weakref.ref | None = None
         self._handed_out = False
+        # Arrays `step_into_new` handed out: one nobody else holds any more
+        # (no reference, no view) is written again instead of a new one (a
+        # new array's pages cost the first write a page fault each).
+        self._spares: list[np.ndarray] = []
 
     # -- lifecycle
 
@@ -265,16 +282,19 @@ class NativeEnv:
         """Before a call that writes the bound buffers: the lent info block's
         holder keeps a copy, and a handed-out observation array is replaced by
         a new bound one (the library no longer writes the caller's)."""
-        ref, self._lent = self._lent, None
-        holder = ref() if ref is not None else None
-        if holder is not None:
-            holder._detach()
+        self._detach_lent()
         if self._handed_out:
             self._handed_out = False
             fresh = np.zeros(self._out_shape, dtype=self._out_dtype)
             check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, fresh.ctypes.data,
                                fresh.nbytes))
             self._set_observation(fresh)
+
+    def _detach_lent(self) -> None:
+        ref, self._lent = self._lent, None
+        holder = ref() if ref is not None else None
+        if holder is not None:
+            holder._detach()
 
     def _set_observation(self, array: np.ndarray) -> None:
         if self._pixels_out:
@@ -329,17 +349,30 @@ class NativeEnv:
 
     def step_into_new(self, actions) -> np.ndarray:
         """:meth:`step` with the step's observations (features or pixels)
-        written into a new array, returned: it is the bound one until the
-        next call that writes observations, which first binds another, so
-        the returned array is the caller's to keep (no copy made)."""
+        written into an array nobody else holds, returned: it is the bound
+        one until the next call that writes observations, which first binds
+        another, so the returned array is the caller's to keep (no copy
+        made). An array handed out earlier is reused once no reference to it
+        or to a view of it is left."""
         if self._lent is not None:
-            self._settle()
+            self._detach_lent()
         if actions is not None:
             if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
                 np.copyto(self._actions_flat, actions)
             else:
                 self.set_actions(actions)
-        out = _empty(self._out_shape, self._out_dtype)
+        spares = self._spares
+        for k, count in enumerate(_refcounts(spares)):
+            # Free: held by the list alone, or by the list and this object
+            # as the bound array (the one the library wrote last: cache-warm).
+            if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
+                                         (self.pixels if self._pixels_out else self.obs)):
+                out = spares[k]
+                break
+        else:
+            out = _empty(self._out_shape, self._out_dtype)
+            if len(spares) < _SPARES:
+                spares.append(out)
         status = _step_fn(self._h, _byref(_char_at(out)), self._out_bytes)
         if status:
             check(status)

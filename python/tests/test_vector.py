@@ -104,6 +104,24 @@ def test_fresh_observations_are_written_in_place(obs_type):
     assert np.shares_memory(d, env.native.observation)
 
 
+def test_fresh_observations_reuse_only_dropped_arrays(rng):
+    """A dropped observation array is written again; one still held (itself
+    or through a view) never is."""
+    env = pbgym.PongVectorEnv(num_envs=4)
+    env.reset(seed=0)
+    held = env.step(np.ones(4, dtype=np.int64))[0]
+    view = env.step(np.ones(4, dtype=np.int64))[0][1:, 2:]
+    kept, kept_view = held.copy(), view.copy()
+    reused = 0
+    for _ in range(20):
+        o = env.step(rng.integers(0, 3, size=4))[0]
+        assert not np.shares_memory(o, held) and not np.shares_memory(o, view)
+        reused += any(o.base is spare for spare in env.native._spares)
+        del o
+    assert reused >= 10, "dropped arrays must be reused"
+    assert np.array_equal(held, kept) and np.array_equal(view, kept_view)
+
+
 def test_vector_max_episode_steps_truncates():
     env = gym.make_vec("pbgym/Pong-v0", num_envs=2, vectorization_mode="vector_entry_point", max_episode_steps=10)
     env.reset(seed=0)
