@@ -280,15 +280,35 @@ class NativeEnv:
 
     def _settle(self) -> None:
         """Before a call that writes the bound buffers: the lent info block's
-        holder keeps a copy, and a handed-out observation array is replaced by
-        a new bound one (the library no longer writes the caller's)."""
+        holder keeps a copy, and a handed-out observation array still held by
+        the caller is replaced by a free one (the library no longer writes
+        the caller's)."""
         self._detach_lent()
         if self._handed_out:
             self._handed_out = False
-            fresh = np.zeros(self._out_shape, dtype=self._out_dtype)
-            check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, fresh.ctypes.data,
-                               fresh.nbytes))
-            self._set_observation(fresh)
+            free = self._free_array()
+            if free is not self.observation:
+                check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, free.ctypes.data,
+                                   free.nbytes))
+                self._set_observation(free)
+
+    def _free_array(self) -> np.ndarray:
+        """An observation array the library may write: one handed out earlier
+        that nobody else holds any more (no reference to it or to a view of
+        it), else a new one (kept for reuse while there are fewer than
+        ``_SPARES``). A reused array costs no page faults and is likely in
+        cache."""
+        spares = self._spares
+        for k, count in enumerate(_refcounts(spares)):
+            # Free: held by the list alone, or by the list and this object
+            # as the bound array (the one the library wrote last).
+            if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
+                                         (self.pixels if self._pixels_out else self.obs)):
+                return spares[k]
+        out = _empty(self._out_shape, self._out_dtype)
+        if len(spares) < _SPARES:
+            spares.append(out)
+        return out
 
     def _detach_lent(self) -> None:
         ref, self._lent = self._lent, None
@@ -361,18 +381,7 @@ class NativeEnv:
                 np.copyto(self._actions_flat, actions)
             else:
                 self.set_actions(actions)
-        spares = self._spares
-        for k, count in enumerate(_refcounts(spares)):
-            # Free: held by the list alone, or by the list and this object
-            # as the bound array (the one the library wrote last: cache-warm).
-            if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
-                                         (self.pixels if self._pixels_out else self.obs)):
-                out = spares[k]
-                break
-        else:
-            out = _empty(self._out_shape, self._out_dtype)
-            if len(spares) < _SPARES:
-                spares.append(out)
+        out = self._free_array()
         status = _step_fn(self._h, _byref(_char_at(out)), self._out_bytes)
         if status:
             check(status)
