@@ -216,8 +216,8 @@ class PBGymVectorEnv(VectorEnv):
             native.step(actions)
             obs = self._obs0
         else:
-            # The library writes the observations into a new array: a fresh
-            # array per step without a copy.
+            # The library writes the observations into an array of this
+            # step's own (NativeEnv.step_into_new): fresh, without a copy.
             obs = native.step_into_new(actions)[:, 0]
         rewards = self._rewards0.copy()
         terminated = native.terminated.copy()
