@@ -82,9 +82,10 @@ public func pbg_bounds(_ h: UInt64, _ lower: UnsafeMutablePointer<Float>?, _ upp
 }
 
 /// Binds (or, with a null address, unbinds) the caller's buffer for `slot`
-/// (0 actions i32, 1 observations f32, 2 pixels u8, 3 rewards f32,
-/// 4 terminated u8, 5 truncated u8, 6 ends u8, 7 events i32, 8 scores i32,
-/// 9 final observations f32, 10 final pixels u8); `bytes` is its size.
+/// (0 actions i64, 1 observations f32, 2 pixels u8, 3 rewards f64,
+/// 4 terminated u8 and 5 truncated u8 (0 or 1: a C or numpy bool), 6 ends u8,
+/// 7 events i32, 8 scores i32, 9 final observations f32, 10 final pixels u8);
+/// `bytes` is its size (at least the slot's, `pbg_slot_bytes`).
 @_cdecl("pbg_bind")
 public func pbg_bind(_ h: UInt64, _ slot: Int32, _ address: UnsafeMutableRawPointer?, _ bytes: Int64) -> Int32 {
     abiCall { () throws(ABIError) in
@@ -120,27 +121,33 @@ public func pbg_reset(_ h: UInt64, _ mask: UnsafePointer<UInt8>?, _ seeds: Unsaf
 }
 
 /// One step of every game with the bound actions, into the bound buffers.
+/// Every action is checked first (status `badAction`, naming the game, the
+/// seat when there are two, the value and the range; nothing is stepped).
+/// `observations` (`bytes` long), when not null, is then bound as the
+/// buffer of the environment's observation type (slot 1 for features, 2
+/// for pixels; checked as `pbg_bind` checks) before the step writes it, so
+/// each step can go to a new array without a copy; null keeps the bound one.
 @_cdecl("pbg_step")
-public func pbg_step(_ h: UInt64) -> Int32 {
+public func pbg_step(_ h: UInt64, _ observations: UnsafeMutableRawPointer?, _ bytes: Int64) -> Int32 {
     abiCall { () throws(ABIError) in
-        try Registry.with(h) { s throws(ABIError) in try s.step() }
+        try Registry.with(h) { s throws(ABIError) in try s.step(observations: observations, bytes: bytes) }
     }
 }
 
 /// The library's own stepping loop, for benchmarks: `steps` steps of every
 /// game, each first copying action set `k mod sets` of `actions` (`sets ×
-/// N × S` Int32, drawn by the caller) into the bound action buffer, then
+/// N × S` Int64, drawn by the caller) into the bound action buffer, then
 /// stepping exactly as `pbg_step` does (same buffers, same work), so a
 /// caller timing this call measures the library alone in its own config.
 @_cdecl("pbg_bench")
-public func pbg_bench(_ h: UInt64, _ steps: Int64, _ actions: UnsafePointer<Int32>?, _ sets: Int64) -> Int32 {
+public func pbg_bench(_ h: UInt64, _ steps: Int64, _ actions: UnsafePointer<Int64>?, _ sets: Int64) -> Int32 {
     abiCall { () throws(ABIError) in
         try Registry.with(h) { s throws(ABIError) in
             guard steps >= 0 else { throw ABIError(.invalidArgument, "bench: steps \(steps) must be >= 0") }
             guard let actions, sets >= 1 else {
                 throw ABIError(.invalidArgument, "bench: needs at least one action set (actions non-null, sets >= 1; got \(sets))")
             }
-            let target = try s.required(.actions, Int32.self)
+            let target = try s.required(.actions, Int64.self)
             let per = s.count * s.seats
             for k in 0 ..< steps {
                 target.update(from: actions + Int(k % sets) * per, count: per)

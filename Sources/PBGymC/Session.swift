@@ -30,8 +30,14 @@ final class Session: @unchecked Sendable {
     let games: any GameAdapter
     let count: Int, seats: Int, obsCount: Int
     let kind: UInt8
-    var bound: [Slot: UnsafeMutableRawPointer] = [:]
+    /// The caller's buffers, indexed by ``Slot/rawValue`` (nil: not bound).
+    var bound: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: Slot.allCases.count)
     var ends: [UInt8]
+    /// Scratch: the step's actions narrowed to the game's Int32 (after the
+    /// check of the caller's Int64 values) and its Float rewards before
+    /// they are widened into the caller's Float64 buffer (`count × seats` each).
+    let stepActions: UnsafeMutablePointer<Int32>
+    let stepRewards: UnsafeMutablePointer<Float>
     /// Scratch: the games a reset or a same-step restart concerns.
     var mask: [UInt8]
     /// One seat's pixel image, for the final pixels of a same-step restart.
@@ -64,7 +70,16 @@ final class Session: @unchecked Sendable {
         obsCount = games.layout.count
         ends = Array(repeating: 0, count: c.numGames)
         mask = Array(repeating: 0, count: c.numGames)
+        stepActions = .allocate(capacity: c.numGames * seats)
+        stepActions.initialize(repeating: 0, count: c.numGames * seats)
+        stepRewards = .allocate(capacity: c.numGames * seats)
+        stepRewards.initialize(repeating: 0, count: c.numGames * seats)
         for i in 0 ..< count { games.reset(i, stream: c.seed &+ UInt64(i)) }
+    }
+
+    deinit {
+        stepActions.deallocate()
+        stepRewards.deallocate()
     }
 
     // MARK: - Buffers
@@ -72,10 +87,10 @@ final class Session: @unchecked Sendable {
     /// Bytes slot `slot` needs.
     func bytes(_ slot: Slot) -> Int {
         switch slot {
-        case .actions: count * seats * 4
+        case .actions: count * seats * 8
         case .observations, .finalObservations: count * seats * obsCount * 4
         case .pixels, .finalPixels: count * seats * pixelBytes
-        case .rewards: count * seats * 4
+        case .rewards: count * seats * 8
         case .terminated, .truncated, .ends: count
         case .events: count * games.eventCount * 4
         case .scores: count * 2 * 4
@@ -85,6 +100,7 @@ final class Session: @unchecked Sendable {
     static func alignment(_ slot: Slot) -> Int {
         switch slot {
         case .pixels, .finalPixels, .terminated, .truncated, .ends: 1
+        case .actions, .rewards: 8
         default: 4
         }
     }
@@ -94,7 +110,7 @@ final class Session: @unchecked Sendable {
             throw ABIError(.invalidArgument, "bind: slot \(slotRaw) is not a buffer slot; allowed: 0 ... \(Slot.allCases.count - 1)")
         }
         guard let p = UnsafeMutableRawPointer(bitPattern: address) else {
-            bound[slot] = nil
+            bound[Int(slot.rawValue)] = nil
             return
         }
         let need = bytes(slot)
@@ -104,15 +120,15 @@ final class Session: @unchecked Sendable {
         guard address % UInt(Self.alignment(slot)) == 0 else {
             throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(Self.alignment(slot)) bytes")
         }
-        bound[slot] = p
+        bound[Int(slot.rawValue)] = p
     }
 
     func buffer<T>(_ slot: Slot, _: T.Type) -> UnsafeMutablePointer<T>? {
-        bound[slot]?.assumingMemoryBound(to: T.self)
+        bound[Int(slot.rawValue)]?.assumingMemoryBound(to: T.self)
     }
 
     func required<T>(_ slot: Slot, _: T.Type) throws(ABIError) -> UnsafeMutablePointer<T> {
-        guard let p = bound[slot] else { throw ABIError(.notReady, "step: no \(slot) buffer is bound") }
+        guard let p = bound[Int(slot.rawValue)] else { throw ABIError(.notReady, "step: no \(slot) buffer is bound") }
         return p.assumingMemoryBound(to: T.self)
     }
 
@@ -151,21 +167,41 @@ final class Session: @unchecked Sendable {
         writeObservations()
     }
 
-    func step() throws(ABIError) {
-        let actions = try required(.actions, Int32.self)
-        let rewards = try required(.rewards, Float.self)
+    /// The slot of the observations the environment hands out (features or pixels).
+    var observationSlot: Slot { config.obsType == .pixels ? .pixels : .observations }
+
+    /// One step of every game. `observations` (of `bytes`), when given, is
+    /// bound as the ``observationSlot`` buffer once the actions have passed
+    /// their check (as ``bind(_:address:bytes:)`` checks it), so the step
+    /// writes its observations there; a failure binds and steps nothing.
+    func step(observations: UnsafeMutableRawPointer? = nil, bytes: Int64 = 0) throws(ABIError) {
+        let actions = try required(.actions, Int64.self)
+        let rewards = try required(.rewards, Double.self)
         let terminated = try required(.terminated, UInt8.self)
         let truncated = try required(.truncated, UInt8.self)
-        let a = games.actionCount
-        for k in 0 ..< count * seats where !(0 ..< Int32(a)).contains(actions[k]) {
+        let a = Int64(games.actionCount)
+        let per = count * seats
+        // One pass checks every action (as Int64, so no value wraps into
+        // range) and narrows it for the game; nothing is stepped before all pass.
+        var outside = false
+        for k in 0 ..< per {
+            let v = actions[k]
+            outside = outside || v < 0 || v >= a
+            stepActions[k] = Int32(truncatingIfNeeded: v)
+        }
+        if outside, let k = (0 ..< per).first(where: { actions[$0] < 0 || actions[$0] >= a }) {
             throw ABIError(.badAction, "step: action \(actions[k]) of game \(k / seats)\(seats > 1 ? " seat \(k % seats)" : "") is outside 0 ..< \(a)")
+        }
+        if let observations {
+            try bind(observationSlot.rawValue, address: UInt(bitPattern: observations), bytes: bytes)
         }
         let obs = buffer(.observations, Float.self)
         let events = buffer(.events, Int32.self)
         ends.withUnsafeMutableBufferPointer { endBuf in
             guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
-            games.step(actions: actions, observations: obs, rewards: rewards, terminated: terminated,
+            games.step(actions: stepActions, observations: obs, rewards: stepRewards, terminated: terminated,
                        truncated: truncated, ends: endp, events: events)
+            for k in 0 ..< per { rewards[k] = Double(stepRewards[k]) }
             // Scores before a same-step restart: the ended episode's.
             if let sc = buffer(.scores, Int32.self) {
                 for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }

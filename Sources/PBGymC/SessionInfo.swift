@@ -2,7 +2,7 @@ import Gym
 
 /// What a caller asks an environment once: sizes, spaces, names.
 extension Session {
-    static let abiVersion: Int32 = 1
+    static let abiVersion: Int32 = 2
 
     var info: JSONValue {
         let l = games.layout

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import ctypes
 import json
+import operator
 import os
+import sys
+import weakref
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 # Status codes (Sources/PBGymC/ABIError.swift).
 STATUS_NAMES = {
@@ -69,7 +72,7 @@ def _load() -> ctypes.CDLL:
         "pbg_bind": (i32, [u64, i32, p, i64]),
         "pbg_slot_bytes": (i32, [u64, i32, ctypes.POINTER(i64)]),
         "pbg_reset": (i32, [u64, p, p, i64]),
-        "pbg_step": (i32, [u64]),
+        "pbg_step": (i32, [u64, p, i64]),
         "pbg_observe": (i32, [u64]),
         "pbg_bench": (i32, [u64, i64, p, i64]),
         "pbg_snapshot": (i32, [u64, i64, p, i64, ctypes.POINTER(i64)]),
@@ -88,6 +91,27 @@ def _load() -> ctypes.CDLL:
 
 
 lib = _load()
+# pbg_step without argtypes: its arguments are passed as prebuilt ctypes
+# objects (the handle, the size) or a byref (the new observation array), so
+# ctypes converts nothing per call.
+_step_fn = lib["pbg_step"]
+_step_fn.restype = ctypes.c_int32
+_INT64 = np.dtype(np.int64)
+_byref = ctypes.byref
+_char_at = ctypes.c_char.from_buffer
+_empty = np.empty
+_refcount = sys.getrefcount
+
+
+def _refcounts(arrays: list) -> list[int]:
+    return [_refcount(a) for a in arrays]
+
+
+# What `_refcounts` reports for an array only its list holds (measured, as
+# interpreters differ in the references their frames hold).
+_ONLY_LISTED = _refcounts([np.empty(1)])[0]
+# Observation arrays an environment keeps for reuse.
+_SPARES = 3
 
 
 def last_error() -> str:
@@ -151,13 +175,15 @@ class NativeEnv:
         self.lower, self.upper = lower, upper
         pixels = info["obs_type"] == "pixels"
         same_step = info["autoreset"] == "same-step"
-        self.actions = np.zeros((n, s), dtype=np.int32)
-        self.rewards = np.zeros((n, s), dtype=np.float32)
-        self.terminated = np.zeros(n, dtype=np.uint8)
-        self.truncated = np.zeros(n, dtype=np.uint8)
-        self.ends = np.zeros(n, dtype=np.uint8)
-        self.events = np.zeros((n, len(self.event_names)), dtype=np.int32)
-        self.scores = np.zeros((n, 2), dtype=np.int32)
+        self.actions = np.zeros((n, s), dtype=np.int64)
+        self.rewards = np.zeros((n, s), dtype=np.float64)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        # The step's end reasons, score columns and event counters: one
+        # block, so a step's infos keep them with one copy (see `lend`).
+        e = len(self.event_names)
+        self.info_block = np.zeros(n * (2 + e) * 4 + n, dtype=np.uint8)
+        self.ends, self.scores, self.events = self.split_info(self.info_block)
         self.obs = None if pixels else np.zeros((n, s, self.obs_count), dtype=np.float32)
         self.pixels = np.zeros((n, s, *self.pixel_shape), dtype=np.uint8) if pixels else None
         self.final_obs = None
@@ -177,9 +203,23 @@ class NativeEnv:
                 check(lib.pbg_bind(self.handle, slot, arr.ctypes.data, arr.nbytes))
         self._action_size = self.actions.size
         self._actions_flat = self.actions.reshape(-1)
-        # The one call per step, its handle argument converted once.
-        self._step = lib.pbg_step
+        self._flat_shape = self._actions_flat.shape
+        # The one call per step, its handle and sizes converted once.
         self._h = ctypes.c_uint64(self.handle)
+        self._no_bytes = ctypes.c_int64(0)
+        self._pixels_out = pixels
+        out = self.observation
+        self._out_shape, self._out_dtype = out.shape, out.dtype
+        self._out_bytes = ctypes.c_int64(out.nbytes)
+        # Whether a step's infos read `info_block` (`lend`) and whether the
+        # bound observation array was handed out (`step_into_new`): both must
+        # be settled before the library next writes them (`_settle`).
+        self._lent: weakref.ref | None = None
+        self._handed_out = False
+        # Arrays `step_into_new` handed out: one nobody else holds any more
+        # (no reference, no view) is written again instead of a new one (a
+        # new array's pages cost the first write a page fault each).
+        self._spares: list[np.ndarray] = []
 
     # -- lifecycle
 
@@ -208,6 +248,7 @@ class NativeEnv:
         """Restarts the games in ``mask`` (all when None); ``seeds[i]`` (an int)
         restarts game i's seed stream, None goes on to its next episode."""
         self._live()
+        self._settle()
         n = self.num_games
         m = np.ones(n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool).reshape(n)
         if seeds is None:
@@ -223,43 +264,146 @@ class NativeEnv:
         if without.any():
             check(lib.pbg_reset(self.handle, without.ctypes.data, None, n))
 
+    def split_info(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(ends, scores, events)`` views of ``info_block`` (or of a copy of it)."""
+        n, e = self.num_games, len(self.event_names)
+        return (block[n * (2 + e) * 4:], block[: n * 8].view(np.int32).reshape(n, 2),
+                block[n * 8: n * (2 + e) * 4].view(np.int32).reshape(n, e))
+
+    def lend(self, holder) -> np.ndarray:
+        """``info_block`` for ``holder`` to read until the library next
+        writes it: before that, ``holder._detach()`` is called (if the holder
+        is still alive) so it can keep a copy. A holder dropped unread costs
+        no copy."""
+        self._lent = weakref.ref(holder)
+        return self.info_block
+
+    def _settle(self) -> None:
+        """Before a call that writes the bound buffers: the lent info block's
+        holder keeps a copy, and a handed-out observation array still held by
+        the caller is replaced by a free one (the library no longer writes
+        the caller's)."""
+        self._detach_lent()
+        if self._handed_out:
+            self._handed_out = False
+            free = self._free_array()
+            if free is not self.observation:
+                check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, free.ctypes.data,
+                                   free.nbytes))
+                self._set_observation(free)
+
+    def _free_array(self) -> np.ndarray:
+        """An observation array the library may write: one handed out earlier
+        that nobody else holds any more (no reference to it or to a view of
+        it), else a new one (kept for reuse while there are fewer than
+        ``_SPARES``). A reused array costs no page faults and is likely in
+        cache."""
+        spares = self._spares
+        for k, count in enumerate(_refcounts(spares)):
+            # Free: held by the list alone, or by the list and this object
+            # as the bound array (the one the library wrote last).
+            if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
+                                         (self.pixels if self._pixels_out else self.obs)):
+                return spares[k]
+        out = _empty(self._out_shape, self._out_dtype)
+        if len(spares) < _SPARES:
+            spares.append(out)
+        return out
+
+    def _detach_lent(self) -> None:
+        ref, self._lent = self._lent, None
+        holder = ref() if ref is not None else None
+        if holder is not None:
+            holder._detach()
+
+    def _set_observation(self, array: np.ndarray) -> None:
+        if self._pixels_out:
+            self.pixels = array
+        else:
+            self.obs = array
+
+    def set_actions(self, actions) -> None:
+        """Copies ``actions`` (ints, ``num_games × seats``) into the bound
+        action buffer. An int64 array is copied as it is: the library checks
+        every value (as int64, so none wraps into range) before it steps.
+        Other types are checked here, where a conversion could wrap."""
+        a = actions if type(actions) is np.ndarray else np.asarray(actions)
+        if a.size != self._action_size:
+            raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self._action_size} "
+                             f"({self.num_games} games x {self.seats} seats)")
+        kind = a.dtype.kind
+        if kind == "u" and a.dtype.itemsize == 8:
+            # Values from 2**63 would wrap to negative int64 values.
+            if a.size and a.max() >= self.action_count:
+                raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: {a.max()}")
+        elif kind == "O":
+            try:
+                values = [operator.index(v) for v in a.reshape(-1)]
+            except TypeError:
+                raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values") from None
+            for v in values:
+                if not 0 <= v < self.action_count:
+                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: {v}")
+            a = np.array(values, dtype=np.int64)
+        elif kind not in "iub":
+            if kind != "f" or not (np.isfinite(a).all() and (np.mod(a, 1) == 0).all()):
+                raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
+            if a.size and (a.min() < 0 or a.max() >= self.action_count):
+                raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: "
+                                 f"{a.min() if a.min() < 0 else a.max()}")
+        np.copyto(self._actions_flat, a.reshape(-1), casting="unsafe")
+
     def step(self, actions=None) -> None:
         """One step of every game; ``actions`` (ints, ``num_games × seats``)
         are copied into the bound action buffer (None: use it as it is)."""
+        if self._lent is not None or self._handed_out:
+            self._settle()
         if actions is not None:
-            a = actions if type(actions) is np.ndarray else np.asarray(actions)
-            if a.size != self._action_size:
-                raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self._action_size} "
-                                 f"({self.num_games} games x {self.seats} seats)")
-            kind = a.dtype.kind
-            if kind == "i" and a.dtype.itemsize == 8:
-                # The common case (numpy's and torch's default integers):
-                # one reduction over the values seen as unsigned checks both
-                # bounds (a negative one is huge), so nothing wraps into range.
-                if a.view(np.uint64).max() >= self.action_count:
-                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: "
-                                     f"{a.reshape(-1)[np.flatnonzero(a.reshape(-1).view(np.uint64) >= self.action_count)[0]]}")
-            elif kind not in "iub":
-                if not np.all(np.mod(a, 1) == 0):
-                    raise ValueError(f"pbgym: actions must be integers, got {a.dtype} values")
-            elif a.dtype.itemsize > 4 or kind == "u":
-                wide = a.astype(np.int64)
-                if wide.min() < 0 or wide.max() >= self.action_count:
-                    raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}")
-            np.copyto(self._actions_flat, a.reshape(-1), casting="unsafe")
-        status = self._step(self._h)
+            if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
+                np.copyto(self._actions_flat, actions)
+            else:
+                self.set_actions(actions)
+        status = _step_fn(self._h, None, self._no_bytes)
         if status:
             check(status)
+
+    def step_into_new(self, actions) -> np.ndarray:
+        """:meth:`step` with the step's observations (features or pixels)
+        written into an array nobody else holds, returned: it is the bound
+        one until the next call that writes observations, which first binds
+        another, so the returned array is the caller's to keep (no copy
+        made). An array handed out earlier is reused once no reference to it
+        or to a view of it is left."""
+        if self._lent is not None:
+            self._detach_lent()
+        if actions is not None:
+            if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
+                np.copyto(self._actions_flat, actions)
+            else:
+                self.set_actions(actions)
+        out = self._free_array()
+        status = _step_fn(self._h, _byref(_char_at(out)), self._out_bytes)
+        if status:
+            check(status)
+        # Bound by the library now (a failed call binds nothing).
+        if self._pixels_out:
+            self.pixels = out
+        else:
+            self.obs = out
+        self._handed_out = True
+        return out
 
     def bench(self, steps: int, action_sets: np.ndarray) -> None:
         """Runs ``steps`` steps in the library's own loop (``pbg_bench``),
         cycling through ``action_sets`` (``sets × num_games × seats`` ints)."""
         self._live()
-        sets = np.ascontiguousarray(action_sets, dtype=np.int32).reshape(-1, self._action_size)
+        self._settle()
+        sets = np.ascontiguousarray(action_sets, dtype=np.int64).reshape(-1, self._action_size)
         check(lib.pbg_bench(self.handle, int(steps), sets.ctypes.data, sets.shape[0]))
 
     def observe(self) -> None:
         self._live()
+        self._settle()
         check(lib.pbg_observe(self.handle))
 
     # -- snapshots and rendering

@@ -56,7 +56,6 @@ def figures(cls, games: int, obs_type: str, seconds: float, rounds: int) -> tupl
     alike and the best is the least disturbed)."""
     envs = [cls(num_envs=games, obs_type=obs_type, zero_copy=zero_copy) for zero_copy in (False, True)]
     actions = np.random.default_rng(0).integers(0, envs[0].single_action_space.n, size=(64, games))
-    sets = actions.astype(np.int32)
     per_call = 10
     steppers = []
     for env in envs:
@@ -69,7 +68,7 @@ def figures(cls, games: int, obs_type: str, seconds: float, rounds: int) -> tupl
 
         steppers.append((step, games))
     native = envs[1].native
-    steppers.append((lambda: native.bench(per_call, sets), games * per_call))
+    steppers.append((lambda: native.bench(per_call, actions), games * per_call))
     best = [0.0, 0.0, 0.0]
     for _ in range(rounds):
         for j, (step, per) in enumerate(steppers):

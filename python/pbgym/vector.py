@@ -34,11 +34,20 @@ class LazyInfos(dict):
     never looks (building Gymnasium's per-key arrays and masks costs more
     than the step of a thousand games)."""
 
-    __slots__ = ("_build",)
+    __slots__ = ("_build", "__weakref__")
 
     def __init__(self, build, *args):
         super().__init__()
         self._build = (build, args)
+
+    def _detach(self) -> None:
+        """The arrays it would be built from are about to be rewritten (they
+        are the library's bound buffers, see ``NativeEnv.lend``): keep a copy
+        of them, unless already built."""
+        pending = self._build
+        if pending is not None:
+            build, args = pending
+            self._build = (build, tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args))
 
     def _fill(self) -> None:
         pending = self._build
@@ -114,6 +123,11 @@ class PBGymVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._all_games = np.ones(self.num_envs, dtype=bool)
         self._all_games.flags.writeable = False
+        self._same_step = mode == AutoresetMode.SAME_STEP
+        # Views of bound buffers that stay bound, made once (the observation
+        # buffer stays bound only with zero_copy).
+        self._obs0 = native.observation[:, 0]
+        self._rewards0 = native.rewards[:, 0]
         self._seeded = False
         self._initial_scores: np.ndarray | None = None
 
@@ -122,8 +136,12 @@ class PBGymVectorEnv(VectorEnv):
         return self._native
 
     def _obs(self) -> np.ndarray:
-        o = self._native.observation[:, 0]
-        return o if self.zero_copy else o.copy()
+        return self._obs0 if self.zero_copy else self._native.observation[:, 0].copy()
+
+    def _block_infos(self, block: np.ndarray) -> dict[str, Any]:
+        """Infos of every game from a step's ``NativeEnv.info_block`` (or a copy)."""
+        ends, scores, events = self._native.split_info(block)
+        return self._infos(self._all_games, ends, scores, events)
 
     def _infos(self, mask: np.ndarray, ended: np.ndarray | None, scores: np.ndarray,
                events: np.ndarray | None) -> dict[str, Any]:
@@ -194,34 +212,41 @@ class PBGymVectorEnv(VectorEnv):
 
     def step(self, actions):
         native = self._native
-        native.step(actions)
-        terminated = native.terminated.astype(bool)
-        truncated = native.truncated.astype(bool)
-        rewards = native.rewards[:, 0].astype(np.float64)
-        # The step's raw end reasons, scores and events, copied now; the
-        # infos dict is built from them on first use (LazyInfos).
-        ends, scores, events = native.ends.copy(), native.scores.copy(), native.events.copy()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+        if self.zero_copy:
+            native.step(actions)
+            obs = self._obs0
+        else:
+            # The library writes the observations into an array of this
+            # step's own (NativeEnv.step_into_new): fresh, without a copy.
+            obs = native.step_into_new(actions)[:, 0]
+        rewards = self._rewards0.copy()
+        terminated = native.terminated.copy()
+        truncated = native.truncated.copy()
+        if self._same_step and (terminated.any() or truncated.any()):
             done = terminated | truncated
-            if done.any():
-                infos = self._infos(self._all_games, ends, scores, events)
-                final = native.final_obs if native.final_obs is not None else native.final_pixels
-                final_obs = np.full(self.num_envs, None, dtype=object)
-                for i in np.flatnonzero(done):
-                    final_obs[i] = final[i, 0].copy()
-                infos["final_obs"] = final_obs
-                infos["_final_obs"] = done.copy()
-                infos["final_info"] = self._infos(done, ends, scores, events)
-                infos["_final_info"] = done.copy()
-                # The restarted games' own entries describe their new episode.
-                restarted = self._infos(done, None, np.broadcast_to(self._initial_scores, scores.shape), None)
-                for key in ("end",) + tuple(native.score_names):
-                    infos[key] = np.where(done, restarted[key], infos[key]).astype(infos[key].dtype)
-                for name in native.event_names:
-                    infos["events"][name] = np.where(done, 0, infos["events"][name])
-                return self._obs(), rewards, terminated, truncated, infos
-        return (self._obs(), rewards, terminated, truncated,
-                LazyInfos(self._infos, self._all_games, ends, scores, events))
+            ends, scores, events = native.ends, native.scores, native.events
+            infos = self._infos(self._all_games, ends, scores, events)
+            final = native.final_obs if native.final_obs is not None else native.final_pixels
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final_obs[i] = final[i, 0].copy()
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = done.copy()
+            infos["final_info"] = self._infos(done, ends, scores, events)
+            infos["_final_info"] = done.copy()
+            # The restarted games' own entries describe their new episode.
+            restarted = self._infos(done, None, np.broadcast_to(self._initial_scores, scores.shape), None)
+            for key in ("end",) + tuple(native.score_names):
+                infos[key] = np.where(done, restarted[key], infos[key]).astype(infos[key].dtype)
+            for name in native.event_names:
+                infos["events"][name] = np.where(done, 0, infos["events"][name])
+            return obs, rewards, terminated, truncated, infos
+        # The infos dict is built on first use (LazyInfos) from the step's
+        # end reasons, scores and events, which stay in the library's bound
+        # block until the next call that writes it copies them for it.
+        infos = LazyInfos(self._block_infos, native.info_block)
+        native.lend(infos)
+        return obs, rewards, terminated, truncated, infos
 
     def render(self):
         if self.render_mode == "rgb_array":

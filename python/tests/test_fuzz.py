@@ -81,7 +81,7 @@ def test_stale_and_made_up_handles():
     env.close()
     env.close()  # twice is fine
     for handle in (h, 0, 2**64 - 1, 123456789):
-        for call in (lambda: lib.pbg_step(handle), lambda: lib.pbg_observe(handle), lambda: lib.pbg_destroy(handle),
+        for call in (lambda: lib.pbg_step(handle, None, 0), lambda: lib.pbg_observe(handle), lambda: lib.pbg_destroy(handle),
                      lambda: lib.pbg_reset(handle, None, None, 0),
                      lambda: lib.pbg_bind(handle, 0, None, 0),
                      lambda: lib.pbg_info(handle, None, 0, None),
@@ -94,7 +94,7 @@ def test_stale_and_made_up_handles():
 
 def test_actions_out_of_range_in_the_buffer():
     env = pbgym.NativeEnv({"game": "pong", "num_games": 4})
-    for bad in (-1, 3, 2**31 - 1, -(2**31)):
+    for bad in (-1, 3, 2**31 - 1, -(2**31), 2**32, 2**63 - 1, -(2**63)):
         env.actions[:] = 0
         env.actions[2, 0] = bad
         with pytest.raises(PBGymError, match=f"action {bad} of game 2 is outside 0 ..< 3"):
@@ -112,7 +112,7 @@ def test_actions_out_of_range_in_the_buffer():
 def test_binding():
     env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
     small = np.zeros(1, dtype=np.float32)
-    with pytest.raises(PBGymError, match="rewards holds 4 bytes, needs 8"):
+    with pytest.raises(PBGymError, match="rewards holds 4 bytes, needs 16"):
         _lib.check(lib.pbg_bind(env.handle, 3, small.ctypes.data, small.nbytes))
     with pytest.raises(PBGymError, match="slot 42"):
         _lib.check(lib.pbg_bind(env.handle, 42, small.ctypes.data, 4))
@@ -217,21 +217,38 @@ def test_bad_snapshots():
 
 
 def test_wide_actions_never_wrap_into_range():
-    env = pbgym.NativeEnv({"game": "pong", "num_games": 2})
-    for bad in (2**32 + 1, -1, -(2**32) + 2, 2**63 - 1):
-        with pytest.raises(ValueError, match="outside 0 ..< 3"):
+    env = pbgym.NativeEnv({"game": "pong", "num_games": 2, "opponent_history": True})
+    for bad in (2**32 + 1, -1, -(2**32) + 2, 2**63 - 1, -(2**63), 2**31, 3):
+        # int64 arrays go to the library unchecked: its error names the game.
+        with pytest.raises(PBGymError, match=f"action {bad} of game 1 is outside 0 ..< 3"):
             env.step(np.array([0, bad], dtype=np.int64))
-    with pytest.raises(ValueError, match="outside"):
-        env.step(np.array([0, 2**32 + 1], dtype=np.uint64))
+    for dtype, bad in ((np.uint64, 2**32 + 1), (np.uint64, 2**63), (np.uint64, 2**64 - 1), (np.float64, 1e30),
+                       (np.float64, -1.0), (np.int32, -1), (np.uint8, 3), (object, 2**70), (object, -1)):
+        with pytest.raises(ValueError, match="outside"):
+            env.step(np.array([0, bad], dtype=dtype))
+    for bad in (np.array([0, 1.5]), np.array([0, np.nan]), np.array([0, np.inf]), np.array([0, "a"], dtype=object),
+                np.array([0, 1 + 2j])):
+        with pytest.raises(ValueError, match="integers"):
+            env.step(bad)
+    with pytest.raises(ValueError, match="3 actions given"):
+        env.step(np.zeros(3, dtype=np.int64))
+    # A refused step steps nothing; the right actions in any integer type step alike.
+    before = env.snapshot(1)
+    with pytest.raises(PBGymError):
+        env.step(np.array([0, 7], dtype=np.int64))
+    assert env.snapshot(1) == before
+    for a in ([1, 2], (1, 2), np.array([1, 2], dtype=np.uint8), np.array([[1], [2]], dtype=np.int64),
+              np.array([1.0, 2.0]), np.array([True, False]), np.array([1, 2], dtype=object)):
+        env.step(a)
 
 
 def test_bench_entry_bad_arguments():
     env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
     with pytest.raises(PBGymError, match="steps -1"):
-        env.bench(-1, np.zeros((1, 2), dtype=np.int32))
+        env.bench(-1, np.zeros((1, 2), dtype=np.int64))
     _lib.check(0)
     assert lib.pbg_bench(env.handle, 1, None, 1) == 1
     assert "action set" in _lib.last_error()
     assert lib.pbg_bench(env.handle + 1000, 1, None, 1) == 2
     with pytest.raises(PBGymError, match="outside"):
-        env.bench(1, np.full((1, 2), 9, dtype=np.int32))
+        env.bench(1, np.full((1, 2), 9, dtype=np.int64))

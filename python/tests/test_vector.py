@@ -83,6 +83,45 @@ def test_zero_copy_is_the_library_buffer():
     assert not np.shares_memory(a, b)
 
 
+@pytest.mark.parametrize("obs_type", ["features", "pixels"])
+def test_fresh_observations_are_written_in_place(obs_type):
+    """Without zero_copy each step's observations are a new array the library
+    wrote (no copy), which no later call writes."""
+    env = pbgym.BreakoutVectorEnv(num_envs=3, obs_type=obs_type)
+    env.reset(seed=0)
+    b, *_ = env.step(np.ones(3, dtype=np.int64))
+    assert np.shares_memory(b, env.native.observation), "the step must hand out the array the library wrote"
+    kept = b.copy()
+    c, *_ = env.step(np.full(3, 2, dtype=np.int64))
+    assert not np.shares_memory(b, c)
+    for write in (lambda: env.reset(seed=1), lambda: env.native.observe(), lambda: env.step(np.zeros(3, np.int64)),
+                  lambda: env.native.step(np.zeros(3, np.int64)), lambda: env.native.bench(3, np.zeros((1, 3), np.int64))):
+        write()
+        assert np.array_equal(b, kept)
+    with pytest.raises(ValueError, match="outside"):
+        env.step(np.full(3, 9, dtype=np.int64))
+    d, *_ = env.step(np.zeros(3, dtype=np.int64))
+    assert np.shares_memory(d, env.native.observation)
+
+
+def test_fresh_observations_reuse_only_dropped_arrays(rng):
+    """A dropped observation array is written again; one still held (itself
+    or through a view) never is."""
+    env = pbgym.PongVectorEnv(num_envs=4)
+    env.reset(seed=0)
+    held = env.step(np.ones(4, dtype=np.int64))[0]
+    view = env.step(np.ones(4, dtype=np.int64))[0][1:, 2:]
+    kept, kept_view = held.copy(), view.copy()
+    reused = 0
+    for _ in range(20):
+        o = env.step(rng.integers(0, 3, size=4))[0]
+        assert not np.shares_memory(o, held) and not np.shares_memory(o, view)
+        reused += any(o.base is spare for spare in env.native._spares)
+        del o
+    assert reused >= 10, "dropped arrays must be reused"
+    assert np.array_equal(held, kept) and np.array_equal(view, kept_view)
+
+
 def test_vector_max_episode_steps_truncates():
     env = gym.make_vec("pbgym/Pong-v0", num_envs=2, vectorization_mode="vector_entry_point", max_episode_steps=10)
     env.reset(seed=0)
@@ -114,6 +153,35 @@ def test_lazy_infos_hold_their_own_step(rng):
     assert isinstance(info, dict) and "end" in info and len(info) == len(read[-1])
     compare(pickle.loads(pickle.dumps(info)), read[-1])
     compare(info.copy(), read[-1])
+
+
+def test_lazy_infos_kept_over_library_writes(rng):
+    """Unread infos stay their step's when the library rewrites its buffers
+    (the next step, a reset, observe, the bench loop) before they are read,
+    also when the env is dropped before."""
+    kw = dict(SHORT["pbgym/Pong-v0"])
+    late = gym.make_vec("pbgym/Pong-v0", num_envs=3, vectorization_mode="vector_entry_point", **kw).unwrapped
+    now = gym.make_vec("pbgym/Pong-v0", num_envs=3, vectorization_mode="vector_entry_point", **kw).unwrapped
+    late.reset(seed=5)
+    now.reset(seed=5)
+    writes = [lambda: late.reset(seed=8), lambda: late.native.observe(),
+              lambda: late.native.bench(2, np.zeros((1, 3), dtype=np.int64)), lambda: late.step(np.ones(3, np.int64))]
+    checked = 0
+    for t in range(3000):
+        a = rng.integers(0, 3, size=3)
+        kept = late.step(a)[4]
+        read = dict(now.step(a)[4])
+        if read["end"][0] != "none" or t % 97 == 0:
+            writes[checked % len(writes)]()
+            compare(kept, read, f"step {t}")
+            checked += 1
+            late.reset(seed=t)
+            now.reset(seed=t)
+    assert checked >= 8
+    kept = late.step(np.zeros(3, np.int64))[4]
+    read = dict(now.step(np.zeros(3, np.int64))[4])
+    late.close()
+    compare(kept, read, "after close")
 
 
 @pytest.mark.parametrize("env_id", list(GAMES))
