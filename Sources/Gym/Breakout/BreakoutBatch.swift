@@ -43,6 +43,10 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Frames taken by the quiet-frame fast path so far (all games): how
     /// tests see that the fast path is used.
     var quietFrames = 0
+    /// Observations written eight games at a time so far
+    /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:)``): how
+    /// tests see that the lane path is used.
+    var laneObservations = 0
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -171,7 +175,17 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out + i * observationCount) }
+        let n = observationCount
+        var i = 0
+        while i + 8 <= count {
+            physics.observeEight(cores + i, bricks: grid(i), aim: aim + i, into: out + i * n, stride: n)
+            i += 8
+        }
+        laneObservations &+= i
+        while i < count {
+            physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out + i * n)
+            i += 1
+        }
     }
 
     // MARK: - Stepping
@@ -206,12 +220,9 @@ public final class BreakoutBatch: VectorEnvironment {
             if let e = out.ends { e[i] = r.end.rawValue }
             if let e = out.events { e[i] = events }
         }
-        // Observations in a second pass: each game's is independent and
-        // short, so the processor overlaps several (in the stepping loop
-        // each waited on its own game's step).
-        if observed, let o = out.observations {
-            for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: o + i * n) }
-        }
+        // Observations in a second pass, eight games at a time: each game's
+        // is independent, so their arithmetic runs in float lanes.
+        if observed, let o = out.observations { observe(into: o) }
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``

@@ -21,33 +21,36 @@ extension BreakoutPhysics {
     /// might alias it), which cost more than writing the observation.
     @inlinable @inline(__always)
     public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
-        observeHead(s, into: o)
+        withUnsafePointer(to: s) { observeHead($0, into: o) }
         writeCells(bricks, into: o + cellStart)
         observeRelative(s, aimColumns: aimColumns(bricks), into: o + relativeStart)
     }
 
-    /// The entries before the brick cells (indices 0 ..< ``cellStart``).
+    /// The entries before the brick cells (indices 0 ..< ``cellStart``) of
+    /// the game whose state is at `c`. Read through the pointer field by
+    /// field: taken by value, the whole state would be copied first (`o`
+    /// might alias it).
     @inlinable @inline(__always)
-    func observeHead(_ s: BreakoutCore, into o: UnsafeMutablePointer<Float>) {
+    func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
-        o[0] = (s.paddleX - cx) * invCX
-        o[1] = min(s.paddleHalfWidth * invCX, 0.5)
-        o[2] = Float(s.lives) / Float(config.lives)
-        o[3] = Float(s.levelsCleared) / Float(config.levels)
-        o[4] = pushCooldown > 0 ? Float(s.pushCooldown) / Float(pushCooldown) : 0
-        o[5] = config.watchdogSteps > 0 ? min(1, Float(s.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
-        o[6] = s.servePending ? 1 : 0
-        o[7] = min(s.speed * invV, 1)
-        let n = Int(s.ballCount)
+        o[0] = (c.pointee.paddleX - cx) * invCX
+        o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
+        o[2] = Float(c.pointee.lives) / Float(config.lives)
+        o[3] = Float(c.pointee.levelsCleared) / Float(config.levels)
+        o[4] = pushCooldown > 0 ? Float(c.pointee.pushCooldown) / Float(pushCooldown) : 0
+        o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
+        o[6] = c.pointee.servePending ? 1 : 0
+        o[7] = min(c.pointee.speed * invV, 1)
+        let n = Int(c.pointee.ballCount)
         for k in 0 ..< Int(maxBalls) {
             let b = o + 8 + 5 * k
             if k < n {
                 b[0] = 1
-                b[1] = (s.ballX[k] - cx) * invCX
-                b[2] = min(max((s.ballY[k] - cy) * invCY, -1), 1)
-                b[3] = min(max(s.ballVX[k] * invV, -1), 1)
-                b[4] = min(max(s.ballVY[k] * invV, -1), 1)
+                b[1] = (c.pointee.ballX[k] - cx) * invCX
+                b[2] = min(max((c.pointee.ballY[k] - cy) * invCY, -1), 1)
+                b[3] = min(max(c.pointee.ballVX[k] * invV, -1), 1)
+                b[4] = min(max(c.pointee.ballVY[k] * invV, -1), 1)
             } else {
                 b[0] = 0; b[1] = 0; b[2] = 0; b[3] = 0; b[4] = 0
             }
@@ -69,7 +72,7 @@ extension BreakoutPhysics {
     @inlinable @inline(__always)
     func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
                  into o: UnsafeMutablePointer<Float>) {
-        observeHead(s, into: o)
+        withUnsafePointer(to: s) { observeHead($0, into: o) }
         writeCells(bricks, into: o + cellStart)
         observeRelative(s, aimColumns: aimColumns, into: o + relativeStart)
     }
