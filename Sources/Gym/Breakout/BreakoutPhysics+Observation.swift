@@ -181,8 +181,9 @@ extension BreakoutPhysics {
         // gives 0), corrected by the exact tests below.
         let g = x * invBrickW + 0.5
         var j = Int(g >= 0 ? (g <= Float(cols) ? g : Float(cols)) : 0) - 1
-        while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
-        while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
+        let tooFar = j >= 0 && (Float(j) + 0.5) * brickW > x
+        let tooNear = j + 1 < cols && (Float(j + 1) + 0.5) * brickW <= x
+        if tooFar || tooNear { j = settleColumn(j, to: x) }
         let low = j < 0 ? 0 : candidates & (UInt32.max >> UInt32(31 - j))
         let high = candidates & ~low
         // Both candidates' distances computed and the choice made by
@@ -194,6 +195,19 @@ extension BreakoutPhysics {
         let hasLeft: UInt8 = low != 0 ? 1 : 0, hasRight: UInt8 = high != 0 ? 1 : 0
         let nearer: UInt8 = rightDistance < leftDistance ? 1 : 0
         return hasRight & (~hasLeft | nearer) & 1 != 0 ? right : left
+    }
+
+    /// The last column whose centre is at or left of `x` (−1: none),
+    /// stepping from `j`: the rare correction of
+    /// ``nearestColumn(_:to:)``'s first guess. Out of line and apart from
+    /// the guess's test, so the compiler does not turn the usual case (no
+    /// step) into a vectorised search.
+    @inline(never) @usableFromInline
+    func settleColumn(_ j: Int, to x: Float) -> Int {
+        var j = j
+        while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
+        while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
+        return j
     }
 
     /// Frames until a ball at height `y` moving by `vy` reaches the
