@@ -43,6 +43,9 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Frames taken by the quiet-frame fast path so far (all games): how
     /// tests see that the fast path is used.
     var quietFrames = 0
+    /// Of those, frames run in registers by
+    /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
+    var quietRunFrames = 0
     /// Observations written eight games at a time so far
     /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:)``): how
     /// tests see that the lane path is used.
@@ -226,7 +229,8 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
-    /// with quiet frames on the fast path; refreshes the game's aim
+    /// with quiet frames on the fast path (without sticky actions, runs of
+    /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``); refreshes the game's aim
     /// candidates when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
@@ -238,9 +242,23 @@ public final class BreakoutBatch: VectorEnvironment {
         }
         events = BreakoutEvents()
         let sticky = physics.config.stickyActionProbability
-        var quiet = 0
-        for _ in 0 ..< physics.config.frameSkip {
+        let frames = physics.config.frameSkip
+        var quiet = 0, run = 0
+        var f = 0
+        while f < frames {
+            if !(sticky > 0) {
+                // No sticky draw: every frame's action is `action`, so a
+                // run of quiet frames stays in registers.
+                let k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
+                if k > 0 {
+                    s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
+                    run &+= k
+                    f += k
+                    if f == frames { break }
+                }
+            }
             let a = physics.frameAction(&s.pointee, action: action, sticky: sticky)
+            f += 1
             if physics.quietFrame(&s.pointee, action: a) {
                 quiet &+= 1
                 continue
@@ -248,7 +266,8 @@ public final class BreakoutBatch: VectorEnvironment {
             physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
             if s.pointee.end != .none { break }
         }
-        quietFrames &+= quiet
+        quietFrames &+= quiet &+ run
+        quietRunFrames &+= run
         if events.brickHits > 0 { aim[i] = physics.aimColumns(grid(i)) }
         return physics.finishStep(&s.pointee, events: events)
     }

@@ -46,6 +46,14 @@ extension BreakoutPhysics {
         var hasFocus = LaneMask()
         for k in 0 ..< Int(maxBalls) {
             let active: LaneMask = Lanes(repeating: Float(k)) .< n
+            guard any(active) else {
+                // No game has a ball in this slot: zeros, as the scalar code writes.
+                for g in 0 ..< 8 {
+                    let b = o + g * stride + 3 * k
+                    b[0] = 0; b[1] = 0; b[2] = 0
+                }
+                continue
+            }
             let x = Self.gather(c) { $0.pointee.ballX[k] }
             let y = Self.gather(c) { $0.pointee.ballY[k] }
             let vx = Self.gather(c) { $0.pointee.ballVX[k] }
