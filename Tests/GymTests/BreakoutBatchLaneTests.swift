@@ -14,28 +14,14 @@ import Testing
     /// serve; and the lane path wrote most of them (the count fails if the
     /// batch stops using it).
     @Test func laneObservationsEqualTheReference() throws {
-        var gravity = try BreakoutConfig.preset("classic")
-        gravity.gravity = 0.05
-        gravity.elasticity = 0.9
-        gravity.autoServe = false
-        var cases: [(String, BreakoutConfig)] = [("extreme", breakoutExtreme), ("gravity", gravity)]
-        for name in BreakoutConfig.presetNames {
-            for (skip, sticky) in [(1, Float(0)), (4, 0), (8, 0), (4, 0.25)] {
-                var c = try BreakoutConfig.preset(name)
-                c.frameSkip = skip
-                c.stickyActionProbability = sticky
-                cases.append(("\(name) skip \(skip) sticky \(sticky)", c))
-            }
-        }
-        let count = 19, steps = 1200
-        for (name, config) in cases {
-            let seed: UInt64 = 11
+        let count = 19, steps = 1200, seed: UInt64 = 11
+        for (name, config) in try breakoutFastPathCases() {
             let batch = BreakoutBatch(config: config, count: count, seed: seed)
-            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
-            let b = VectorBuffers(batch)
-            var play = ContractPlay(seed: seed, actions: batch.actionCount)
-            var row = [Float](repeating: 0, count: batch.observationCount)
             let before = batch.laneObservations
+            var row = [Float](repeating: 0, count: batch.observationCount)
+            var play = ContractPlay(seed: seed, actions: batch.actionCount)
+            let b = VectorBuffers(batch)
+            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
             stepping: for step in 0 ..< steps {
                 for i in 0 ..< count { b.actions[i] = play.next() }
                 b.step(batch)

@@ -17,32 +17,30 @@ import Testing
         for (name, config) in configs {
             let physics = BreakoutPhysics(config: config)
             var ran = 0
-            for seed in 0 ..< 3 as Range<UInt64> {
-                var state = physics.initialState(seed: seed)
-                var rng = Xoshiro256(seed: seed ^ 0x5A1)
-                var episode: UInt64 = 0
-                for frame in 0 ..< 8000 {
-                    let action = rng.below(50) == 0 ? 7 : rng.below(4)
-                    var fast = state.core, slow = state.core
-                    let k = physics.quietRun(&fast, action: action, frames: 8)
-                    var quiet = 0
-                    while quiet < 8, physics.quietFrame(&slow, action: action) { quiet += 1 }
-                    let c = state.core
-                    if config.gravity > 0 || c.servePending || c.ballCount != 1 || c.bricksLeft == 0 {
-                        #expect(k == 0, "\(name): a run where the one-ball case does not hold")
-                    } else if k != quiet || fast.fingerprintBits != slow.fingerprintBits {
-                        Issue.record("\(name) seed \(seed) frame \(frame): run of \(k), quiet frames \(quiet)")
-                        break
-                    }
-                    ran += k
-                    var events = BreakoutEvents()
-                    state.bricks.withUnsafeMutableBufferPointer {
-                        physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events)
-                    }
-                    if state.core.end != .none {
-                        episode += 1
-                        state = physics.initialState(seed: seed &+ 100 &* episode)
-                    }
+            var state = physics.initialState(seed: 0)
+            var rng = Xoshiro256(seed: 0x5A1)
+            var restarts: UInt64 = 0
+            for frame in 0 ..< 24_000 {
+                let action = rng.below(50) == 0 ? 7 : rng.below(4)
+                var fast = state.core, slow = state.core
+                let k = physics.quietRun(&fast, action: action, frames: 8)
+                var quiet = 0
+                while quiet < 8, physics.quietFrame(&slow, action: action) { quiet += 1 }
+                let c = state.core
+                if config.gravity > 0 || c.servePending || c.ballCount != 1 || c.bricksLeft == 0 {
+                    #expect(k == 0, "\(name): a run where the one-ball case does not hold")
+                } else if k != quiet || fast.fingerprintBits != slow.fingerprintBits {
+                    Issue.record("\(name) frame \(frame): run of \(k), quiet frames \(quiet)")
+                    break
+                }
+                ran += k
+                var events = BreakoutEvents()
+                state.bricks.withUnsafeMutableBufferPointer {
+                    physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events)
+                }
+                if state.core.end != .none {
+                    restarts += 1
+                    state = physics.initialState(seed: 100 &* restarts)
                 }
             }
             if config.gravity <= 0 { #expect(ran > 0, "\(name): no run") }
