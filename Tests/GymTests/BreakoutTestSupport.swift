@@ -101,3 +101,20 @@ let breakoutExtreme: BreakoutConfig = {
     c.minBounceAngle = 10
     return c
 }()
+
+/// The fast-path tests' cases: every preset at 1, 4 and 8 frames per step
+/// without sticky actions and at 4 with sticky 0.25, the extreme config,
+/// and `classic` with gravity and a manual serve.
+func breakoutFastPathCases() throws -> [(String, BreakoutConfig)] {
+    var gravity = try BreakoutConfig.preset("classic")
+    (gravity.gravity, gravity.elasticity, gravity.autoServe) = (0.05, 0.9, false)
+    let settings: [(skip: Int, sticky: Float)] = [(1, 0), (4, 0), (8, 0), (4, 0.25)]
+    return try [("extreme", breakoutExtreme), ("gravity", gravity)] + BreakoutConfig.presetNames.flatMap { name in
+        try settings.map { setting in
+            var c = try BreakoutConfig.preset(name)
+            c.frameSkip = setting.skip
+            c.stickyActionProbability = setting.sticky
+            return ("\(name) skip \(setting.skip) sticky \(setting.sticky)", c)
+        }
+    }
+}

@@ -42,6 +42,13 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Frames taken by the quiet-frame fast path so far (all games): how
     /// tests see that the fast path is used.
     var quietFrames = 0
+    /// Of those, frames run in registers by
+    /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
+    var quietRunFrames = 0
+    /// Observations written eight games at a time so far
+    /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:)``): how
+    /// tests see that the lane path is used.
+    var laneObservations = 0
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -156,7 +163,17 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out + i * observationCount) }
+        let n = observationCount
+        var i = 0
+        while i + 8 <= count {
+            physics.observeEight(cores + i, bricks: grid(i), aim: aim + i, into: out + i * n, stride: n)
+            i += 8
+        }
+        laneObservations &+= i
+        while i < count {
+            physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out + i * n)
+            i += 1
+        }
     }
 
     // MARK: - Stepping
@@ -191,16 +208,14 @@ public final class BreakoutBatch: VectorEnvironment {
             if let e = out.ends { e[i] = r.end.rawValue }
             if let e = out.events { e[i] = events }
         }
-        // Observations in a second pass: each game's is independent and
-        // short, so the processor overlaps several (in the stepping loop
-        // each waited on its own game's step).
-        if observed, let o = out.observations {
-            for i in 0 ..< count { physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: o + i * n) }
-        }
+        // Observations in a second pass, eight games at a time: each game's
+        // is independent, so their arithmetic runs in float lanes.
+        if observed, let o = out.observations { observe(into: o) }
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
-    /// with quiet frames on the fast path; refreshes the game's aim
+    /// with quiet frames on the fast path (without sticky actions, runs of
+    /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``); refreshes the game's aim
     /// candidates when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
@@ -212,9 +227,23 @@ public final class BreakoutBatch: VectorEnvironment {
         }
         events = BreakoutEvents()
         let sticky = physics.config.stickyActionProbability
-        var quiet = 0
-        for _ in 0 ..< physics.config.frameSkip {
+        let frames = physics.config.frameSkip
+        var quiet = 0, run = 0
+        var f = 0
+        while f < frames {
+            if !(sticky > 0) {
+                // No sticky draw: every frame's action is `action`, so a
+                // run of quiet frames stays in registers.
+                let k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
+                if k > 0 {
+                    s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
+                    run &+= k
+                    f += k
+                    if f == frames { break }
+                }
+            }
             let a = physics.frameAction(&s.pointee, action: action, sticky: sticky)
+            f += 1
             if physics.quietFrame(&s.pointee, action: a) {
                 quiet &+= 1
                 continue
@@ -222,7 +251,8 @@ public final class BreakoutBatch: VectorEnvironment {
             physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
             if s.pointee.end != .none { break }
         }
-        quietFrames &+= quiet
+        quietFrames &+= quiet &+ run
+        quietRunFrames &+= run
         if events.brickHits > 0 { aim[i] = physics.aimColumns(grid(i)) }
         return physics.finishStep(&s.pointee, events: events)
     }

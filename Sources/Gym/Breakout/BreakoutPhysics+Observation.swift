@@ -21,33 +21,36 @@ extension BreakoutPhysics {
     /// might alias it), which cost more than writing the observation.
     @inlinable @inline(__always)
     public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
-        observeHead(s, into: o)
+        withUnsafePointer(to: s) { observeHead($0, into: o) }
         writeCells(bricks, into: o + cellStart)
         observeRelative(s, aimColumns: aimColumns(bricks), into: o + relativeStart)
     }
 
-    /// The entries before the brick cells (indices 0 ..< ``cellStart``).
+    /// The entries before the brick cells (indices 0 ..< ``cellStart``) of
+    /// the game whose state is at `c`. Read through the pointer field by
+    /// field: taken by value, the whole state would be copied first (`o`
+    /// might alias it).
     @inlinable @inline(__always)
-    func observeHead(_ s: BreakoutCore, into o: UnsafeMutablePointer<Float>) {
+    func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
-        o[0] = (s.paddleX - cx) * invCX
-        o[1] = min(s.paddleHalfWidth * invCX, 0.5)
-        o[2] = Float(s.lives) / Float(config.lives)
-        o[3] = Float(s.levelsCleared) / Float(config.levels)
-        o[4] = pushCooldown > 0 ? Float(s.pushCooldown) / Float(pushCooldown) : 0
-        o[5] = config.watchdogSteps > 0 ? min(1, Float(s.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
-        o[6] = s.servePending ? 1 : 0
-        o[7] = min(s.speed * invV, 1)
-        let n = Int(s.ballCount)
+        o[0] = (c.pointee.paddleX - cx) * invCX
+        o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
+        o[2] = Float(c.pointee.lives) / Float(config.lives)
+        o[3] = Float(c.pointee.levelsCleared) / Float(config.levels)
+        o[4] = pushCooldown > 0 ? Float(c.pointee.pushCooldown) / Float(pushCooldown) : 0
+        o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
+        o[6] = c.pointee.servePending ? 1 : 0
+        o[7] = min(c.pointee.speed * invV, 1)
+        let n = Int(c.pointee.ballCount)
         for k in 0 ..< Int(maxBalls) {
             let b = o + 8 + 5 * k
             if k < n {
                 b[0] = 1
-                b[1] = (s.ballX[k] - cx) * invCX
-                b[2] = min(max((s.ballY[k] - cy) * invCY, -1), 1)
-                b[3] = min(max(s.ballVX[k] * invV, -1), 1)
-                b[4] = min(max(s.ballVY[k] * invV, -1), 1)
+                b[1] = (c.pointee.ballX[k] - cx) * invCX
+                b[2] = min(max((c.pointee.ballY[k] - cy) * invCY, -1), 1)
+                b[3] = min(max(c.pointee.ballVX[k] * invV, -1), 1)
+                b[4] = min(max(c.pointee.ballVY[k] * invV, -1), 1)
             } else {
                 b[0] = 0; b[1] = 0; b[2] = 0; b[3] = 0; b[4] = 0
             }
@@ -69,7 +72,7 @@ extension BreakoutPhysics {
     @inlinable @inline(__always)
     func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
                  into o: UnsafeMutablePointer<Float>) {
-        observeHead(s, into: o)
+        withUnsafePointer(to: s) { observeHead($0, into: o) }
         writeCells(bricks, into: o + cellStart)
         observeRelative(s, aimColumns: aimColumns, into: o + relativeStart)
     }
@@ -178,8 +181,9 @@ extension BreakoutPhysics {
         // gives 0), corrected by the exact tests below.
         let g = x * invBrickW + 0.5
         var j = Int(g >= 0 ? (g <= Float(cols) ? g : Float(cols)) : 0) - 1
-        while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
-        while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
+        let tooFar = j >= 0 && (Float(j) + 0.5) * brickW > x
+        let tooNear = j + 1 < cols && (Float(j + 1) + 0.5) * brickW <= x
+        if tooFar || tooNear { j = settleColumn(j, to: x) }
         let low = j < 0 ? 0 : candidates & (UInt32.max >> UInt32(31 - j))
         let high = candidates & ~low
         // Both candidates' distances computed and the choice made by
@@ -191,6 +195,19 @@ extension BreakoutPhysics {
         let hasLeft: UInt8 = low != 0 ? 1 : 0, hasRight: UInt8 = high != 0 ? 1 : 0
         let nearer: UInt8 = rightDistance < leftDistance ? 1 : 0
         return hasRight & (~hasLeft | nearer) & 1 != 0 ? right : left
+    }
+
+    /// The last column whose centre is at or left of `x` (−1: none),
+    /// stepping from `j`: the rare correction of
+    /// ``nearestColumn(_:to:)``'s first guess. Out of line and apart from
+    /// the guess's test, so the compiler does not turn the usual case (no
+    /// step) into a vectorised search.
+    @inline(never) @usableFromInline
+    func settleColumn(_ j: Int, to x: Float) -> Int {
+        var j = j
+        while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
+        while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
+        return j
     }
 
     /// Frames until a ball at height `y` moving by `vy` reaches the

@@ -114,3 +114,50 @@ extension BreakoutPhysics {
         return true
     }
 }
+
+extension BreakoutPhysics {
+    // MARK: - Runs of quiet frames (one ball, no gravity)
+
+    /// Runs up to `frames` frames with `action` while each is quiet, for a
+    /// game with one ball in play and no gravity (``quietFrame(_:action:)``'s
+    /// scalar case), the ball, paddle and cooldown kept in registers;
+    /// returns the frames run (0 when the game is not in that case). The
+    /// state after `k` frames is that of `k` quiet frames, bit for bit (the
+    /// same tests and operations; the ball slots beyond the first hold
+    /// zeros and stay untouched); the first frame that is not quiet is left
+    /// to the caller, and the frames' action is not recorded (the caller
+    /// records it as ``frameAction(_:action:sticky:)`` does).
+    @inlinable @inline(__always)
+    public func quietRun(_ s: inout BreakoutCore, action: Int, frames: Int) -> Int {
+        guard !s.servePending, s.ballCount == 1, s.bricksLeft != 0, gravity <= 0 else { return 0 }
+        let isPush = action == BreakoutAction.push.rawValue
+        let half = s.paddleHalfWidth
+        var px = s.paddleX, cooldown = s.pushCooldown
+        var x = s.ballX[0], y = s.ballY[0]
+        let vx = s.ballVX[0], vy = s.ballVY[0]
+        var k = 0
+        while k < frames {
+            let next = cooldown > 0 ? cooldown - 1 : 0
+            if isPush && next == 0 && pushImpulse > 0 { break }
+            let px1 = paddleTarget(px, half: half, action: action)
+            let pxEnd = px + (px1 - px)
+            let x1 = x + vx, y1 = y + vy
+            let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
+            let kept = (frameIsClear(x, y, vx, vy) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
+            guard kept & 1 != 0 else { break }
+            cooldown = next
+            x = x1
+            y = y1
+            px = min(max(px1, half), width - half)
+            k += 1
+        }
+        if k > 0 {
+            s.frames &+= Int32(truncatingIfNeeded: k)
+            s.pushCooldown = cooldown
+            s.ballX[0] = x
+            s.ballY[0] = y
+            s.paddleX = px
+        }
+        return k
+    }
+}

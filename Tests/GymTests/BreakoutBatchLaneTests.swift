@@ -1,0 +1,48 @@
+import Testing
+@testable import Gym
+
+/// ``BreakoutBatch`` writes its observations eight games at a time
+/// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:)``); those
+/// must be the single-game reference's bit for bit, and must really be
+/// taken.
+@Suite struct BreakoutBatchLaneTests {
+    /// Batches of 19 games (two groups of eight and a tail of three)
+    /// against one ``BreakoutGame`` per slot: every observation and final
+    /// observation bit for bit, step after step, in every preset at 1, 4
+    /// and 8 frames per step and with sticky actions, in the extreme config
+    /// (gravity, eight balls, a 16 × 32 wall) and with gravity and a manual
+    /// serve; and the lane path wrote most of them (the count fails if the
+    /// batch stops using it).
+    @Test func laneObservationsEqualTheReference() throws {
+        let count = 19, steps = 1200, seed: UInt64 = 11
+        for (name, config) in try breakoutFastPathCases() {
+            let batch = BreakoutBatch(config: config, count: count, seed: seed)
+            let before = batch.laneObservations
+            var row = [Float](repeating: 0, count: batch.observationCount)
+            var play = ContractPlay(seed: seed, actions: batch.actionCount)
+            let b = VectorBuffers(batch)
+            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
+            stepping: for step in 0 ..< steps {
+                for i in 0 ..< count { b.actions[i] = play.next() }
+                b.step(batch)
+                for i in 0 ..< count {
+                    var events = BreakoutEvents()
+                    let r = refs[i].game.step(Int(b.actions[i]), events: &events)
+                    var ok = true
+                    if r.isDone {
+                        row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
+                        ok = b.finalObservation(i, 0) == row.map(\.bitPattern)
+                        refs[i].restart()
+                    }
+                    row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
+                    ok = ok && b.observation(i, 0) == row.map(\.bitPattern)
+                    if !ok {
+                        Issue.record("\(name): game \(i)'s observation differs at step \(step)")
+                        break stepping
+                    }
+                }
+            }
+            #expect(batch.laneObservations - before >= steps * 16, "\(name): \(batch.laneObservations - before) observations in lanes")
+        }
+    }
+}
