@@ -371,14 +371,6 @@ public final class PongBatch: VectorEnvironment {
         if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
     }
 
-    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, game
-    /// `g`'s row at `out + g × stride`: the reference's own code, one game
-    /// after another (its reciprocals computed once for the eight).
-    @inline(never)
-    func observeRows(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ physics: PongPhysics) {
-        for g in i ..< i + Lanes.scalarCount { physics.observe(load(g), side: side, into: out + g * stride) }
-    }
-
     /// The outputs of game `i`'s quiet step.
     @inline(__always)
     func quietOutputs(_ i: Int, _ out: VectorStepOutput<PongEvents>) {
