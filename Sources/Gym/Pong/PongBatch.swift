@@ -55,6 +55,9 @@ public final class PongBatch: VectorEnvironment {
     /// Of ``quietFrames``, those taken by the band form of the quiet path
     /// (eight balls far from both paddles: the wall test alone).
     public private(set) var bandFrames = 0
+    /// Of ``quietFrames``, those taken by the flat form of the quiet path
+    /// (paddles that cannot move vertically: their heights' tests hoisted).
+    public private(set) var flatFrames = 0
 
     /// Length of one seat's observation.
     public static let observationCount = PongPhysics.observationCount
@@ -293,11 +296,11 @@ public final class PongBatch: VectorEnvironment {
         let physics = self.physics
         let seen = out.seatsObserved(of: Self.seatCount)
         var i = 0
-        var quietCount = 0, bandCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0
         let lanes = Lanes.scalarCount
         while i + lanes <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            var busy = quietLanes(i, bottom: bottom, top: top, band: &bandCount, physics)
+            var busy = quietLanes(i, bottom: bottom, top: top, band: &bandCount, flat: &flatCount, physics)
             quietCount &+= lanes &- busy.nonzeroBitCount
             while busy != 0 {
                 let j = busy.trailingZeroBitCount
@@ -320,6 +323,7 @@ public final class PongBatch: VectorEnvironment {
         }
         quietFrames &+= quietCount
         bandFrames &+= bandCount
+        flatFrames &+= flatCount
     }
 
     /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
@@ -328,13 +332,14 @@ public final class PongBatch: VectorEnvironment {
         let physics = self.physics
         let seen = out.seatsObserved(of: Self.seatCount)
         var i = 0
-        var quietCount = 0, bandCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0
         let lanes = Lanes.scalarCount
         while i + lanes <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            let (quiet, band) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
+            let (quiet, band, flat) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
             quietCount &+= quiet
             bandCount &+= band
+            flatCount &+= flat
             observeBlock(i, out, seen, physics)
             i += lanes
         }
@@ -345,6 +350,7 @@ public final class PongBatch: VectorEnvironment {
         }
         quietFrames &+= quietCount
         bandFrames &+= bandCount
+        flatFrames &+= flatCount
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
