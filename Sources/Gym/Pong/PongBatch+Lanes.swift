@@ -370,22 +370,7 @@ protocol QuietFrameForm {
     static var flat: Bool { get }
 }
 
-enum ExactFrame: QuietFrameForm {
-    static var band: Bool { false }
-    static var flat: Bool { false }
-}
-
-enum ExactFlatFrame: QuietFrameForm {
-    static var band: Bool { false }
-    static var flat: Bool { true }
-}
-
-enum BandFrame: QuietFrameForm {
-    static var band: Bool { true }
-    static var flat: Bool { false }
-}
-
-enum BandFlatFrame: QuietFrameForm {
-    static var band: Bool { true }
-    static var flat: Bool { true }
-}
+enum ExactFrame: QuietFrameForm { static var band: Bool { false }; static var flat: Bool { false } }
+enum ExactFlatFrame: QuietFrameForm { static var band: Bool { false }; static var flat: Bool { true } }
+enum BandFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { false } }
+enum BandFlatFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { true } }
