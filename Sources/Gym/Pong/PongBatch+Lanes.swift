@@ -190,11 +190,33 @@ extension PongBatch {
     static func quietRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int, band: Bool, flat: Bool,
                          _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
         switch (band, flat) {
-        case (false, false): run(&s, m, allowed: allowed, frames: frames, p, ExactFrame.self)
-        case (false, true): run(&s, m, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
-        case (true, false): run(&s, m, allowed: allowed, frames: frames, p, BandFrame.self)
-        case (true, true): run(&s, m, allowed: allowed, frames: frames, p, BandFlatFrame.self)
+        case (false, false): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFrame.self)
+        case (false, true): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
+        case (true, false): quietRun(&s, m, allowed: allowed, frames: frames, p, BandFrame.self)
+        case (true, true): quietRun(&s, m, allowed: allowed, frames: frames, p, BandFlatFrame.self)
         }
+    }
+
+    /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form: a run,
+    /// or a single frame on its own (without the run's loop and its copies).
+    @inline(__always)
+    static func quietRun<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                                               _ p: PongPhysics, _ form: Form.Type) -> (done: Int, quiet: LaneMask) {
+        guard frames == 1 else { return run(&s, m, allowed: allowed, frames: frames, p, form) }
+        let quiet = single(&s, m, allowed: allowed, p, form)
+        return (bits(quiet) == bits(allowed) ? 1 : 0, quiet)
+    }
+
+    /// One frame of ``run(_:_:allowed:frames:_:_:)``: the allowed lanes
+    /// whose frame is quiet move, the others do not.
+    /// - Returns: the lanes that moved.
+    @inline(never)
+    static func single<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
+                                             _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
+        let (next, clear) = frame(s, m, p, form)
+        let quiet = clear .& allowed
+        s.take(next, where: quiet)
+        return quiet
     }
 
     /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form of the
