@@ -373,8 +373,9 @@ import Testing
     // MARK: - Fast paths are taken
 
     /// Pong's quiet-frame paths carry most frames of random play, at one
-    /// frame per step and with frame skip and sticky actions, and the band
-    /// form (balls far from both paddles) many of those (they are what
+    /// frame per step and with frame skip and sticky actions, the band
+    /// form (balls far from both paddles) many of those and, without
+    /// vertical movement, the flat form nearly all of them (they are what
     /// makes the batch fast; the games would be right without them, so only
     /// this test notices one is gone).
     @Test(arguments: ["classic", "classic-skip4", "classic-skip8", "ale", "touch-sticky"])
@@ -397,6 +398,15 @@ import Testing
         // line, and the band where no paddle reaches is thin.
         #expect(batch.bandFrames > (config.verticalMovement ? 0 : batch.quietFrames / 4),
                 "\(name): band frames \(batch.bandFrames) of \(batch.quietFrames) quiet")
+        // Without vertical movement the paddles never leave their heights,
+        // and the flat form carries the quiet frames; with it, the heights
+        // move and the flat form must not be taken.
+        if config.verticalMovement {
+            #expect(batch.flatFrames == 0, "\(name): flat frames \(batch.flatFrames) with vertical movement")
+        } else {
+            #expect(batch.flatFrames > batch.quietFrames * 9 / 10,
+                    "\(name): flat frames \(batch.flatFrames) of \(batch.quietFrames) quiet")
+        }
     }
 
     /// `observedSeats` narrows the observations to the first seats, with

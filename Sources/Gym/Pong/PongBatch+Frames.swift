@@ -6,7 +6,7 @@
 /// frames of the step ("lanes"); per frame, each running game first draws
 /// its sticky actions from its own generator (bottom, then top, as the
 /// reference does), then every game whose frame is quiet takes
-/// ``quietFrame(_:_:allowed:_:)`` (the fast path's arithmetic, lane-wise)
+/// ``quietRun(_:_:allowed:frames:band:flat:_:)`` (the fast path's arithmetic, lane-wise)
 /// and only when some game's frame is not quiet do the lanes go back to the
 /// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:fastPath:)``
 /// (a game that reaches `maxScore` stops). After the frames, the step
@@ -20,53 +20,58 @@ extension PongBatch {
     /// but the observations; the caller has stored a quiet step's outputs
     /// (zeros) for all eight.
     /// - Returns: the frames that took the quiet path, and how many of
-    ///   those its band form.
+    ///   those its band and its flat forms.
     @inline(__always)
     func framesLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>, _ seen: Int,
-                     _ p: PongPhysics) -> (quiet: Int, band: Int) {
+                     _ p: PongPhysics) -> (quiet: Int, band: Int, flat: Int) {
         let lanes = Lanes.scalarCount
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
-        let startedMask = Lanes(LaneInts(truncatingIfNeeded: Self.laneBytes(end, i))) .== 0
+        let startedMask = Self.floats(Self.widen(Self.laneBytes(end, i))) .== 0
         var allowed = startedMask
         var running = Self.bits(allowed)
         if running != 0xFF {
             for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
-            if running == 0 { return (0, 0) }
+            if running == 0 { return (0, 0, 0) }
         }
         var touched: UInt8 = 0
-        var quietCount = 0, bandCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0
         let sticky = p.config.stickyActionProbability
         let maxScore = Int32(p.config.maxScore)
         // The state of the eight games (finished ones included: never
         // allowed, so their lanes do not change) and their last actions.
         var s = loadLanes(i)
-        var lastB = LaneInts(truncatingIfNeeded: Self.laneBytes(lastActionBottom, i))
-        var lastT = LaneInts(truncatingIfNeeded: Self.laneBytes(lastActionTop, i))
+        var lastB = Self.widen(Self.laneBytes(lastActionBottom, i))
+        var lastT = Self.widen(Self.laneBytes(lastActionTop, i))
         let chosen = Self.moves(bottom: bottom, top: top, p)
         // While every running ball stays in the band no paddle can reach,
         // the quiet test is the walls' alone; after any full frame the
         // exact test again.
         var banded = Self.staysInBand(s, allowed: allowed, frames: p.config.frameSkip, low: bandLow, high: bandHigh)
+        // Paddles at their only heights stay there (checked again after
+        // any full frame).
+        var flat = Self.flatPaddles(s, allowed: allowed, p)
         if sticky == 0 {
             // The same actions every frame: runs of quiet frames with the
             // state in registers, stopping at the first frame with a busy game.
             var remaining = p.config.frameSkip
             while remaining > 0 && running != 0 {
-                let (done, quiet) = banded
-                    ? Self.bandRun(&s, chosen, allowed: allowed, frames: remaining, p)
-                    : Self.quietRun(&s, chosen, allowed: allowed, frames: remaining, p)
-                quietCount &+= done &* running.nonzeroBitCount
-                if banded { bandCount &+= done &* running.nonzeroBitCount }
+                let (done, quiet) = Self.quietRun(&s, chosen, allowed: allowed, frames: remaining,
+                                                  band: banded, flat: flat, p)
+                let busy = done == remaining ? 0 : running & ~Self.bits(quiet)
+                // The quiet frames, with the quiet games of a frame with a
+                // busy game (those have moved).
+                let taken = done &* running.nonzeroBitCount &+ (busy == 0 ? 0 : running.nonzeroBitCount &- busy.nonzeroBitCount)
+                quietCount &+= taken
+                if banded { bandCount &+= taken }
+                if flat { flatCount &+= taken }
                 remaining -= done
                 if remaining == 0 { break }
-                // The frame with a busy game: its quiet games have moved.
-                let busy = running & ~Self.bits(quiet)
-                quietCount &+= running.nonzeroBitCount &- busy.nonzeroBitCount
                 banded = false
                 fullFrames(i, busy: busy, bottom: bottom, top: top, &s, &running, &allowed, &touched, p, maxScore: maxScore)
+                flat = Self.flatPaddles(s, allowed: allowed, p)
                 remaining -= 1
             }
             lastB = lastB.replacing(with: bottom & 0xFF, where: startedMask)
@@ -87,20 +92,22 @@ extension PongBatch {
                 // is the stored byte, as in the reference).
                 lastB = lastB.replacing(with: b & 0xFF, where: allowed)
                 lastT = lastT.replacing(with: t & 0xFF, where: allowed)
-                let quiet = banded ? Self.bandFrame(&s, m, allowed: allowed, p) : Self.quietFrame(&s, m, allowed: allowed, p)
+                let quiet = Self.quietRun(&s, m, allowed: allowed, frames: 1, band: banded, flat: flat, p).quiet
                 let busy = running & ~Self.bits(quiet)
                 let quietNow = running.nonzeroBitCount &- busy.nonzeroBitCount
                 quietCount &+= quietNow
                 if banded { bandCount &+= quietNow }
+                if flat { flatCount &+= quietNow }
                 if busy != 0 {
                     banded = false
                     fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
+                    flat = Self.flatPaddles(s, allowed: allowed, p)
                 }
             }
         }
         storePositions(s, i)
-        Self.setLaneBytes(lastActionBottom, i, LaneBytes(truncatingIfNeeded: lastB))
-        Self.setLaneBytes(lastActionTop, i, LaneBytes(truncatingIfNeeded: lastT))
+        Self.setLaneBytes(lastActionBottom, i, Self.narrow(lastB))
+        Self.setLaneBytes(lastActionTop, i, Self.narrow(lastT))
         // The step counter and the step limit of every game that ran (the
         // limit compared as floats: exact, a limited episode never counts
         // past maxSteps ≤ 10 000 000 < 2^24).
@@ -109,8 +116,8 @@ extension PongBatch {
         Self.setLaneInts(steps, i, next)
         let maxSteps = p.config.maxSteps
         if maxSteps > 0 {
-            let endsNow = Lanes(LaneInts(truncatingIfNeeded: Self.laneBytes(end, i)))
-            let limited = startedMask .& (endsNow .== 0) .& (Lanes(next) .>= Float(maxSteps))
+            let endsNow = Self.floats(Self.widen(Self.laneBytes(end, i)))
+            let limited = startedMask .& (endsNow .== 0) .& (Self.floats(next) .>= Float(maxSteps))
             if any(limited) {
                 for j in 0 ..< lanes where limited[j] {
                     end[i + j] = EpisodeEnd.stepLimit.rawValue
@@ -124,7 +131,7 @@ extension PongBatch {
             finishStep(i + j, events: laneEvents[j], out, seen)
             laneEvents[j] = PongEvents()
         }
-        return (quietCount, bandCount)
+        return (quietCount, bandCount, flatCount)
     }
 
     /// The full frames of the `busy` games among `i ..< i + 8` (bit `j`

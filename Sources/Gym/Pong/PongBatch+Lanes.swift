@@ -21,6 +21,22 @@ extension PongBatch {
     struct LaneState {
         var x, y, vx, vy: Lanes
         var bx, by, tx, ty: Lanes
+
+        /// Takes the positions of `b` (a quiet frame does not change the
+        /// velocities), field by field (a whole-struct copy went through
+        /// `memmove`).
+        @inline(__always)
+        mutating func take(_ b: LaneState) {
+            x = b.x; y = b.y; bx = b.bx; by = b.by; tx = b.tx; ty = b.ty
+        }
+
+        /// Takes the positions of `b` in the lanes of `mask`.
+        @inline(__always)
+        mutating func take(_ b: LaneState, where mask: LaneMask) {
+            x.replace(with: b.x, where: mask); y.replace(with: b.y, where: mask)
+            bx.replace(with: b.bx, where: mask); by.replace(with: b.by, where: mask)
+            tx.replace(with: b.tx, where: mask); ty.replace(with: b.ty, where: mask)
+        }
     }
 
     /// The paddle moves of eight games' actions, in field units per frame:
@@ -77,19 +93,41 @@ extension PongBatch {
         UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: LaneBytes.self)
     }
 
+    /// `LaneInts(truncatingIfNeeded: b)`, lane by lane in the source so
+    /// that it is compiled for these types (the generic conversion was left
+    /// a call, generic over the source type).
+    @inline(__always)
+    static func widen(_ b: LaneBytes) -> LaneInts {
+        LaneInts(Int32(b[0]), Int32(b[1]), Int32(b[2]), Int32(b[3]), Int32(b[4]), Int32(b[5]), Int32(b[6]), Int32(b[7]))
+    }
+
+    /// `Lanes(v)` (each lane converted to the nearest float), as ``widen(_:)``.
+    @inline(__always)
+    static func floats(_ v: LaneInts) -> Lanes {
+        Lanes(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
+    }
+
+    /// `LaneBytes(truncatingIfNeeded: v)`, as ``widen(_:)``.
+    @inline(__always)
+    static func narrow(_ v: LaneInts) -> LaneBytes {
+        LaneBytes(UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
+                  UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
+                  UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]))
+    }
+
     /// The paddle moves of actions `bottom` and `top` (`PongPhysics.horizontal`
     /// and `vertical` lane-wise, times the paddle speeds). Actions are
     /// compared as floats: only the Int32 values 1 … 4 convert to the floats
     /// 1 … 4, so the comparisons are exact (and float compares vectorise,
     /// integer ones on SIMD8 did not). Out of line, as are
-    /// ``quietFrame(_:_:allowed:_:)`` and the other lane functions:
+    /// ``run(_:_:allowed:frames:_:_:)`` and the other lane functions:
     /// every lane select is a loop with a branch per lane until late in
     /// compilation, and past a few hundred such blocks in one function the
     /// compiler stops inlining into it, leaving calls in the middle of the
     /// lane code; each of these functions is inlined whole inside.
     @inline(never)
     static func moves(bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> LaneMoves {
-        let bf = Lanes(bottom), tf = Lanes(top)
+        let bf = floats(bottom), tf = floats(top)
         // Without vertical movement (vSpeed 0) the vertical moves are ±0,
         // which leave a paddle's (nonzero) height as it is: 0 does the same.
         guard p.vSpeed != 0 else {
@@ -102,10 +140,11 @@ extension PongBatch {
     /// Steps the games `i ..< i + 8` whose one-frame step is quiet (see
     /// ``quietStep(_:bottom:top:)``) and leaves the others unchanged.
     /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
-    ///   quiet and still needs its full step; `band` counts the steps
-    ///   taken by the band form of the quiet path.
+    ///   quiet and still needs its full step; `band` and `flat` count the
+    ///   steps taken by the band and flat forms of the quiet path.
     @inline(__always)
-    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, band: inout Int, _ p: PongPhysics) -> UInt8 {
+    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, band: inout Int, flat flatCount: inout Int,
+                    _ p: PongPhysics) -> UInt8 {
         // A finished game (only without same-step autoreset) takes the full
         // path; then so do its seven neighbours, nothing is changed here.
         if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
@@ -115,69 +154,116 @@ extension PongBatch {
         let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
         let next = stepsNow &+ 1
         let maxSteps = p.config.maxSteps
-        let underLimit: LaneMask = maxSteps > 0 ? Lanes(next) .< Float(maxSteps) : LaneMask(repeating: true)
+        let underLimit: LaneMask = maxSteps > 0 ? Self.floats(next) .< Float(maxSteps) : LaneMask(repeating: true)
 
         var s = loadLanes(i)
         let m = Self.moves(bottom: bottom, top: top, p)
-        let quiet: LaneMask
-        if Self.staysInBand(s, allowed: underLimit, frames: 1, low: bandLow, high: bandHigh) {
-            quiet = Self.bandFrame(&s, m, allowed: underLimit, p)
-            band &+= Self.bits(quiet).nonzeroBitCount
-        } else {
-            quiet = Self.quietFrame(&s, m, allowed: underLimit, p)
-        }
+        let banded = Self.staysInBand(s, allowed: underLimit, frames: 1, low: bandLow, high: bandHigh)
+        let flat = Self.flatPaddles(s, allowed: underLimit, p)
+        let quiet = Self.quietRun(&s, m, allowed: underLimit, frames: 1, band: banded, flat: flat, p).quiet
+        let taken = Self.bits(quiet).nonzeroBitCount
+        if banded { band &+= taken }
+        if flat { flatCount &+= taken }
         storePositions(s, i)
         UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
         // Every lane's last actions: the full step of a busy lane sets the
         // same values (one frame, no sticky actions) or resets the game.
-        Self.setLaneBytes(lastActionBottom, i, LaneBytes(truncatingIfNeeded: bottom))
-        Self.setLaneBytes(lastActionTop, i, LaneBytes(truncatingIfNeeded: top))
+        Self.setLaneBytes(lastActionBottom, i, Self.narrow(bottom))
+        Self.setLaneBytes(lastActionTop, i, Self.narrow(top))
         return Self.bits(.!quiet)
     }
 
-    /// One frame of ``PongPhysics``'s fast path for the lanes of `s` in
-    /// `allowed` whose frame is quiet: no contact possible (`frameIsClear`)
-    /// and no point; those move their ball and paddles (by `m`), every
-    /// other lane is left unchanged.
-    /// - Returns: the lanes that moved.
-    @inline(never)
-    static func quietFrame(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
-        quietFrameBody(&s, m, allowed: allowed, p)
+    /// Up to `frames` frames of ``PongPhysics``'s fast path for the lanes
+    /// of `s` in `allowed`, with the same moves `m` every frame, the state
+    /// kept in registers, for as long as every allowed lane's frame is quiet:
+    /// no contact possible (`frameIsClear`) and no point. In the frame that
+    /// stops it the quiet lanes move and the others do not; lanes not
+    /// allowed never change. `band` takes the band form of the test
+    /// (``band(_:)``: every allowed ball stays, for all `frames`, where no
+    /// paddle reaches); `flat`, which needs every allowed lane's paddles at
+    /// their only heights (``flatPaddles(_:allowed:_:)``), skips the
+    /// paddles' vertical moves.
+    /// - Returns: the frames in which every allowed lane was quiet, and the
+    ///   allowed lanes that were quiet in the frame after them (all of
+    ///   them when it ran `frames`).
+    @inline(__always)
+    static func quietRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int, band: Bool, flat: Bool,
+                         _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+        switch (band, flat) {
+        case (false, false): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFrame.self)
+        case (false, true): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
+        case (true, false): quietRun(&s, m, allowed: allowed, frames: frames, p, BandFrame.self)
+        case (true, true): quietRun(&s, m, allowed: allowed, frames: frames, p, BandFlatFrame.self)
+        }
     }
 
-    /// Up to `frames` frames of ``quietFrame(_:_:allowed:_:)`` with the
-    /// same moves, the state kept in registers, for as long as every lane
-    /// in `allowed` is quiet.
-    /// - Returns: the frames in which every allowed lane was quiet, and the
-    ///   lanes that were quiet in the frame after them (those moved, the
-    ///   others did not) when it stopped before `frames`.
+    /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form: a run,
+    /// or a single frame on its own (without the run's loop and its copies).
+    @inline(__always)
+    static func quietRun<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                                               _ p: PongPhysics, _ form: Form.Type) -> (done: Int, quiet: LaneMask) {
+        guard frames == 1 else { return run(&s, m, allowed: allowed, frames: frames, p, form) }
+        let quiet = single(&s, m, allowed: allowed, p, form)
+        return (bits(quiet) == bits(allowed) ? 1 : 0, quiet)
+    }
+
+    /// One frame of ``run(_:_:allowed:frames:_:_:)``: the allowed lanes
+    /// whose frame is quiet move, the others do not.
+    /// - Returns: the lanes that moved.
     @inline(never)
-    static func quietRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
-                         _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+    static func single<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
+                                             _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
+        let (next, clear) = frame(s, m, p, form)
+        let quiet = clear .& allowed
+        s.take(next, where: quiet)
+        return quiet
+    }
+
+    /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form of the
+    /// test. Each frame is computed for every lane and kept only when every
+    /// allowed lane was quiet, so the frames that continue the run select
+    /// nothing; the stopping frame selects its quiet lanes, and the lanes
+    /// not allowed get their start values back at the end.
+    @inline(never)
+    static func run<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
+                                          _ p: PongPhysics, _ form: Form.Type) -> (done: Int, quiet: LaneMask) {
         var t = s
         var quiet = allowed
         var done = 0
         while done < frames {
-            quiet = quietFrameBody(&t, m, allowed: allowed, p)
-            if bits(allowed .& .!quiet) != 0 { break }
+            let (next, clear) = frame(t, m, p, form)
+            if bits(allowed .& .!clear) != 0 {
+                quiet = allowed .& clear
+                t.take(next, where: quiet)
+                break
+            }
+            t.take(next)
             done += 1
         }
-        s = t
+        if bits(allowed) == 0xFF { s.take(t) } else { s.take(t, where: allowed) }
         return (done, quiet)
     }
 
+    /// One frame of ``PongPhysics``'s fast path in every lane of `s`: the
+    /// state after it, and the lanes whose frame is quiet (only those may
+    /// keep it).
     @inline(__always)
-    static func quietFrameBody(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
+    static func frame<Form: QuietFrameForm>(_ s: LaneState, _ m: LaneMoves, _ p: PongPhysics,
+                                            _: Form.Type) -> (next: LaneState, quiet: LaneMask) {
         let x = s.x, y = s.y, vx = s.vx, vy = s.vy
         let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
-        // PongPhysics.paddleTargets, lane-wise.
+        // PongPhysics.paddleTargets, lane-wise; flat paddles are at their
+        // only heights, where the clamps keep them.
         let bx1 = smin(smax(bx0 + m.bx, p.minPaddleX), p.maxPaddleX)
         let tx1 = smin(smax(tx0 - m.tx, p.minPaddleX), p.maxPaddleX)
-        let by1 = smin(smax(by0 + m.by, p.homeY), p.homeY + p.maxDepth)
-        let ty1 = smax(smin(ty0 - m.ty, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
+        let by1 = Form.flat ? by0 : smin(smax(by0 + m.by, p.homeY), p.homeY + p.maxDepth)
+        let ty1 = Form.flat ? ty0 : smax(smin(ty0 - m.ty, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
+        let x1 = x + vx, y1 = y + vy
+        let walls = (x1 .>= p.r) .& (x1 .<= p.width - p.r)
+        let next = LaneState(x: x1, y: y1, vx: vx, vy: vy, bx: bx1, by: by1, tx: tx1, ty: ty1)
+        if Form.band { return (next, walls) }
 
         // PongPhysics.frameIsClear, lane-wise, and no point.
-        let x1 = x + vx, y1 = y + vy
         let margin: Float = 0.01
         let reachX = p.r + p.halfW + margin, reachY = p.r + p.halfH + margin
         // `PongPhysics.sweptBoxesMeet` for each paddle, its minima and
@@ -189,22 +275,23 @@ extension PongBatch {
             .& Self.below(y, y1, by0 + reachY, by1 + reachY) .& Self.above(y, y1, by0 - reachY, by1 - reachY)
         let meetTop = Self.below(x, x1, tx0 + reachX, tx1 + reachX) .& Self.above(x, x1, tx0 - reachX, tx1 - reachX)
             .& Self.below(y, y1, ty0 + reachY, ty1 + reachY) .& Self.above(y, y1, ty0 - reachY, ty1 - reachY)
-        let clear = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& .!meetBottom .& .!meetTop
         let noPoint = .!(y1 .> p.height) .& .!(y1 .< 0)
+        return (next, walls .& .!meetBottom .& .!meetTop .& noPoint)
+    }
 
-        let quiet = clear .& noPoint .& allowed
-        s.x = x.replacing(with: x1, where: quiet)
-        s.y = y.replacing(with: y1, where: quiet)
-        s.bx = bx0.replacing(with: bx1, where: quiet)
-        s.by = by0.replacing(with: by1, where: quiet)
-        s.tx = tx0.replacing(with: tx1, where: quiet)
-        s.ty = ty0.replacing(with: ty1, where: quiet)
-        return quiet
+    /// Whether every lane of `s` in `allowed` has its paddles at the only
+    /// heights they can take: without a depth range (`maxDepth` 0) the
+    /// clamps of ``PongPhysics/paddleTargets(_:_:_:_:bottom:top:)`` put the
+    /// bottom paddle at `homeY` and the top one at `height − homeY` whatever
+    /// the move, so a paddle already there stays there, bit for bit.
+    @inline(__always)
+    static func flatPaddles(_ s: LaneState, allowed: LaneMask, _ p: PongPhysics) -> Bool {
+        p.maxDepth == 0 && all(((s.by .== p.homeY) .& (s.ty .== p.height - p.homeY)) .| .!allowed)
     }
 
     /// The ball heights between which no paddle can be reached and no
     /// point scored: (lowest, highest), each a unit inside the exact limits
-    /// (see ``bandFrame(_:_:allowed:_:)``).
+    /// (see ``QuietFrameForm``).
     static func band(_ p: PongPhysics) -> (low: Float, high: Float) {
         let reachY = p.r + p.halfH + 0.01
         // The highest a bottom paddle's centre can be, and the lowest a top
@@ -225,54 +312,6 @@ extension PongBatch {
         let reach = Float(frames) * s.vy.replacing(with: -s.vy, where: s.vy .< 0)
         let inside = ((s.y - reach) .>= low) .& ((s.y + reach) .<= high)
         return all(inside .| .!allowed)
-    }
-
-    /// ``quietFrame(_:_:allowed:_:)`` for lanes whose ball is inside the
-    /// band (``staysInBand(_:allowed:frames:low:high:)``), where
-    /// `PongPhysics.frameIsClear` reduces to its wall test: every paddle
-    /// centre stays within its clamp, so a ball above `low` is above the
-    /// bottom paddle's swept box plus its reach and a ball below `high`
-    /// under the top paddle's (`sweptBoxesMeet` is false for both), and
-    /// the ball is inside the field (no point). The same moves and the
-    /// same decision per lane as ``quietFrame(_:_:allowed:_:)``, for about
-    /// half the work.
-    @inline(never)
-    static func bandFrame(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
-        bandFrameBody(&s, m, allowed: allowed, p)
-    }
-
-    /// ``quietRun(_:_:allowed:frames:_:)`` of ``bandFrame(_:_:allowed:_:)``.
-    @inline(never)
-    static func bandRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
-                        _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
-        var t = s
-        var quiet = allowed
-        var done = 0
-        while done < frames {
-            quiet = bandFrameBody(&t, m, allowed: allowed, p)
-            if bits(allowed .& .!quiet) != 0 { break }
-            done += 1
-        }
-        s = t
-        return (done, quiet)
-    }
-
-    @inline(__always)
-    static func bandFrameBody(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, _ p: PongPhysics) -> LaneMask {
-        let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
-        let bx1 = smin(smax(bx0 + m.bx, p.minPaddleX), p.maxPaddleX)
-        let tx1 = smin(smax(tx0 - m.tx, p.minPaddleX), p.maxPaddleX)
-        let by1 = smin(smax(by0 + m.by, p.homeY), p.homeY + p.maxDepth)
-        let ty1 = smax(smin(ty0 - m.ty, p.height - p.homeY), p.height - p.homeY - p.maxDepth)
-        let x1 = s.x + s.vx
-        let quiet = (x1 .>= p.r) .& (x1 .<= p.width - p.r) .& allowed
-        s.x = s.x.replacing(with: x1, where: quiet)
-        s.y = s.y.replacing(with: s.y + s.vy, where: quiet)
-        s.bx = bx0.replacing(with: bx1, where: quiet)
-        s.by = by0.replacing(with: by1, where: quiet)
-        s.tx = tx0.replacing(with: tx1, where: quiet)
-        s.ty = ty0.replacing(with: ty1, where: quiet)
-        return quiet
     }
 
     /// `min(a0, a1) < max(c0, c1)` in every lane.
@@ -300,7 +339,7 @@ extension PongBatch {
     /// The lanes whose bit is set in `bits`.
     @inline(__always)
     static func mask(_ bits: UInt8) -> LaneMask {
-        Lanes(LaneInts(repeating: Int32(bits)) & laneBits) .!= 0
+        floats(LaneInts(repeating: Int32(bits)) & laneBits) .!= 0
     }
 
     /// Lane `j`'s bit, `1 << j`, in every lane.
@@ -331,3 +370,29 @@ extension PongBatch {
     @inline(__always)
     static func smax(_ x: Lanes, _ y: Float) -> Lanes { smax(x, Lanes(repeating: y)) }
 }
+
+/// A form of the quiet-frame test of ``PongBatch/run(_:_:allowed:frames:_:_:)``,
+/// fixed at compile time (each form is compiled on its own, with its
+/// branches folded away).
+///
+/// The band form: for lanes whose ball is inside the band
+/// (``PongBatch/staysInBand(_:allowed:frames:low:high:)``),
+/// `PongPhysics.frameIsClear` reduces to its wall test: every paddle centre
+/// stays within its clamp, so a ball above `low` is above the bottom
+/// paddle's swept box plus its reach and a ball below `high` under the top
+/// paddle's (`sweptBoxesMeet` is false for both), and the ball is inside
+/// the field (no point). The same moves and the same decision per lane as
+/// the exact form, for about half the work. The flat form: paddles that
+/// cannot leave their heights (``PongBatch/flatPaddles(_:allowed:_:)``)
+/// keep them, and their vertical bounds are the same every frame.
+protocol QuietFrameForm {
+    /// The band form (the wall test alone).
+    static var band: Bool { get }
+    /// The paddles' heights are fixed.
+    static var flat: Bool { get }
+}
+
+enum ExactFrame: QuietFrameForm { static var band: Bool { false }; static var flat: Bool { false } }
+enum ExactFlatFrame: QuietFrameForm { static var band: Bool { false }; static var flat: Bool { true } }
+enum BandFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { false } }
+enum BandFlatFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { true } }

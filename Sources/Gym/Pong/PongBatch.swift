@@ -54,6 +54,9 @@ public final class PongBatch: VectorEnvironment {
     /// Of ``quietFrames``, those taken by the band form of the quiet path
     /// (eight balls far from both paddles: the wall test alone).
     public private(set) var bandFrames = 0
+    /// Of ``quietFrames``, those taken by the flat form of the quiet path
+    /// (paddles that cannot move vertically: their heights' tests hoisted).
+    public private(set) var flatFrames = 0
 
     /// Length of one seat's observation.
     public static let observationCount = PongPhysics.observationCount
@@ -282,11 +285,11 @@ public final class PongBatch: VectorEnvironment {
         let physics = self.physics
         let seen = out.seatsObserved(of: Self.seatCount)
         var i = 0
-        var quietCount = 0, bandCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0
         let lanes = Lanes.scalarCount
         while i + lanes <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            var busy = quietLanes(i, bottom: bottom, top: top, band: &bandCount, physics)
+            var busy = quietLanes(i, bottom: bottom, top: top, band: &bandCount, flat: &flatCount, physics)
             quietCount &+= lanes &- busy.nonzeroBitCount
             while busy != 0 {
                 let j = busy.trailingZeroBitCount
@@ -309,6 +312,7 @@ public final class PongBatch: VectorEnvironment {
         }
         quietFrames &+= quietCount
         bandFrames &+= bandCount
+        flatFrames &+= flatCount
     }
 
     /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
@@ -317,13 +321,14 @@ public final class PongBatch: VectorEnvironment {
         let physics = self.physics
         let seen = out.seatsObserved(of: Self.seatCount)
         var i = 0
-        var quietCount = 0, bandCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0
         let lanes = Lanes.scalarCount
         while i + lanes <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            let (quiet, band) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
+            let (quiet, band, flat) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
             quietCount &+= quiet
             bandCount &+= band
+            flatCount &+= flat
             observeBlock(i, out, seen, physics)
             i += lanes
         }
@@ -334,6 +339,7 @@ public final class PongBatch: VectorEnvironment {
         }
         quietFrames &+= quietCount
         bandFrames &+= bandCount
+        flatFrames &+= flatCount
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
@@ -358,14 +364,6 @@ public final class PongBatch: VectorEnvironment {
         let n = Self.observationCount
         observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
         if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
-    }
-
-    /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, game
-    /// `g`'s row at `out + g × stride`: the reference's own code, one game
-    /// after another (its reciprocals computed once for the eight).
-    @inline(never)
-    func observeRows(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ physics: PongPhysics) {
-        for g in i ..< i + Lanes.scalarCount { physics.observe(load(g), side: side, into: out + g * stride) }
     }
 
     /// The outputs of game `i`'s quiet step.

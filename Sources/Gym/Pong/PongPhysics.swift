@@ -356,6 +356,19 @@ public struct PongPhysics: Sendable {
     /// Length of the observation vector.
     public static let observationCount = 12
 
+    /// The constants ``observe(_:side:into:)`` scales by (batches that write
+    /// observations lane-wise use the same ones, so the same bits): the
+    /// field's centre `cx`, `cy` and the reciprocals of `cx`, `cy`, the
+    /// width, the top speed, twice the top speed, the paddles' depth range
+    /// (0 without vertical movement) and `maxScore`.
+    @inlinable @inline(__always)
+    var observationScales: (cx: Float, cy: Float, invCX: Float, invCY: Float, invW: Float, invS: Float,
+                            invV: Float, invDepth: Float, invMax: Float) {
+        let cx = width / 2, cy = height / 2
+        return (cx, cy, 1 / cx, 1 / cy, 1 / width, 1 / maxSpeed, 1 / (2 * maxSpeed),
+                maxDepth > 0 ? 1 / maxDepth : 0, 1 / Float(config.maxScore))
+    }
+
     /// Writes `side`'s egocentric observation (see ``PongGame``'s table;
     /// bounds in ``observationLayout``). Entries that can reach a bound are
     /// clamped to it: a product with a precomputed reciprocal can pass it
@@ -363,17 +376,13 @@ public struct PongPhysics: Sendable {
     @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let m = side.mirror
-        let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invW = 1 / width
-        let invS = 1 / maxSpeed, invV = 1 / (2 * maxSpeed)
-        let invDepth = maxDepth > 0 ? 1 / maxDepth : 0
+        let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = observationScales
         let ownX = side == .bottom ? s.bottomX : s.topX
         let oppX = side == .bottom ? s.topX : s.bottomX
         let ownDepth = side == .bottom ? s.bottomY - homeY : (height - homeY) - s.topY
         let oppDepth = side == .bottom ? (height - homeY) - s.topY : s.bottomY - homeY
         let ownScore = side == .bottom ? s.scoreBottom : s.scoreTop
         let oppScore = side == .bottom ? s.scoreTop : s.scoreBottom
-        let invMax = 1 / Float(config.maxScore)
         o[0] = (ownX - cx) * invCX * m
         o[1] = min(ownDepth * invDepth, 1)
         o[2] = (oppX - cx) * invCX * m
