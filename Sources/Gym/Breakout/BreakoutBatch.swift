@@ -8,9 +8,9 @@
 /// path ``BreakoutGame`` uses — on them in place, except that a quiet frame
 /// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
 /// same result bit for bit) takes a fast path that reads no brick. Each
-/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
-/// recomputed only when its bricks change, so writing an observation does
-/// not scan the wall. Buffers are allocated once in `init` and freed in
+/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
+/// cells' observation entries are kept and recomputed only when its bricks
+/// change, so writing an observation neither scans nor converts the wall. Buffers are allocated once in `init` and freed in
 /// `deinit`; stepping allocates nothing.
 ///
 /// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
@@ -37,6 +37,11 @@ public final class BreakoutBatch: VectorEnvironment {
     let episodes: UnsafeMutablePointer<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
+    /// Each game's brick cells as observation entries (hits left /
+    /// `toughHits`, `cellCount` floats a game, game `i` at `i × cellCount`),
+    /// rewritten with ``aim`` whenever the grid changes (``bricksChanged(_:)``):
+    /// an observation copies them.
+    let cellValues: UnsafeMutablePointer<Float>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
     /// Frames taken by the quiet-frame fast path so far (all games): how
@@ -46,7 +51,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
     var quietRunFrames = 0
     /// Observations written eight games at a time so far
-    /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:)``): how
+    /// (``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:)``): how
     /// tests see that the lane path is used.
     var laneObservations = 0
 
@@ -76,6 +81,8 @@ public final class BreakoutBatch: VectorEnvironment {
         episodes.initialize(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
+        cellValues = .allocate(capacity: max(1, count * cellCount))
+        cellValues.initialize(repeating: 0, count: max(1, count * cellCount))
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         for i in 0 ..< count {
             start(i, seed: restarts.draw(i))
@@ -83,15 +90,26 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     deinit {
-        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
+        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate(); cellValues.deallocate()
     }
 
     @inline(__always)
     func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { bricks + i * cellCount }
 
+    /// Game `i`'s cell entries in ``cellValues``.
+    @inline(__always)
+    func cellRow(_ i: Int) -> UnsafeMutablePointer<Float> { cellValues + i * cellCount }
+
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
+        bricksChanged(i)
+    }
+
+    /// Recomputes what the batch keeps of game `i`'s grid (its aim
+    /// candidates and cell entries): after every change of the grid.
+    func bricksChanged(_ i: Int) {
         aim[i] = physics.aimColumns(grid(i))
+        physics.writeCells(grid(i), into: cellRow(i))
     }
 
     // MARK: - One game (snapshots)
@@ -126,7 +144,7 @@ public final class BreakoutBatch: VectorEnvironment {
         cores[i] = snapshot.state.core
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
-        aim[i] = physics.aimColumns(g)
+        bricksChanged(i)
     }
 
     /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
@@ -158,7 +176,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out)
+        physics.observe(cores + i, cellValues: cellRow(i), aimColumns: aim[i], into: out)
     }
 
     /// Writes every game's observation (`count × observationCount` floats).
@@ -166,12 +184,12 @@ public final class BreakoutBatch: VectorEnvironment {
         let n = observationCount
         var i = 0
         while i + 8 <= count {
-            physics.observeEight(cores + i, bricks: grid(i), aim: aim + i, into: out + i * n, stride: n)
+            physics.observeEight(cores + i, cellValues: cellRow(i), aim: aim + i, into: out + i * n, stride: n)
             i += 8
         }
         laneObservations &+= i
         while i < count {
-            physics.observe(cores[i], bricks: grid(i), aimColumns: aim[i], into: out + i * n)
+            physics.observe(cores + i, cellValues: cellRow(i), aimColumns: aim[i], into: out + i * n)
             i += 1
         }
     }
@@ -188,7 +206,6 @@ public final class BreakoutBatch: VectorEnvironment {
         let observed = out.seatsObserved(of: 1) > 0
         var events = BreakoutEvents()
         for i in 0 ..< count {
-            let g = grid(i)
             let r: StepResult
             if mode == .nextStep, cores[i].end != .none {
                 // The step after the end: the new episode, this step's action ignored.
@@ -198,7 +215,7 @@ public final class BreakoutBatch: VectorEnvironment {
             } else {
                 r = step(i, action: Int(actions[i]), events: &events)
                 if r.isDone, mode == .sameStep {
-                    if observed, let f = out.finalObservations { physics.observe(cores[i], bricks: g, aimColumns: aim[i], into: f + i * n) }
+                    if observed, let f = out.finalObservations { physics.observe(cores + i, cellValues: cellRow(i), aimColumns: aim[i], into: f + i * n) }
                     nextEpisode(i)
                 }
             }
@@ -216,7 +233,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
     /// with quiet frames on the fast path (without sticky actions, runs of
     /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``); refreshes the game's aim
-    /// candidates when a brick changed (only a brick hit changes the grid,
+    /// candidates and cell entries when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
     func step(_ i: Int, action: Int, events: inout BreakoutEvents) -> StepResult {
@@ -253,7 +270,7 @@ public final class BreakoutBatch: VectorEnvironment {
         }
         quietFrames &+= quiet &+ run
         quietRunFrames &+= run
-        if events.brickHits > 0 { aim[i] = physics.aimColumns(grid(i)) }
+        if events.brickHits > 0 { bricksChanged(i) }
         return physics.finishStep(&s.pointee, events: events)
     }
 

@@ -67,14 +67,17 @@ extension BreakoutPhysics {
         for k in 0 ..< cells { g[k] = Float(bricks[k] & BrickCell.hitsMask) * invHits }
     }
 
-    /// ``observe(_:bricks:into:)`` with the grid's ``aimColumns(_:)`` given:
-    /// a batch keeps it per game and recomputes it only when a brick changes.
+    /// ``observe(_:bricks:into:)`` of the game whose state is at `c`, with
+    /// its grid's ``aimColumns(_:)`` and cell entries (``writeCells(_:into:)``
+    /// of its grid, ``cellCount`` floats) given: a batch keeps both per game, recomputed
+    /// only when a brick changes, so the wall is neither scanned nor
+    /// converted here (the cells are one copy).
     @inlinable @inline(__always)
-    func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
+    func observe(_ c: UnsafePointer<BreakoutCore>, cellValues: UnsafePointer<Float>, aimColumns: UInt32,
                  into o: UnsafeMutablePointer<Float>) {
-        withUnsafePointer(to: s) { observeHead($0, into: o) }
-        writeCells(bricks, into: o + cellStart)
-        observeRelative(s, aimColumns: aimColumns, into: o + relativeStart)
+        observeHead(c, into: o)
+        (o + cellStart).update(from: cellValues, count: cells)
+        observeRelative(c.pointee, aimColumns: aimColumns, into: o + relativeStart)
     }
 
     /// The columns with the most hits left (bit `c` for column `c`; 0 with

@@ -5,20 +5,21 @@ extension BreakoutPhysics {
     @usableFromInline typealias LaneMask = SIMDMask<SIMD8<Int32>>
 
     /// Writes the observations of the eight games `cores[0 ..< 8]` (game
-    /// `g`'s grid at `bricks + g × cellCount`, its ``aimColumns(_:)`` in
-    /// `aim[g]`) to `o + g × stride`: what ``observe(_:bricks:aimColumns:into:)``
-    /// writes for each, bit for bit.
+    /// `g`'s cell entries, ``writeCells(_:into:)`` of its grid, at
+    /// `cellValues + g × cellCount`, its ``aimColumns(_:)`` in `aim[g]`) to
+    /// `o + g × stride`: what ``observe(_:cellValues:aimColumns:into:)`` writes
+    /// for each, bit for bit.
     ///
-    /// The head and the cells are written game by game; the paddle-relative
+    /// The head is written game by game and the cells copied; the paddle-relative
     /// features (per ball a chain of divisions, a remainder and selects)
     /// are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(_:aim:into:stride:)``).
-    func observeEight(_ cores: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aim: UnsafePointer<UInt32>,
+    func observeEight(_ cores: UnsafePointer<BreakoutCore>, cellValues: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int) {
         for g in 0 ..< 8 {
             let out = o + g * stride
             observeHead(cores + g, into: out)
-            writeCells(bricks + g * cells, into: out + cellStart)
+            (out + cellStart).update(from: cellValues + g * cells, count: cells)
         }
         observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride)
     }
