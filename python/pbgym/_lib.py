@@ -353,16 +353,22 @@ class NativeEnv:
                                  f"{a.min() if a.min() < 0 else a.max()}")
         np.copyto(self._actions_flat, a.reshape(-1), casting="unsafe")
 
+    def _put_actions(self, actions) -> None:
+        """Copies a step's actions into the bound buffer: a flat int64 array
+        of the right length as it is (the library checks its values), any
+        other input through :meth:`set_actions`."""
+        if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
+            np.copyto(self._actions_flat, actions)
+        else:
+            self.set_actions(actions)
+
     def step(self, actions=None) -> None:
         """One step of every game; ``actions`` (ints, ``num_games × seats``)
         are copied into the bound action buffer (None: use it as it is)."""
         if self._lent is not None or self._handed_out:
             self._settle()
         if actions is not None:
-            if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
-                np.copyto(self._actions_flat, actions)
-            else:
-                self.set_actions(actions)
+            self._put_actions(actions)
         status = _step_fn(self._h, None, self._no_bytes)
         if status:
             check(status)
@@ -377,10 +383,7 @@ class NativeEnv:
         if self._lent is not None:
             self._detach_lent()
         if actions is not None:
-            if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
-                np.copyto(self._actions_flat, actions)
-            else:
-                self.set_actions(actions)
+            self._put_actions(actions)
         out = self._free_array()
         status = _step_fn(self._h, _byref(_char_at(out)), self._out_bytes)
         if status:
