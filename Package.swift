@@ -1,5 +1,41 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// The CPU that release builds generate code for, from `PBGYM_TARGET_CPU`:
+/// `host` (the default) builds for this machine the way PufferLib's C builds
+/// with `-march=native`: on an x86-64 Linux CPU with AVX2, FMA, BMI1/2, F16C,
+/// MOVBE, LZCNT and POPCNT that is LLVM's `haswell`, elsewhere the toolchain's
+/// default; `portable` is always the toolchain's default (for binaries and
+/// wheels that other machines run, `make wheel`); any other value is an LLVM
+/// CPU name. The choice changes speed only, never a result: Swift does not
+/// contract `a * b + c` into a fused multiply-add, so every floating-point
+/// operation rounds the same on every CPU, and the release build's outputs are
+/// pinned against golden values recorded by the portable build
+/// (python/tests/test_golden.py).
+func releaseTargetCPU() -> String? {
+    let choice = ProcessInfo.processInfo.environment["PBGYM_TARGET_CPU"] ?? "host"
+    switch choice {
+    case "portable": return nil
+    case "host": break
+    default: return choice
+    }
+    #if os(Linux) && arch(x86_64)
+    guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let flagsLine = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+    else { return nil }
+    let flags = Set(flagsLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" }).map(String.init))
+    let haswell: Set = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"]
+    return haswell.isSubset(of: flags) ? "haswell" : nil
+    #else
+    return nil
+    #endif
+}
+
+/// Settings of every target: the release build's target CPU (see above).
+let hostCPU: [SwiftSetting] = releaseTargetCPU().map {
+    [.unsafeFlags(["-target-cpu", $0], .when(configuration: .release))]
+} ?? []
 
 let package = Package(
     name: "pong-breakout-gym",
@@ -21,19 +57,19 @@ let package = Package(
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas",
                        providers: [.apt(["libopenblas-dev"])]),
         // Pure game environments: no printing, no threads, no process exit.
-        .target(name: "Gym"),
+        .target(name: "Gym", swiftSettings: hostCPU),
         // Agents, training, and the one parallel runner.
-        .target(name: "Agents", dependencies: ["Gym", "CBLAS"]),
+        .target(name: "Agents", dependencies: ["Gym", "CBLAS"], swiftSettings: hostCPU),
         // Counts heap allocations (a malloc replacement forwarding to glibc's);
         // linked only into gym-train (for `bench`) and the tests.
         .target(name: "MallocCounter"),
         // The C ABI over Gym and Agents (`pbg_*` functions, status codes,
         // handles from a registry); every input is validated, none traps.
-        .target(name: "PBGymC", dependencies: ["Gym", "Agents"]),
+        .target(name: "PBGymC", dependencies: ["Gym", "Agents"], swiftSettings: hostCPU),
         .executableTarget(name: "gym-train", dependencies: [
             "Gym", "Agents", "MallocCounter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: hostCPU),
         .testTarget(name: "GymTests", dependencies: ["Gym", "MallocCounter"]),
         .testTarget(name: "AgentsTests", dependencies: ["Agents", "Gym", "MallocCounter"]),
         .testTarget(name: "GymTrainTests", dependencies: ["gym-train", "Gym"]),
