@@ -103,6 +103,20 @@ struct EvalRun {
     var seconds: Double
     /// Frames per agent step (for the × real time figure).
     var frameSkip: Int
+
+    /// Writes a game's eval report (`csv` to episodes.csv, `summary` to
+    /// summary.json), prints its `lines`, then the speed of `totalSteps`
+    /// agent steps and the results folder, the same for every game.
+    func finish(csv: String, summary: JSONValue, totalSteps: Int, lines: [String]) throws {
+        try folder.write(csv, to: "episodes.csv")
+        try folder.write(summary.serialized() + "\n", to: "summary.json")
+        for line in lines { print(line) }
+        let stepsPerSecond = Double(totalSteps) / max(seconds, 1e-9)
+        let realTime = stepsPerSecond * Double(frameSkip) / 60
+        let agents = opponent == nil ? "agent included" : "agents included"
+        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, \(agents)), \(formatRate(realTime))× real time")
+        print("  results \(folder.path)")
+    }
 }
 
 extension GameKind {
