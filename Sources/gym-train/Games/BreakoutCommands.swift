@@ -6,8 +6,6 @@ import Gym
 // (``CommandGame``) and play's table (``BreakoutTable``); the rules stay in Gym.
 
 extension Breakout: CommandGame {
-    static func frameSkip(_ config: BreakoutConfig) -> Int { config.frameSkip }
-
     /// The agent alone: mean score with a 95% interval, walls cleared, lives lost, length.
     static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig) throws {
         let results = records.enumerated().map { index, episode in
@@ -56,8 +54,6 @@ extension Breakout: CommandGame {
     static func makeFrame(_ config: BreakoutConfig, scale: Float) -> GrayFrame {
         BreakoutGame(config: config).makeFrame(scale: scale)
     }
-
-    static func fieldWidth(_ config: BreakoutConfig) -> Float { config.fieldWidth }
 
     static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: BreakoutConfig) -> String {
         let s = vector.state(0).core
@@ -160,12 +156,7 @@ struct BreakoutTable: PlayTable {
         game = BreakoutGame(config: config, seed: seed)
     }
 
-    var isOver: Bool { game.isOver }
-    var snapshot: BreakoutGame.SavedGame { game.snapshot() }
-    var frameSkip: Int { config.frameSkip }
     var pushAction: Int? { BreakoutAction.push.rawValue }
-    var aspect: Double { Double(config.fieldHeight / config.fieldWidth) }
-    var fieldWidth: Float { config.fieldWidth }
 
     func action(for key: PlayKey) -> Int? {
         switch key {
@@ -180,12 +171,6 @@ struct BreakoutTable: PlayTable {
         var e = BreakoutEvents()
         _ = game.step(person, events: &e)
         events.accumulate(e)
-    }
-
-    func frame(scale: Float) -> GrayFrame {
-        var f = game.makeFrame(scale: scale)
-        game.render(into: &f)
-        return f
     }
 
     func status(name: String) -> String {

@@ -6,8 +6,6 @@ import Gym
 // (``CommandGame``) and play's table (``PongTable``); the rules stay in Gym.
 
 extension Pong: CommandGame {
-    static func frameSkip(_ config: PongConfig) -> Int { config.frameSkip }
-
     /// The agent alternates sides by episode; win rate, points share, score and length.
     static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig) throws {
         let results = records.enumerated().map { index, match in
@@ -66,8 +64,6 @@ extension Pong: CommandGame {
     static func makeFrame(_ config: PongConfig, scale: Float) -> GrayFrame {
         PongGame(config: config).makeFrame(scale: scale)
     }
-
-    static func fieldWidth(_ config: PongConfig) -> Float { config.fieldWidth }
 
     static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: PongConfig) -> String {
         let s = vector.state(0)
@@ -163,12 +159,7 @@ struct PongTable: PlayTable {
         receiver = game.state.ballVY < 0 ? .bottom : .top
     }
 
-    var isOver: Bool { game.isOver }
-    var snapshot: PongGame.SavedGame { game.snapshot() }
-    var frameSkip: Int { config.frameSkip }
     var pushAction: Int? { nil }
-    var aspect: Double { Double(config.fieldHeight / config.fieldWidth) }
-    var fieldWidth: Float { config.fieldWidth }
 
     func action(for key: PlayKey) -> Int? {
         switch key {
@@ -203,12 +194,6 @@ struct PongTable: PlayTable {
         result.scoreTop = Int(s.scoreTop)
         result.steps = Int(s.steps)
         result.end = s.end
-    }
-
-    func frame(scale: Float) -> GrayFrame {
-        var f = game.makeFrame(scale: scale)
-        game.render(into: &f)
-        return f
     }
 
     func status(name: String) -> String {
