@@ -1,10 +1,9 @@
+import Agents
 import Gym
 
-/// What the commands read of any game's config: the field's size (field
-/// units) and the frames per agent step.
-protocol FieldConfig: GameConfig {
-    var fieldWidth: Float { get }
-    var fieldHeight: Float { get }
+/// What the commands read of any game's config: the field's geometry
+/// (``PaddleFieldConfig``) and the frames per agent step.
+protocol FieldConfig: GameConfig, PaddleFieldConfig {
     /// Frames per agent step (1 ... 16).
     var frameSkip: Int { get }
 }
