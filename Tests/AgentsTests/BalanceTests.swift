@@ -36,13 +36,8 @@ import Gym
         ("{\"game\":", "malformed JSON"),
     ])
     func badScenarioFilesGiveOneClearError(text: String, fragment: String) {
-        do {
+        expectOneClearError(text, prefix: "s.json", fragment: fragment) {
             _ = try BalanceScenarioSet.decode(text, source: "s.json")
-            Issue.record("decoded: \(text)")
-        } catch {
-            #expect(error.description.contains(fragment), "\(error.description)")
-            #expect(error.description.hasPrefix("s.json"))
-            #expect(!error.description.contains("\n"))
         }
     }
 

@@ -131,8 +131,9 @@ import Gym
     /// A few ES iterations: the policy (bits), normaliser, steps and reports
     /// of the batched path equal the reference's.
     func expectSameTraining<Task: TrainingTask>(_ task: Task, normalize: Bool, label: String) {
-        let settings = ESSettings(population: 6, episodesPerMember: 3, sigma: 0.1, learningRate: 0.05,
-                                  weightDecay: 0.005)
+        var settings = TrainerSettings()
+        (settings.population, settings.episodesPerMember, settings.sigma) = (6, 3, 0.1)
+        (settings.learningRate, settings.weightDecay) = (0.05, 0.005)
         func train(_ path: RolloutPath, workers: Int, slots: Int) -> (LinearPolicy, [IterationReport]) {
             var es = EvolutionStrategies(task: task, settings: settings, seed: 5, normalize: normalize,
                                          trainConfigHash: 0)

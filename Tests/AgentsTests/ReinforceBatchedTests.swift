@@ -15,8 +15,9 @@ import Gym
     }
 
     static func train(_ task: PongTask, normalize: Bool, path: RolloutPath, workers: Int, slots: Int) -> Run {
-        let settings = ReinforceSettings(batchEpisodes: 7, discount: 0.99, learningRate: 0.05, weightDecay: 0.001,
-                                         baselineLearningRate: 0.05)
+        var settings = TrainerSettings()
+        (settings.batchEpisodes, settings.discount, settings.baselineLearningRate) = (7, 0.99, 0.05)
+        (settings.learningRate, settings.weightDecay) = (0.05, 0.001)
         var trainer = Reinforce(task: task, settings: settings, seed: 11, normalize: normalize, trainConfigHash: 0)
         trainer.rolloutPath = path
         trainer.slots = slots

@@ -195,8 +195,9 @@ struct SignBandit: Environment {
         for seed in UInt64(1) ... 3 {
             let target = PolicyTarget(game: "bandit", layoutVersion: 1, inputs: 2, outputs: 3)
             let task = SinglePlayerTask(target: target, episodeSteps: 20) { SignBandit() }
-            let settings = ReinforceSettings(batchEpisodes: 8, discount: 0, learningRate: 0.05, weightDecay: 0,
-                                             baselineLearningRate: 0.05)
+            var settings = TrainerSettings()
+            (settings.batchEpisodes, settings.discount, settings.baselineLearningRate) = (8, 0, 0.05)
+            (settings.learningRate, settings.weightDecay) = (0.05, 0)
             var trainer = Reinforce(task: task, settings: settings, seed: seed, normalize: false, trainConfigHash: 0)
             let runner = ParallelRunner(workers: 2)
             var first = 0.0, last = 0.0

@@ -137,26 +137,28 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
             let config = try PongConfig.preset(preset)
             let policy = testPolicy(inputs: PongBatch.observationCount, actions: 3, seed: 1)
             for control in [BatchControl.random, .linear(policy)] {
-                let bench = pongBench(config, games: 64, seed: 2, workers: 1, control: control, chunk: 64)
-                bench.run(ticks: 20)
-                malloc_counter_start_thread()
-                bench.run(ticks: 200)
-                let count = malloc_counter_stop_thread()
-                #expect(count == 0, "Pong \(preset): \(count) allocations in 12 800 steps")
+                expectNoAllocations(pongBench(config, games: 64, seed: 2, workers: 1, control: control, chunk: 64),
+                                    games: 64, "Pong \(preset)")
             }
         }
         for preset in ["classic", "atari"] {
             let config = try BreakoutConfig.preset(preset)
             let inputs = BreakoutBatch(config: config, count: 1, seed: 0).observationLayout.count
             for control in [BatchControl.random, .linear(testPolicy(inputs: inputs, actions: 4, seed: 1))] {
-                let bench = breakoutBench(config, games: 32, seed: 2, workers: 1, control: control, chunk: 32)
-                bench.run(ticks: 20)
-                malloc_counter_start_thread()
-                bench.run(ticks: 200)
-                let count = malloc_counter_stop_thread()
-                #expect(count == 0, "Breakout \(preset): \(count) allocations in 6 400 steps")
+                expectNoAllocations(breakoutBench(config, games: 32, seed: 2, workers: 1, control: control, chunk: 32),
+                                    games: 32, "Breakout \(preset)")
             }
         }
+    }
+
+    /// Runs `bench` (of `games` games) 20 ticks to warm up, then expects no
+    /// malloc call in this thread over 200 more.
+    func expectNoAllocations<E: VectorEnvironment>(_ bench: VectorBench<E>, games: Int, _ label: String) {
+        bench.run(ticks: 20)
+        malloc_counter_start_thread()
+        bench.run(ticks: 200)
+        let count = malloc_counter_stop_thread()
+        #expect(count == 0, "\(label): \(count) allocations in \(200 * games) steps")
     }
 
     /// With two workers the workers' step loops allocate nothing either:

@@ -221,6 +221,20 @@ final class VectorBuffers<B: VectorEnvironment> where B.Events: BlankEvents {
         batch.step(actions: UnsafePointer(actions.baseAddress.unsafelyUnwrapped), into: output)
     }
 
+    /// Draws every game's every seat's action from `play`.
+    func drawActions(_ play: inout ContractPlay) {
+        for k in 0 ..< games * seats { actions[k] = play.next() }
+    }
+
+    /// Whether game `i`'s last step here equals game `j`'s in `other` bit
+    /// for bit: every seat's reward and observation, terminated and truncated.
+    func sameStep(_ i: Int, as other: VectorBuffers, _ j: Int) -> Bool {
+        (0 ..< seats).allSatisfy {
+            rewards[i * seats + $0].bitPattern == other.rewards[j * seats + $0].bitPattern
+                && observation(i, $0) == other.observation(j, $0)
+        } && terminated[i] == other.terminated[j] && truncated[i] == other.truncated[j]
+    }
+
     /// Game `i` seat `s`'s observation row.
     func observation(_ i: Int, _ s: Int) -> [UInt32] {
         let start = (i * observedSeats + s) * n

@@ -107,21 +107,17 @@ import Testing
         var play = ContractPlay(seed: 3, actions: alone.actionCount)
         // Different histories first.
         for _ in 0 ..< 150 {
-            for k in 0 ..< many.count * many.seats { m.actions[k] = play.next() }
+            m.drawActions(&play)
             m.step(many)
         }
         alone.reset(0, seed: 4242)
         many.reset(5, seed: 4242)
         var restarts = 0
         for step in 0 ..< 2500 {
-            for k in 0 ..< many.count * many.seats { m.actions[k] = play.next() }
+            m.drawActions(&play)
             for s in 0 ..< alone.seats { a.actions[s] = m.actions[5 * many.seats + s] }
             a.step(alone); m.step(many)
-            let same = (0 ..< alone.seats).allSatisfy {
-                a.rewards[$0].bitPattern == m.rewards[5 * many.seats + $0].bitPattern
-                    && a.observation(0, $0) == m.observation(5, $0)
-            } && a.terminated[0] == m.terminated[5] && a.truncated[0] == m.truncated[5]
-                && G.state(alone, 0) == G.state(many, 5)
+            let same = a.sameStep(0, as: m, 5) && G.state(alone, 0) == G.state(many, 5)
             if a.terminated[0] | a.truncated[0] != 0 { restarts += 1 }
             guard same else {
                 Issue.record("\(G.name) \(name) \(mode): the reset game differs at step \(step)")
@@ -151,7 +147,7 @@ import Testing
         let a = VectorBuffers(reference), m = VectorBuffers(many), o = VectorBuffers(other)
         var play = ContractPlay(seed: 3, actions: many.actionCount)
         for _ in 0 ..< 150 {
-            for k in 0 ..< many.count * many.seats { m.actions[k] = play.next() }
+            m.drawActions(&play)
             m.step(many)
         }
         many.reset(5, stream: r)
@@ -164,18 +160,14 @@ import Testing
                 try other.restore(many.snapshot(5), into: 1)
                 other.setRestartStream(many.restartStream(5), 1)
             }
-            for k in 0 ..< many.count * seats { m.actions[k] = play.next() }
-            for k in 0 ..< other.count * seats { o.actions[k] = play.next() }
+            m.drawActions(&play)
+            o.drawActions(&play)
             for s in 0 ..< seats {
                 a.actions[s] = m.actions[5 * seats + s]
                 o.actions[seats + s] = m.actions[5 * seats + s]
             }
             a.step(reference); m.step(many); o.step(other)
-            var same = (0 ..< seats).allSatisfy {
-                a.rewards[$0].bitPattern == m.rewards[5 * seats + $0].bitPattern
-                    && a.observation(0, $0) == m.observation(5, $0)
-            } && a.terminated[0] == m.terminated[5] && a.truncated[0] == m.truncated[5]
-                && G.state(reference, 0) == G.state(many, 5)
+            var same = a.sameStep(0, as: m, 5) && G.state(reference, 0) == G.state(many, 5)
             if step >= 1200 {
                 same = same && (0 ..< seats).allSatisfy { o.observation(1, $0) == a.observation(0, $0) }
                     && G.state(other, 1) == G.state(reference, 0)

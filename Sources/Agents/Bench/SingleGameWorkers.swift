@@ -1,45 +1,47 @@
 import Gym
 
 extension Throughput {
-    /// Steps `environments` single Pong games (the reference API) for at
-    /// least `seconds`, split over `workers` that each own a slice and run
-    /// many ticks per dispatch.
-    public static func pongSingleAPI(config: PongConfig, environments: Int, workers: Int,
-                                     seconds: Double, seed: UInt64,
-                                     ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
+    /// Steps `environments` single games of `G` (the reference API, one
+    /// ``ThroughputWorker`` per worker: Pong's ``PongWorker``, Breakout's
+    /// ``BreakoutWorker``) for at least `seconds`, split over `workers` that
+    /// each own a slice and run many ticks per dispatch; one step is one agent
+    /// step plus the observation written, uniform random actions.
+    public static func singleAPI<G: SingleAPIGame>(_: G.Type, config: G.Config, environments: Int, workers: Int,
+                                                   seconds: Double, seed: UInt64,
+                                                   ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
         singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed,
                   ticksPerRound: ticksPerRound) { count, seed in
-            PongWorker(config: config, count: count, seed: seed)
-        }
-    }
-
-    /// Steps `environments` single Breakout games (the reference API,
-    /// ``BreakoutGame``) for at least `seconds`, split over `workers` that
-    /// each own a slice and run many ticks per dispatch; one step is one
-    /// agent step plus the observation written, random actions from 0 ..< 4.
-    public static func breakoutSingleAPI(config: BreakoutConfig, environments: Int, workers: Int,
-                                         seconds: Double, seed: UInt64,
-                                         ticksPerRound: Int = defaultTicksPerRound) -> Measurement {
-        singleAPI(environments: environments, workers: workers, seconds: seconds, seed: seed,
-                  ticksPerRound: ticksPerRound) { count, seed in
-            BreakoutWorker(config: config, count: count, seed: seed)
+            G.SingleWorker(config: config, count: count, seed: seed)
         }
     }
 }
 
+/// A game the single-API throughput figure can step: its worker over the
+/// reference single-game rules.
+public protocol SingleAPIGame: PlayableGame {
+    associatedtype SingleWorker: ThroughputWorker where SingleWorker.Config == Config
+}
+
+extension Pong: SingleAPIGame {
+    public typealias SingleWorker = PongWorker
+}
+
+extension Breakout: SingleAPIGame {
+    public typealias SingleWorker = BreakoutWorker
+}
 
 /// One worker's slice of games for the throughput measurement: the
 /// reference single-game rules (`PongPhysics.step`, as `PongGame` uses
 /// them) over an array of game states sharing one rules value.
-struct PongWorker: ThroughputWorker {
+public struct PongWorker: ThroughputWorker {
     let physics: PongPhysics
     var states: [PongState]
     var observations: [Float]
     var rng: Xoshiro256
     var nextSeed: UInt64
-    var checksum: Float = 0
+    public private(set) var checksum: Float = 0
 
-    init(config: PongConfig, count: Int, seed: UInt64) {
+    public init(config: PongConfig, count: Int, seed: UInt64) {
         let physics = PongPhysics(config: config)
         self.physics = physics
         states = (0 ..< count).map { physics.initialState(seed: Seeds.episode(runSeed: seed, index: $0)) }
@@ -48,7 +50,7 @@ struct PongWorker: ThroughputWorker {
         nextSeed = UInt64(count)
     }
 
-    mutating func run(ticks: Int) {
+    public mutating func run(ticks: Int) {
         let n = PongGame.observationCount
         let actions = UInt32(physics.config.verticalMovement ? 5 : 3)
         let physics = self.physics
@@ -79,15 +81,15 @@ struct PongWorker: ThroughputWorker {
 }
 
 /// One worker's slice of Breakout games for the throughput measurement.
-struct BreakoutWorker: ThroughputWorker {
+public struct BreakoutWorker: ThroughputWorker {
     var games: [BreakoutGame]
     var observations: [Float]
     let observationCount: Int
     var rng: Xoshiro256
     var nextSeed: UInt64
-    var checksum: Float = 0
+    public private(set) var checksum: Float = 0
 
-    init(config: BreakoutConfig, count: Int, seed: UInt64) {
+    public init(config: BreakoutConfig, count: Int, seed: UInt64) {
         games = (0 ..< count).map { BreakoutGame(config: config, seed: Seeds.episode(runSeed: seed, index: $0)) }
         observationCount = BreakoutPhysics.observationCount(for: config)
         observations = [Float](repeating: 0, count: count * observationCount)
@@ -95,7 +97,7 @@ struct BreakoutWorker: ThroughputWorker {
         nextSeed = UInt64(count)
     }
 
-    mutating func run(ticks: Int) {
+    public mutating func run(ticks: Int) {
         let n = observationCount
         observations.withUnsafeMutableBufferPointer { obs in
             games.withUnsafeMutableBufferPointer { games in

@@ -77,7 +77,10 @@ extension Throughput {
 }
 
 /// One worker's slice of single games in a throughput measurement.
-protocol ThroughputWorker: Sendable {
+public protocol ThroughputWorker: Sendable {
+    associatedtype Config: GameConfig
+    /// `count` games of `config`, game `k` from the episode seed of (`seed`, `k`).
+    init(config: Config, count: Int, seed: UInt64)
     /// Steps every game of the slice `ticks` times, observations written.
     mutating func run(ticks: Int)
     /// A value fed from the observations, so the work cannot be optimised away.

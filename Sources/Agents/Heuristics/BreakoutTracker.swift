@@ -20,8 +20,8 @@ public struct BreakoutTracker: Agent, Sendable {
     public typealias Skill = TrackerSkill
 
     public let skill: Skill
-    let width: Float, height: Float, r: Float, faceY: Float, maxSpeed: Float
-    let gravity: Float, tanMax: Float, deadZone: Float, wallBottom: Float, brickWidth: Float
+    let field: TrackerField, maxSpeed: Float
+    let gravity: Float, tanMax: Float, wallBottom: Float, brickWidth: Float
     let maxBalls: Int, rows: Int, cols: Int, bricksStart: Int, manualServe: Bool
     /// Push when the watchdog observation passes this fraction.
     static let pushAt: Float = 0.75
@@ -29,15 +29,11 @@ public struct BreakoutTracker: Agent, Sendable {
 
     public init(config: BreakoutConfig, skill: Skill = Skill(), seed: UInt64 = 0) {
         self.skill = skill
-        width = config.fieldWidth
-        height = config.fieldHeight
-        r = config.ballSize / 2
-        faceY = config.paddleInset + config.paddleHeight / 2 + config.ballSize / 2
+        field = TrackerField(config)
         maxSpeed = config.maxBallSpeed
         gravity = config.gravity
         let a = Angle.sinCos(degrees: Double(config.minBounceAngle))
         tanMax = Float(a.cos / a.sin)
-        deadZone = config.paddleSpeed / 2
         wallBottom = config.wallBottom
         brickWidth = config.brickWidth
         maxBalls = config.maxBalls
@@ -51,7 +47,7 @@ public struct BreakoutTracker: Agent, Sendable {
     public mutating func reset(seed: UInt64) { steering.reset(seed: seed) }
 
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int {
-        let cx = width / 2, cy = height / 2
+        let cx = field.width / 2, cy = field.height / 2
         let paddleX = o[0] * cx + cx
         let halfW = o[1] * cx
         let servePending = o[6] > 0.5
@@ -74,15 +70,15 @@ public struct BreakoutTracker: Agent, Sendable {
             let vx = o[b + 3] * maxSpeed, vy = o[b + 4] * maxSpeed
             steering.track(incoming: vy < 0, halfWidth: halfW)
             target = x
-            if skill.predict, bestTime.isFinite, y > faceY {
-                target = BreakoutTracker.unfold(x + vx * bestTime, minX: r, maxX: width - r)
+            if skill.predict, bestTime.isFinite, y > field.faceY {
+                target = BreakoutTracker.unfold(x + vx * bestTime, minX: field.r, maxX: field.width - field.r)
             }
             if skill.aim {
                 target -= aimShift(from: target, halfW: halfW, bricks: o)
             }
             target += steering.aimOffset
         }
-        switch steering.move(toward: target, from: paddleX, deadZone: deadZone) {
+        switch steering.move(toward: target, from: paddleX, deadZone: field.deadZone) {
         case .left: return BreakoutAction.left.rawValue
         case .right: return BreakoutAction.right.rawValue
         case .stay: return BreakoutAction.noop.rawValue
@@ -93,14 +89,14 @@ public struct BreakoutTracker: Agent, Sendable {
     /// the paddle's face line, under gravity; a rising ball without gravity
     /// is counted as rising to the top wall and back.
     func timeToFace(y: Float, vy: Float) -> Float {
-        let drop = y - faceY
+        let drop = y - field.faceY
         if gravity > 0 {
             // y + vy t - g t²/2 = faceY  →  t = (vy + √(vy² + 2 g drop)) / g
             let d = vy * vy + 2 * gravity * drop
             return d >= 0 ? (vy + d.squareRoot()) / gravity : .infinity
         }
         if vy < 0 { return drop / -vy }
-        if vy > 0 { return (2 * (height - r) - y - faceY) / vy }
+        if vy > 0 { return (2 * (field.height - field.r) - y - field.faceY) / vy }
         return .infinity
     }
 
@@ -122,9 +118,9 @@ public struct BreakoutTracker: Agent, Sendable {
         guard bestColumn >= 0 else { return 0 }
         let goal = (Float(bestColumn) + 0.5) * brickWidth
         // The outgoing path has tan(angle from vertical) = offset · tanMax.
-        let rise = max(wallBottom - faceY, 1)
+        let rise = max(wallBottom - field.faceY, 1)
         let offset = min(max((goal - x) / rise / tanMax, -0.8), 0.8)
-        return offset * (halfW + r)
+        return offset * (halfW + field.r)
     }
 
     /// Folds a coordinate into [minX, maxX] as wall reflections would.

@@ -15,35 +15,31 @@ public struct PongTracker: Agent, Sendable {
     public typealias Skill = TrackerSkill
 
     public let skill: Skill
-    let width: Float, height: Float, halfPaddle: Float, faceY: Float, r: Float, deadZone: Float
+    let field: TrackerField, halfPaddle: Float
     var steering: TrackerSteering
 
     public init(config: PongConfig, skill: Skill = Skill(), seed: UInt64 = 0) {
         self.skill = skill
-        width = config.fieldWidth
-        height = config.fieldHeight
+        field = TrackerField(config)
         halfPaddle = config.paddleWidth / 2
-        r = config.ballSize / 2
-        faceY = config.paddleInset + config.paddleHeight / 2 + config.ballSize / 2
-        deadZone = config.paddleSpeed / 2
         steering = TrackerSteering(skill: skill, seed: seed)
     }
 
     public mutating func reset(seed: UInt64) { steering.reset(seed: seed) }
 
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int {
-        let cx = width / 2, cy = height / 2
+        let cx = field.width / 2, cy = field.height / 2
         let ownX = o[0] * cx + cx
         let ballX = o[4] * cx + cx, ballY = o[5] * cy + cy
         // Velocities are normalised by maxBallSpeed; only their ratio matters here.
         let vx = o[6], vy = o[7]
         steering.track(incoming: vy < 0, halfWidth: halfPaddle)
         var target = ballX
-        if skill.predict, vy < 0, ballY > faceY {
-            target = PongTracker.crossing(x: ballX, y: ballY, vx: vx, vy: vy, lineY: faceY,
-                                          minX: r, maxX: width - r)
+        if skill.predict, vy < 0, ballY > field.faceY {
+            target = PongTracker.crossing(x: ballX, y: ballY, vx: vx, vy: vy, lineY: field.faceY,
+                                          minX: field.r, maxX: field.width - field.r)
         }
-        switch steering.move(toward: target + steering.aimOffset, from: ownX, deadZone: deadZone) {
+        switch steering.move(toward: target + steering.aimOffset, from: ownX, deadZone: field.deadZone) {
         case .left: return PongAction.left.rawValue
         case .right: return PongAction.right.rawValue
         case .stay: return PongAction.noop.rawValue

@@ -1,32 +1,6 @@
 import CBLAS
 import Gym
 
-/// Settings of ``EvolutionStrategies`` (ranges are checked by ``TrainConfig``).
-public struct ESSettings: Equatable, Sendable {
-    /// Members per iteration (even: `population / 2` antithetic pairs).
-    public var population: Int
-    /// Training episodes each member plays per iteration (the same seeds for
-    /// every member: common random numbers).
-    public var episodesPerMember: Int
-    /// Perturbation scale (parameter units).
-    public var sigma: Float
-    public var learningRate: Float
-    /// L2 weight decay added to the gradient estimate (`g −= decay·θ`).
-    public var weightDecay: Float
-
-    public init(population: Int, episodesPerMember: Int, sigma: Float, learningRate: Float, weightDecay: Float) {
-        precondition(population >= 2 && population % 2 == 0, "population must be even and at least 2")
-        precondition(episodesPerMember >= 1, "episodesPerMember must be at least 1")
-        self.population = population
-        self.episodesPerMember = episodesPerMember
-        self.sigma = sigma
-        self.learningRate = learningRate
-        self.weightDecay = weightDecay
-    }
-
-    public var pairs: Int { population / 2 }
-}
-
 /// What one training iteration did.
 public struct IterationReport: Equatable, Sendable {
     /// The iteration just completed (1-based).
@@ -65,42 +39,22 @@ public struct IterationReport: Equatable, Sendable {
 /// and `k`, and every result lands in the slot of its member, so a run is
 /// bit-identical for any worker count, and resuming from a checkpoint at
 /// iteration `k` continues exactly as the uninterrupted run would.
-public struct EvolutionStrategies<Task: TrainingTask> {
-    public let task: Task
-    public let settings: ESSettings
-    public let seed: UInt64
-    public private(set) var policy: LinearPolicy
-    public private(set) var state: TrainerState
-    /// How members' episodes are played (every path gives the same results).
-    public var rolloutPath: RolloutPath = .automatic
-    /// Episodes each worker steps together on the batched path.
-    public var slots = Rollout.defaultSlots
+public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
+    public var core: TrainerCore<Task>
 
-    /// A fresh run from a zero policy.
-    public init(task: Task, settings: ESSettings, seed: UInt64, normalize: Bool, trainConfigHash: UInt64) {
-        self.task = task
-        self.settings = settings
-        self.seed = seed
-        let t = task.target
-        policy = LinearPolicy(inputs: t.inputs, outputs: t.outputs, normalize: normalize)
-        state = TrainerState(trainer: "es", trainConfigHash: trainConfigHash,
-                             optimizer: Adam(parameters: policy.parameterCount, learningRate: settings.learningRate,
-                                             weightDecay: settings.weightDecay))
+    public init(core: TrainerCore<Task>) {
+        let settings = core.settings
+        precondition(settings.population >= 2 && settings.population % 2 == 0, "population must be even and at least 2")
+        precondition(settings.episodesPerMember >= 1, "episodesPerMember must be at least 1")
+        precondition(core.state.optimizer.parameterCount == core.policy.parameterCount,
+                     "optimizer size does not match the policy")
+        self.core = core
     }
 
-    /// Continues a run from a checkpoint's policy and state.
-    public init(task: Task, settings: ESSettings, seed: UInt64, policy: LinearPolicy, state: TrainerState) {
-        precondition(state.optimizer.parameterCount == policy.parameterCount, "optimizer size does not match the policy")
-        self.task = task
-        self.settings = settings
-        self.seed = seed
-        self.policy = policy
-        self.state = state
-    }
-
-    /// Records the wall time and evaluation bests kept in the state.
-    public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
-        state.note(wallSeconds: wallSeconds, bestScore: bestScore, bestIteration: bestIteration)
+    public static func freshState(policy: LinearPolicy, settings: TrainerSettings, trainConfigHash: UInt64) -> TrainerState {
+        TrainerState(trainer: "es", trainConfigHash: trainConfigHash,
+                     optimizer: Adam(parameters: policy.parameterCount, learningRate: settings.learningRate,
+                                     weightDecay: settings.weightDecay))
     }
 
     /// One iteration (see the type's description): every member played
@@ -184,21 +138,16 @@ public struct EvolutionStrategies<Task: TrainingTask> {
         // 5. Adam, then the normaliser.
         var theta = centre
         theta.withUnsafeMutableBufferPointer { t in
-            gradient.withUnsafeMutableBufferPointer { g in state.optimizer.ascend(t, gradient: UnsafeBufferPointer(g)) }
+            gradient.withUnsafeMutableBufferPointer { g in core.state.optimizer.ascend(t, gradient: UnsafeBufferPointer(g)) }
         }
-        theta.withUnsafeBufferPointer { policy.setParameters($0) }
+        theta.withUnsafeBufferPointer { core.policy.setParameters($0) }
         if var normalizer = policy.normalizer {
             var merged = ObservationStatistics(features: policy.inputs)
             for m in members { if let s = m.statistics { merged.add(s) } }
             normalizer.merge(merged)
-            policy.setNormalizer(normalizer)
+            core.policy.setNormalizer(normalizer)
         }
-        let steps = members.reduce(0) { $0 + $1.steps }
-        state.iteration += 1
-        state.envSteps += steps
-        return IterationReport(iteration: state.iteration, steps: steps, totalSteps: state.envSteps,
-                               meanReturn: Statistics.mean(fitness), minReturn: fitness.min() ?? 0,
-                               maxReturn: fitness.max() ?? 0)
+        return core.finishIteration(steps: members.reduce(0) { $0 + $1.steps }, returns: fitness)
     }
 
     /// The ES gradient estimate from antithetic members' fitness:

@@ -1,25 +1,5 @@
 import Gym
 
-/// Settings of ``Reinforce`` (ranges are checked by ``TrainConfig``).
-public struct ReinforceSettings: Equatable, Sendable {
-    /// Episodes per iteration (one gradient step per iteration).
-    public var batchEpisodes: Int
-    /// Reward discount per step, in [0, 1].
-    public var discount: Float
-    public var learningRate: Float
-    public var weightDecay: Float
-    public var baselineLearningRate: Float
-
-    public init(batchEpisodes: Int, discount: Float, learningRate: Float, weightDecay: Float, baselineLearningRate: Float) {
-        precondition(batchEpisodes >= 1, "batchEpisodes must be at least 1")
-        self.batchEpisodes = batchEpisodes
-        self.discount = discount
-        self.learningRate = learningRate
-        self.weightDecay = weightDecay
-        self.baselineLearningRate = baselineLearningRate
-    }
-}
-
 /// REINFORCE with a learned linear baseline (Williams, "Simple statistical
 /// gradient-following algorithms for connectionist reinforcement
 /// learning", 1992; Sutton & Barto, *Reinforcement Learning*, 2nd ed., §13.4).
@@ -49,44 +29,23 @@ public struct ReinforceSettings: Equatable, Sendable {
 /// played; Adam ascends both. Seeds derive from the run seed, the iteration
 /// and the episode index, and every episode's gradient lands at its index,
 /// so results do not depend on the number of workers or slots.
-public struct Reinforce<Task: TrainingTask>: PolicyTrainer {
-    public let task: Task
-    public let settings: ReinforceSettings
-    public let seed: UInt64
-    public private(set) var policy: LinearPolicy
-    public private(set) var state: TrainerState
-    /// How episodes are played (every path gives the same results).
-    public var rolloutPath: RolloutPath = .automatic
-    /// Episodes each worker steps together on the batched path.
-    public var slots = Rollout.defaultSlots
+public struct Reinforce<Task: TrainingTask>: LinearPolicyTrainer {
+    public var core: TrainerCore<Task>
 
-    /// A fresh run from a zero policy (uniform softmax) and a zero baseline.
-    public init(task: Task, settings: ReinforceSettings, seed: UInt64, normalize: Bool, trainConfigHash: UInt64) {
-        self.task = task
-        self.settings = settings
-        self.seed = seed
-        let t = task.target
-        policy = LinearPolicy(inputs: t.inputs, outputs: t.outputs, normalize: normalize)
-        state = TrainerState(trainer: "reinforce", trainConfigHash: trainConfigHash,
-                             optimizer: Adam(parameters: policy.parameterCount, learningRate: settings.learningRate,
-                                             weightDecay: settings.weightDecay),
-                             baseline: [Float](repeating: 0, count: t.inputs + 1),
-                             baselineOptimizer: Adam(parameters: t.inputs + 1, learningRate: settings.baselineLearningRate))
-    }
-
-    /// Continues a run from a checkpoint's policy and state.
-    public init(task: Task, settings: ReinforceSettings, seed: UInt64, policy: LinearPolicy, state: TrainerState) {
-        precondition(state.baseline.count == policy.inputs + 1 && state.baselineOptimizer != nil,
+    public init(core: TrainerCore<Task>) {
+        precondition(core.settings.batchEpisodes >= 1, "batchEpisodes must be at least 1")
+        precondition(core.state.baseline.count == core.policy.inputs + 1 && core.state.baselineOptimizer != nil,
                      "the state holds no baseline of the policy's size")
-        self.task = task
-        self.settings = settings
-        self.seed = seed
-        self.policy = policy
-        self.state = state
+        self.core = core
     }
 
-    public mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int) {
-        state.note(wallSeconds: wallSeconds, bestScore: bestScore, bestIteration: bestIteration)
+    /// A fresh run's state: a zero baseline (with a zero policy: a uniform softmax).
+    public static func freshState(policy: LinearPolicy, settings: TrainerSettings, trainConfigHash: UInt64) -> TrainerState {
+        TrainerState(trainer: "reinforce", trainConfigHash: trainConfigHash,
+                     optimizer: Adam(parameters: policy.parameterCount, learningRate: settings.learningRate,
+                                     weightDecay: settings.weightDecay),
+                     baseline: [Float](repeating: 0, count: policy.inputs + 1),
+                     baselineOptimizer: Adam(parameters: policy.inputs + 1, learningRate: settings.baselineLearningRate))
     }
 
     public mutating func iterate(runner: ParallelRunner) -> IterationReport {
@@ -121,28 +80,23 @@ public struct Reinforce<Task: TrainingTask>: PolicyTrainer {
         for j in 0 ... d { baselineGradient[j] *= inv }
         var theta = policy.parameters
         theta.withUnsafeMutableBufferPointer { th in
-            gradient.withUnsafeBufferPointer { state.optimizer.ascend(th, gradient: $0) }
+            gradient.withUnsafeBufferPointer { core.state.optimizer.ascend(th, gradient: $0) }
         }
-        self.policy.setParameters(theta.withUnsafeBufferPointer { $0 })
+        core.policy.setParameters(theta.withUnsafeBufferPointer { $0 })
         var u = state.baseline
         if var opt = state.baselineOptimizer {
             u.withUnsafeMutableBufferPointer { ub in
                 baselineGradient.withUnsafeBufferPointer { opt.ascend(ub, gradient: $0) }
             }
-            state.baselineOptimizer = opt
+            core.state.baselineOptimizer = opt
         }
-        state.baseline = u
-        if var normalizer = self.policy.normalizer {
+        core.state.baseline = u
+        if var normalizer = policy.normalizer {
             var merged = ObservationStatistics(features: d)
             for e in episodes { if let s = e.statistics { merged.add(s) } }
             normalizer.merge(merged)
-            self.policy.setNormalizer(normalizer)
+            core.policy.setNormalizer(normalizer)
         }
-        state.iteration += 1
-        state.envSteps += steps
-        let returns = episodes.map(\.result.totalReturn)
-        return IterationReport(iteration: state.iteration, steps: steps, totalSteps: state.envSteps,
-                               meanReturn: Statistics.mean(returns), minReturn: returns.min() ?? 0,
-                               maxReturn: returns.max() ?? 0)
+        return core.finishIteration(steps: steps, returns: episodes.map(\.result.totalReturn))
     }
 }

@@ -11,8 +11,6 @@ public protocol PolicyTrainer {
     mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int)
 }
 
-extension EvolutionStrategies: PolicyTrainer {}
-
 /// A training run as configured by a ``TrainConfig``: the game, the task,
 /// the trainer (fresh or resumed from a checkpoint) and the periodic
 /// evaluation. The caller owns the loop (so it can stop between iterations
@@ -80,24 +78,8 @@ public struct TrainingSession {
             restored = (checkpoint.policy, state)
         }
         switch config.trainer {
-        case "reinforce":
-            let settings = ReinforceSettings(batchEpisodes: config.batchEpisodes, discount: config.discount,
-                                             learningRate: config.learningRate, weightDecay: config.weightDecay,
-                                             baselineLearningRate: config.baselineLearningRate)
-            if let (policy, state) = restored {
-                return Reinforce(task: task, settings: settings, seed: config.seed, policy: policy, state: state)
-            }
-            return Reinforce(task: task, settings: settings, seed: config.seed,
-                             normalize: config.normalizeObservations, trainConfigHash: hash)
-        default:
-            let settings = ESSettings(population: config.population, episodesPerMember: config.episodesPerMember,
-                                      sigma: config.sigma, learningRate: config.learningRate,
-                                      weightDecay: config.weightDecay)
-            if let (policy, state) = restored {
-                return EvolutionStrategies(task: task, settings: settings, seed: config.seed, policy: policy, state: state)
-            }
-            return EvolutionStrategies(task: task, settings: settings, seed: config.seed,
-                                       normalize: config.normalizeObservations, trainConfigHash: hash)
+        case "reinforce": return Reinforce<Task>(config, task: task, restored: restored)
+        default: return EvolutionStrategies<Task>(config, task: task, restored: restored)
         }
     }
 
@@ -136,6 +118,20 @@ public struct TrainingSession {
     public func checkpoint(includingState: Bool = true) -> Checkpoint {
         Checkpoint(target: target, gameConfigHash: gameConfigHash, gameConfig: gameConfigJSON,
                    policy: trainer.policy, training: includingState ? trainer.state : nil)
+    }
+}
+
+extension LinearPolicyTrainer {
+    /// The trainer `config` sets up on `task`: continuing `restored` (a
+    /// checkpoint's policy and state), or fresh.
+    init(_ config: TrainConfig, task: Task, restored: (LinearPolicy, TrainerState)?) {
+        let settings = TrainerSettings(config)
+        if let (policy, state) = restored {
+            self.init(task: task, settings: settings, seed: config.seed, policy: policy, state: state)
+        } else {
+            self.init(task: task, settings: settings, seed: config.seed,
+                      normalize: config.normalizeObservations, trainConfigHash: config.trainingHash)
+        }
     }
 }
 

@@ -12,41 +12,43 @@ public struct ConfigField<Config>: Sendable {
     @usableFromInline let read: @Sendable (Config) -> JSONValue
     @usableFromInline let write: @Sendable (inout Config, JSONValue, String) throws(ConfigError) -> Void
 
-    /// A `Float` field limited to `range` (inclusive).
+    /// A `Float` field limited to `range` (inclusive; infinities and NaN are out of it).
     public static func float(_ key: String, _ path: WritableKeyPath<Config, Float> & Sendable,
                              _ range: ClosedRange<Float>, _ doc: String) -> ConfigField {
-        ConfigField(key: key, doc: doc, allowed: "\(fmt(range.lowerBound)) ... \(fmt(range.upperBound))",
-                    read: { .number($0[keyPath: path]) },
-                    write: { (config: inout Config, value: JSONValue, source: String) throws(ConfigError) in
-                        guard case let .number(x, text) = value else {
-                            throw .wrongType(source: source, key: key, expected: "a number", found: value.kindName)
-                        }
-                        let f = Float(x)
-                        guard f.isFinite, range.contains(f) else {
-                            throw .outOfRange(source: source, key: key, value: text,
-                                              allowed: "\(fmt(range.lowerBound)) ... \(fmt(range.upperBound))")
-                        }
-                        config[keyPath: path] = f
-                    })
+        number(key, path, range, doc, expected: "a number",
+               bounds: "\(fmt(range.lowerBound)) ... \(fmt(range.upperBound))", note: "",
+               read: { .number($0) }, convert: { Float($0) })
     }
 
     /// An `Int` field limited to `range` (inclusive).
     public static func int(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable,
                            _ range: ClosedRange<Int>, _ doc: String) -> ConfigField {
-        ConfigField(key: key, doc: doc, allowed: "\(range.lowerBound) ... \(range.upperBound) (integer)",
-                    read: { .number($0[keyPath: path]) },
+        number(key, path, range, doc, expected: "an integer",
+               bounds: "\(range.lowerBound) ... \(range.upperBound)", note: " (integer)",
+               read: { .number($0) }, convert: { Int(exactly: $0) })
+    }
+
+    /// A numeric field limited to `range`: a JSON number that `convert`
+    /// takes to a `T` (nil: not `expected`, a wrong type) within `range`
+    /// (else out of range, allowed: `bounds`); documented as `bounds + note`.
+    static func number<T: Comparable & Sendable>(_ key: String, _ path: WritableKeyPath<Config, T> & Sendable,
+                                                 _ range: ClosedRange<T>, _ doc: String, expected: String,
+                                                 bounds: String, note: String,
+                                                 read: @escaping @Sendable (T) -> JSONValue,
+                                                 convert: @escaping @Sendable (Double) -> T?) -> ConfigField {
+        ConfigField(key: key, doc: doc, allowed: bounds + note,
+                    read: { read($0[keyPath: path]) },
                     write: { (config: inout Config, value: JSONValue, source: String) throws(ConfigError) in
                         guard case let .number(x, text) = value else {
-                            throw .wrongType(source: source, key: key, expected: "an integer", found: value.kindName)
+                            throw .wrongType(source: source, key: key, expected: expected, found: value.kindName)
                         }
-                        guard x == x.rounded(), let i = Int(exactly: x) else {
-                            throw .wrongType(source: source, key: key, expected: "an integer", found: text)
+                        guard let v = convert(x) else {
+                            throw .wrongType(source: source, key: key, expected: expected, found: text)
                         }
-                        guard range.contains(i) else {
-                            throw .outOfRange(source: source, key: key, value: text,
-                                              allowed: "\(range.lowerBound) ... \(range.upperBound)")
+                        guard range.contains(v) else {
+                            throw .outOfRange(source: source, key: key, value: text, allowed: bounds)
                         }
-                        config[keyPath: path] = i
+                        config[keyPath: path] = v
                     })
     }
 

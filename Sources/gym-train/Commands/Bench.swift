@@ -219,8 +219,8 @@ struct Bench: ParsableCommand {
         benchGame(name, config, workers: all, chunk: chunk ?? Bench.defaultChunk(.pong),
                   make: { PongBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
                   single: { [envs, seconds, seed, ticks] workers in
-                      Throughput.pongSingleAPI(config: config, environments: envs, workers: workers,
-                                               seconds: seconds, seed: seed, ticksPerRound: ticks)
+                      Throughput.singleAPI(Pong.self, config: config, environments: envs, workers: workers,
+                                           seconds: seconds, seed: seed, ticksPerRound: ticks)
                   })
     }
 
@@ -228,8 +228,8 @@ struct Bench: ParsableCommand {
         benchGame(name, config, workers: all, chunk: chunk ?? Bench.defaultChunk(.breakout),
                   make: { BreakoutBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
                   single: { [envs, seconds, seed, ticks] workers in
-                      Throughput.breakoutSingleAPI(config: config, environments: envs, workers: workers,
-                                                   seconds: seconds, seed: seed, ticksPerRound: ticks)
+                      Throughput.singleAPI(Breakout.self, config: config, environments: envs, workers: workers,
+                                           seconds: seconds, seed: seed, ticksPerRound: ticks)
                   })
     }
 

@@ -82,7 +82,7 @@ struct Eval: ParsableCommand {
         try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)
         try G.reportEval(records, EvalRun(folder: folder, agent: agentSpec, opponent: roster.count > 1 ? roster[1] : nil,
                                           seed: seed, workers: workerOptions.count, seconds: seconds,
-                                          frameSkip: G.frameSkip(config)), config: config)
+                                          frameSkip: config.frameSkip), config: config)
     }
 
     /// Writes the unsharded run's files from the shards of one `eval --shard` run.
@@ -106,7 +106,7 @@ struct Eval: ParsableCommand {
         ])
         try folder.write(shards.timingJSON, to: ShardFolder.timingFile)
         try G.reportEval(records, EvalRun(folder: folder, agent: agent, opponent: opponent, seed: head.seed,
-                                          workers: workers, seconds: seconds, frameSkip: G.frameSkip(config)),
+                                          workers: workers, seconds: seconds, frameSkip: config.frameSkip),
                          config: config)
     }
 }

@@ -139,10 +139,10 @@ struct Render: ParsableCommand {
         while true {
             try frames.capture(step: step) { vector.render(0, into: &$0) }
             if let screen {
-                var big = G.makeFrame(config, scale: Float(screen.columns) / G.fieldWidth(config) * 2)
+                var big = G.makeFrame(config, scale: Float(screen.columns) / config.fieldWidth * 2)
                 vector.render(0, into: &big)
                 screen.draw(big, status: G.renderStatus(vector, step: step, seats: seats, config: config))
-                Thread.sleep(forTimeInterval: Double(G.frameSkip(config)) / fps)
+                Thread.sleep(forTimeInterval: Double(config.frameSkip) / fps)
             }
             if over || (limit > 0 && step >= limit) { break }
             observations.withUnsafeBufferPointer { obs in

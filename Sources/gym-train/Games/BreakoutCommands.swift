@@ -6,8 +6,6 @@ import Gym
 // (``CommandGame``) and play's table (``BreakoutTable``); the rules stay in Gym.
 
 extension Breakout: CommandGame {
-    static func frameSkip(_ config: BreakoutConfig) -> Int { config.frameSkip }
-
     /// The agent alone: mean score with a 95% interval, walls cleared, lives lost, length.
     static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig) throws {
         let results = records.enumerated().map { index, episode in
@@ -16,17 +14,12 @@ extension Breakout: CommandGame {
             return e
         }
         let s = BreakoutEvalSummary(results)
-        let seconds = run.seconds
-        let stepsPerSecond = Double(s.totalSteps) / max(seconds, 1e-9)
-        let realTime = stepsPerSecond * Double(run.frameSkip) / 60
-
         var csv = "episode,seed,score,steps,end,levels_cleared,lives_lost,bricks_broken,paddle_hits,balls_lost,pushes\n"
         for r in results {
             let e = r.events
             csv += "\(r.index),\(r.seed),\(r.score),\(r.steps),\(r.end),\(r.levelsCleared),\(r.livesLost),"
             csv += "\(e.bricksBroken),\(e.paddleHits),\(e.ballsLost),\(e.pushes)\n"
         }
-        try run.folder.write(csv, to: "episodes.csv")
         let json = JSONValue.object([
             ("game", .string("breakout")), ("agent", .string(run.agent.displayName)),
             ("episodes", .number(s.episodes)), ("seed", .number(run.seed)),
@@ -40,18 +33,16 @@ extension Breakout: CommandGame {
             ("paddleHits", .number(s.paddleHits)), ("pushes", .number(s.pushes)),
             ("totalSteps", .number(s.totalSteps)),
         ])
-        try run.folder.write(json.serialized() + "\n", to: "summary.json")
-
-        print("eval breakout: \(run.agent.displayName), \(s.episodes) episodes, seed \(run.seed), \(run.workers) workers")
-        print(String(format: "  score   mean %.2f  95%% CI [%.2f, %.2f]", s.meanScore, s.scoreLow, s.scoreHigh))
-        print(String(format: "  walls   cleared at least one in %d/%d (%.3f, 95%% CI [%.3f, %.3f]); all %d in %d; mean %.2f",
-                     s.clearedAWall, s.episodes, s.clearRate, s.clearRateLow, s.clearRateHigh, config.levels, s.clearedAll, s.meanLevelsCleared))
-        print(String(format: "  lives   mean %.2f lost of %d; ends: %d lives out, %d walls done, %d step limit, %d watchdog",
-                     s.meanLivesLost, config.lives, s.livesExhausted, s.clearedAll, s.stepLimit, s.watchdog))
-        print(String(format: "  length  mean %.1f steps; %d bricks broken, %d paddle hits, %d pushes",
-                     s.meanLength, s.bricksBroken, s.paddleHits, s.pushes))
-        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(s.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agent included), \(formatRate(realTime))× real time")
-        print("  results \(run.folder.path)")
+        try run.finish(csv: csv, summary: json, totalSteps: s.totalSteps, lines: [
+            "eval breakout: \(run.agent.displayName), \(s.episodes) episodes, seed \(run.seed), \(run.workers) workers",
+            String(format: "  score   mean %.2f  95%% CI [%.2f, %.2f]", s.meanScore, s.scoreLow, s.scoreHigh),
+            String(format: "  walls   cleared at least one in %d/%d (%.3f, 95%% CI [%.3f, %.3f]); all %d in %d; mean %.2f",
+                   s.clearedAWall, s.episodes, s.clearRate, s.clearRateLow, s.clearRateHigh, config.levels, s.clearedAll, s.meanLevelsCleared),
+            String(format: "  lives   mean %.2f lost of %d; ends: %d lives out, %d walls done, %d step limit, %d watchdog",
+                   s.meanLivesLost, config.lives, s.livesExhausted, s.clearedAll, s.stepLimit, s.watchdog),
+            String(format: "  length  mean %.1f steps; %d bricks broken, %d paddle hits, %d pushes",
+                   s.meanLength, s.bricksBroken, s.paddleHits, s.pushes),
+        ])
     }
 
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Breakout> {
@@ -63,8 +54,6 @@ extension Breakout: CommandGame {
     static func makeFrame(_ config: BreakoutConfig, scale: Float) -> GrayFrame {
         BreakoutGame(config: config).makeFrame(scale: scale)
     }
-
-    static func fieldWidth(_ config: BreakoutConfig) -> Float { config.fieldWidth }
 
     static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: BreakoutConfig) -> String {
         let s = vector.state(0).core
@@ -167,12 +156,7 @@ struct BreakoutTable: PlayTable {
         game = BreakoutGame(config: config, seed: seed)
     }
 
-    var isOver: Bool { game.isOver }
-    var snapshot: BreakoutGame.SavedGame { game.snapshot() }
-    var frameSkip: Int { config.frameSkip }
     var pushAction: Int? { BreakoutAction.push.rawValue }
-    var aspect: Double { Double(config.fieldHeight / config.fieldWidth) }
-    var fieldWidth: Float { config.fieldWidth }
 
     func action(for key: PlayKey) -> Int? {
         switch key {
@@ -187,12 +171,6 @@ struct BreakoutTable: PlayTable {
         var e = BreakoutEvents()
         _ = game.step(person, events: &e)
         events.accumulate(e)
-    }
-
-    func frame(scale: Float) -> GrayFrame {
-        var f = game.makeFrame(scale: scale)
-        game.render(into: &f)
-        return f
     }
 
     func status(name: String) -> String {

@@ -7,9 +7,7 @@ import Gym
 /// conformance per game (Reports/PongReports.swift, Reports/BreakoutReports.swift);
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
-protocol CommandGame: PlayableGame, RecordFields {
-    /// Frames per agent step under `config` (for the × real time figures).
-    static func frameSkip(_ config: Config) -> Int
+protocol CommandGame: PlayableGame, RecordFields where Config: FieldConfig {
     /// `eval`'s files (episodes.csv, summary.json) and printed summary.
     static func reportEval(_ records: [Record], _ run: EvalRun, config: Config) throws
 
@@ -18,8 +16,6 @@ protocol CommandGame: PlayableGame, RecordFields {
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Self>
     /// A frame of the field at `scale` pixels per field unit.
     static func makeFrame(_ config: Config, scale: Float) -> GrayFrame
-    /// The field's width in field units.
-    static func fieldWidth(_ config: Config) -> Float
     /// The terminal's status line for game 0 of `vector`.
     static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: Config) -> String
     /// The line printed once the episode stopped.
@@ -103,6 +99,20 @@ struct EvalRun {
     var seconds: Double
     /// Frames per agent step (for the × real time figure).
     var frameSkip: Int
+
+    /// Writes a game's eval report (`csv` to episodes.csv, `summary` to
+    /// summary.json), prints its `lines`, then the speed of `totalSteps`
+    /// agent steps and the results folder, the same for every game.
+    func finish(csv: String, summary: JSONValue, totalSteps: Int, lines: [String]) throws {
+        try folder.write(csv, to: "episodes.csv")
+        try folder.write(summary.serialized() + "\n", to: "summary.json")
+        for line in lines { print(line) }
+        let stepsPerSecond = Double(totalSteps) / max(seconds, 1e-9)
+        let realTime = stepsPerSecond * Double(frameSkip) / 60
+        let agents = opponent == nil ? "agent included" : "agents included"
+        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, \(agents)), \(formatRate(realTime))× real time")
+        print("  results \(folder.path)")
+    }
 }
 
 extension GameKind {

@@ -6,8 +6,6 @@ import Gym
 // (``CommandGame``) and play's table (``PongTable``); the rules stay in Gym.
 
 extension Pong: CommandGame {
-    static func frameSkip(_ config: PongConfig) -> Int { config.frameSkip }
-
     /// The agent alternates sides by episode; win rate, points share, score and length.
     static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig) throws {
         let results = records.enumerated().map { index, match in
@@ -15,16 +13,12 @@ extension Pong: CommandGame {
         }
         let summary = PongEvalSummary(results)
         let opponent = run.opponent?.displayName ?? ""
-        let seconds = run.seconds
-        let stepsPerSecond = Double(summary.totalSteps) / max(seconds, 1e-9)
-        let realTime = stepsPerSecond * Double(run.frameSkip) / 60
 
         var csv = "episode,seed,agent_side,agent_score,opponent_score,steps,end,agent_hits,opponent_hits\n"
         for r in results {
             csv += "\(r.index),\(r.match.seed),\(r.agentSide),\(r.agentScore),\(r.opponentScore),\(r.match.steps),"
             csv += "\(r.match.end),\(r.match.hits(r.agentSide)),\(r.match.hits(r.agentSide.opponent))\n"
         }
-        try run.folder.write(csv, to: "episodes.csv")
         let json = JSONValue.object([
             ("game", .string("pong")), ("agent", .string(run.agent.displayName)),
             ("opponent", .string(opponent)), ("episodes", .number(summary.episodes)),
@@ -45,22 +39,20 @@ extension Pong: CommandGame {
             ("meanLength", .number(summary.meanLength)), ("truncated", .number(summary.truncated)),
             ("totalSteps", .number(summary.totalSteps)),
         ])
-        try run.folder.write(json.serialized() + "\n", to: "summary.json")
-
-        print("eval pong: \(run.agent.displayName) vs \(opponent), \(summary.episodes) games, seed \(run.seed), \(run.workers) workers")
-        print(String(format: "  whole games  won %d, lost %d of %d played to %d   whole-game win rate %.3f  95%% CI [%.3f, %.3f]",
-                     summary.wholeGameWins, summary.wholeGameLosses, summary.episodes - summary.truncated, config.maxScore,
-                     summary.wholeGameWinRate, summary.wholeGameWinRateLow, summary.wholeGameWinRateHigh))
-        print(String(format: "  truncated    %d at the %d-step limit: %d ahead, %d level, %d behind",
-                     summary.truncated, config.maxSteps, summary.truncatedAhead, summary.truncatedLevel, summary.truncatedBehind))
-        print(String(format: "  games   W %d  D %d  L %d (truncated games by the lead)   win rate %.3f  95%% CI [%.3f, %.3f]",
-                     summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh))
-        print(String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
-                     summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh))
-        print(String(format: "  mean score %.2f-%.2f, mean length %.1f steps, %d truncated",
-                     summary.meanAgentScore, summary.meanOpponentScore, summary.meanLength, summary.truncated))
-        print("  speed   \(formatRate(stepsPerSecond)) steps/s (\(summary.totalSteps) steps in \(String(format: "%.2f", seconds)) s wall, agents included), \(formatRate(realTime))× real time")
-        print("  results \(run.folder.path)")
+        try run.finish(csv: csv, summary: json, totalSteps: summary.totalSteps, lines: [
+            "eval pong: \(run.agent.displayName) vs \(opponent), \(summary.episodes) games, seed \(run.seed), \(run.workers) workers",
+            String(format: "  whole games  won %d, lost %d of %d played to %d   whole-game win rate %.3f  95%% CI [%.3f, %.3f]",
+                   summary.wholeGameWins, summary.wholeGameLosses, summary.episodes - summary.truncated, config.maxScore,
+                   summary.wholeGameWinRate, summary.wholeGameWinRateLow, summary.wholeGameWinRateHigh),
+            String(format: "  truncated    %d at the %d-step limit: %d ahead, %d level, %d behind",
+                   summary.truncated, config.maxSteps, summary.truncatedAhead, summary.truncatedLevel, summary.truncatedBehind),
+            String(format: "  games   W %d  D %d  L %d (truncated games by the lead)   win rate %.3f  95%% CI [%.3f, %.3f]",
+                   summary.wins, summary.draws, summary.losses, summary.winRate, summary.winRateLow, summary.winRateHigh),
+            String(format: "  points  %d-%d   share %.3f  95%% CI [%.3f, %.3f]",
+                   summary.pointsFor, summary.pointsAgainst, summary.pointShare, summary.pointShareLow, summary.pointShareHigh),
+            String(format: "  mean score %.2f-%.2f, mean length %.1f steps, %d truncated",
+                   summary.meanAgentScore, summary.meanOpponentScore, summary.meanLength, summary.truncated),
+        ])
     }
 
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Pong> {
@@ -72,8 +64,6 @@ extension Pong: CommandGame {
     static func makeFrame(_ config: PongConfig, scale: Float) -> GrayFrame {
         PongGame(config: config).makeFrame(scale: scale)
     }
-
-    static func fieldWidth(_ config: PongConfig) -> Float { config.fieldWidth }
 
     static func renderStatus(_ vector: Vector, step: Int, seats: [AgentSpec], config: PongConfig) -> String {
         let s = vector.state(0)
@@ -169,12 +159,7 @@ struct PongTable: PlayTable {
         receiver = game.state.ballVY < 0 ? .bottom : .top
     }
 
-    var isOver: Bool { game.isOver }
-    var snapshot: PongGame.SavedGame { game.snapshot() }
-    var frameSkip: Int { config.frameSkip }
     var pushAction: Int? { nil }
-    var aspect: Double { Double(config.fieldHeight / config.fieldWidth) }
-    var fieldWidth: Float { config.fieldWidth }
 
     func action(for key: PlayKey) -> Int? {
         switch key {
@@ -209,12 +194,6 @@ struct PongTable: PlayTable {
         result.scoreTop = Int(s.scoreTop)
         result.steps = Int(s.steps)
         result.end = s.end
-    }
-
-    func frame(scale: Float) -> GrayFrame {
-        var f = game.makeFrame(scale: scale)
-        game.render(into: &f)
-        return f
     }
 
     func status(name: String) -> String {

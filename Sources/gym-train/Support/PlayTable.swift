@@ -8,7 +8,8 @@ import Gym
 /// (``PongTable``, ``BreakoutTable``); the rules stay in Gym.
 protocol PlayTable {
     associatedtype State: Codable & Sendable & Equatable
-    associatedtype Config: GameConfig & Codable
+    associatedtype Config: FieldConfig & Codable
+    associatedtype Game: TableGame where Game.State == State, Game.Config == Config
     typealias Save = PlaySave<State, Config>
 
     /// A fresh game from `seed` (the opponent, when the game has one, is
@@ -17,23 +18,17 @@ protocol PlayTable {
 
     var config: Config { get }
     var seed: UInt64 { get }
+    /// The game as played so far.
+    var game: Game { get }
     /// The person's actions from the first step.
     var actions: [UInt8] { get }
-    var isOver: Bool { get }
-    var snapshot: Snapshot<State, Config> { get }
-    var frameSkip: Int { get }
     /// The game's push action, nil if it has none.
     var pushAction: Int? { get }
-    /// Field height over width (the drawing's aspect).
-    var aspect: Double { get }
 
     /// The movement action a key asks for, nil if the key does not move the paddle here.
     func action(for key: PlayKey) -> Int?
     /// One agent step with the person's action.
     mutating func step(person: Int)
-    /// The game drawn at `scale` pixels per field unit.
-    func frame(scale: Float) -> GrayFrame
-    var fieldWidth: Float { get }
     /// The status line under the field (score, lives, ...), `name` being the person's.
     func status(name: String) -> String
     /// The key help line.
@@ -45,6 +40,20 @@ protocol PlayTable {
 }
 
 extension PlayTable {
+    var isOver: Bool { game.isOver }
+    var snapshot: Snapshot<State, Config> { game.snapshot() }
+    var frameSkip: Int { config.frameSkip }
+    /// Field height over width (the drawing's aspect).
+    var aspect: Double { Double(config.fieldHeight / config.fieldWidth) }
+    var fieldWidth: Float { config.fieldWidth }
+
+    /// The game drawn at `scale` pixels per field unit.
+    func frame(scale: Float) -> GrayFrame {
+        var f = game.makeFrame(scale: scale)
+        game.render(into: &f)
+        return f
+    }
+
     /// The game a save file describes: played again from its seed with the
     /// saved actions (so the opponent's own state is rebuilt), checked to
     /// arrive at the saved snapshot bit for bit.

@@ -94,17 +94,11 @@ struct ShardFolder {
                 throw CLIError("\(path)/\(name): \(error)")
             }
         }
-        let run = try parse(try file(runFile), runFile)
-        func member(_ key: String) throws -> JSONValue {
-            if case let .object(m) = run, let v = m.first(where: { $0.0 == key })?.1 { return v }
-            throw CLIError("\(path)/\(runFile) is not a shard's run.json: no \"\(key)\" (was the run given --shard K/N?)")
-        }
-        func string(_ key: String) throws -> String {
-            if case let .string(s) = try member(key) { return s }
-            throw CLIError("\(path)/\(runFile): \"\(key)\" must be a string")
-        }
+        let run = RunMembers(object: try parse(try file(runFile), runFile),
+                             missing: { "\(path)/\(runFile) is not a shard's run.json: no \"\($0)\" (was the run given --shard K/N?)" },
+                             notString: { "\(path)/\(runFile): \"\($0)\" must be a string" })
         func integer<T: FixedWidthInteger>(_ key: String, _: T.Type) throws -> T {
-            if let v = try member(key).integer(T.self) { return v }
+            if let v = try run.value(key).integer(T.self) { return v }
             throw CLIError("\(path)/\(runFile): \"\(key)\" must be an integer")
         }
         let index = try integer("shardIndex", Int.self), count = try integer("shardCount", Int.self)
@@ -132,10 +126,10 @@ struct ShardFolder {
             seconds = m.first(where: { $0.0 == "wallSeconds" })?.1.double ?? 0
             workers = m.first(where: { $0.0 == "workers" })?.1.integer(Int.self) ?? 0
         }
-        return ShardFolder(path: path, subcommand: try string("subcommand"), version: try string("version"),
-                           game: try string("game"), seed: try integer("seed", UInt64.self),
-                           configHash: try string("configHash"), shard: shard, games: games,
-                           parameters: try member("parameters"), configText: try file("config.json"),
+        return ShardFolder(path: path, subcommand: try run.string("subcommand"), version: try run.string("version"),
+                           game: try run.string("game"), seed: try integer("seed", UInt64.self),
+                           configHash: try run.string("configHash"), shard: shard, games: games,
+                           parameters: try run.value("parameters"), configText: try file("config.json"),
                            records: records, wallSeconds: seconds, workers: workers)
     }
 
@@ -184,15 +178,34 @@ struct ShardFolder {
         try C.decode(configText, source: "\(path)/config.json")
     }
 
-    /// A string member of `parameters`.
-    func parameter(_ key: String) throws -> JSONValue {
-        if case let .object(m) = parameters, let v = m.first(where: { $0.0 == key })?.1 { return v }
-        throw CLIError("\(path)/\(ShardFolder.runFile): parameters lack \"\(key)\"")
+    /// The members of `parameters`.
+    var parameterMembers: RunMembers {
+        RunMembers(object: parameters, missing: { "\(path)/\(ShardFolder.runFile): parameters lack \"\($0)\"" },
+                   notString: { "\(path)/\(ShardFolder.runFile): parameter \"\($0)\" must be a string" })
     }
 
-    func stringParameter(_ key: String) throws -> String {
-        if case let .string(s) = try parameter(key) { return s }
-        throw CLIError("\(path)/\(ShardFolder.runFile): parameter \"\(key)\" must be a string")
+    /// A member of `parameters`.
+    func parameter(_ key: String) throws -> JSONValue { try parameterMembers.value(key) }
+
+    /// A string member of `parameters`.
+    func stringParameter(_ key: String) throws -> String { try parameterMembers.string(key) }
+}
+
+/// The members of one object of a shard's run.json; each failure is one
+/// error line naming the file and the key.
+struct RunMembers {
+    var object: JSONValue
+    /// The error line for a missing key, and for a key whose value is not a string.
+    var missing: (String) -> String, notString: (String) -> String
+
+    func value(_ key: String) throws -> JSONValue {
+        if let v = object[key] { return v }
+        throw CLIError(missing(key))
+    }
+
+    func string(_ key: String) throws -> String {
+        if case let .string(s) = try value(key) { return s }
+        throw CLIError(notString(key))
     }
 }
 
