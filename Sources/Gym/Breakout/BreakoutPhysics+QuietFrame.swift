@@ -161,3 +161,45 @@ extension BreakoutPhysics {
         return k
     }
 }
+
+extension BreakoutPhysics {
+    // MARK: - Runs of quiet serve frames (no ball in play)
+
+    /// Runs up to `frames` frames with `action` while each is quiet, for a
+    /// game whose serve is pending with no ball in play and bricks left
+    /// (``quietFrame(_:action:)``'s first case), the paddle, cooldown and
+    /// serve timer kept in registers; returns the frames run (0 when the
+    /// game is not in that case). The state after `k` frames is that of `k`
+    /// quiet frames, bit for bit (the same tests and operations); the first
+    /// frame that is not quiet (the serve: the timer reaching 0, or the push
+    /// action without automatic serve) is left to the caller, and the
+    /// frames' action is not recorded (the caller records it as
+    /// ``frameAction(_:action:sticky:)`` does).
+    @inlinable @inline(__always)
+    public func serveRun(_ s: inout BreakoutCore, action: Int, frames: Int) -> Int {
+        guard s.servePending, s.ballCount == 0, s.bricksLeft != 0 else { return 0 }
+        if !autoServe && action == BreakoutAction.push.rawValue { return 0 }
+        let half = s.paddleHalfWidth
+        var px = s.paddleX, cooldown = s.pushCooldown, timer = s.serveTimer
+        var k = 0
+        while k < frames {
+            var t = timer
+            if autoServe {
+                if t > 0 { t -= 1 }
+                if t == 0 { break }
+            }
+            let px1 = paddleTarget(px, half: half, action: action)
+            cooldown = cooldown > 0 ? cooldown - 1 : 0
+            timer = t
+            px = min(max(px1, half), width - half)
+            k += 1
+        }
+        if k > 0 {
+            s.frames &+= Int32(truncatingIfNeeded: k)
+            s.pushCooldown = cooldown
+            s.serveTimer = timer
+            s.paddleX = px
+        }
+        return k
+    }
+}
