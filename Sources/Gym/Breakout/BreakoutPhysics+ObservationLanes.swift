@@ -33,7 +33,7 @@ extension BreakoutPhysics {
     /// eight-float blocks, the last block ending at the last float (it may
     /// overlap the one before): inline, where a library copy is a call
     /// that first dispatches on the length.
-    @inline(__always)
+    @inline(always)
     static func copyFloats(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
         guard count >= 8 else {
             for k in 0 ..< count { target[k] = source[k] }
@@ -47,12 +47,12 @@ extension BreakoutPhysics {
         store(load(source + count - 8), target + count - 8)
     }
 
-    @inline(__always)
+    @inline(always)
     static func load(_ p: UnsafePointer<Float>) -> Lanes {
         UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
     }
 
-    @inline(__always)
+    @inline(always)
     static func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
     }
@@ -83,10 +83,14 @@ extension BreakoutPhysics {
         var focusX = Lanes(), focusVY = Lanes()
         var hasFocus = LaneMask()
         let balls = Int(maxBalls)
+        // The most balls any of the eight games has: slot k is used by some
+        // game iff k < most (a scalar test; a mask reduction was a call).
+        var most: Int32 = 0
+        for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
         for k in 0 ..< balls {
             let b = scratch + 3 * k
             let active: LaneMask = Lanes(repeating: Float(k)) .< n
-            guard any(active) else {
+            guard k < Int(most) else {
                 // No game has a ball in this slot: zeros, as the scalar code writes.
                 b[0] = Lanes(); b[1] = Lanes(); b[2] = Lanes()
                 continue
@@ -127,30 +131,39 @@ extension BreakoutPhysics {
     /// columns between the lowest and the highest candidate of any lane are
     /// scanned; no branch depends on a lane.
     ///
-    /// The running best distance starts at infinity instead of "none yet":
-    /// for a finite `x` every distance is finite, so the first candidate is
-    /// taken as the scan takes it, and each column costs one compare and
-    /// one select on the chain from column to column. A lane whose `x` is
-    /// not finite (never in play) takes the scalar function.
-    @inline(__always)
+    /// A column that is not a lane's candidate counts as infinitely far in
+    /// that lane, and the running best distance starts at infinity instead
+    /// of "none yet": for a finite `x` every candidate's distance is
+    /// finite, so the first candidate is taken as the scan takes it, and
+    /// each column costs one compare and one select on the chain from
+    /// column to column. A lane whose `x` is not finite (never in play)
+    /// takes the scalar function.
+    @inline(always)
     func nearestColumnLanes(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
         var best = Lanes(repeating: -1), bestDistance = Lanes(repeating: .infinity)
         let union = candidates[0] | candidates[1] | candidates[2] | candidates[3]
             | candidates[4] | candidates[5] | candidates[6] | candidates[7]
         guard union != 0 else { return best }
-        guard all((x .< .infinity) .& (x .> -.infinity)) else { return nearestColumnLanesOneByOne(candidates, to: x) }
+        // x − x is +0 in every finite lane and NaN in any other; their sum
+        // is 0 only when every lane is finite (a mask reduction was a call).
+        let probe = x - x
+        let halves = probe.lowHalf + probe.highHalf
+        guard halves[0] + halves[1] + halves[2] + halves[3] == 0 else {
+            return nearestColumnLanesOneByOne(candidates, to: x)
+        }
         let first = union.trailingZeroBitCount, last = 31 - union.leadingZeroBitCount
         // Each column's candidate bits, lowest first; tested by a float
         // compare (bit set: the pattern of 2^−126 > 0), since integer lane
         // compares were compiled to stores and reloads through memory.
         var bits = candidates &>> UInt32(first)
+        let far = Lanes(repeating: .infinity)
         for column in first ... last {
             let isCandidate: LaneMask = unsafeBitCast((bits & 1) &<< 23, to: Lanes.self) .> 0
             bits &>>= 1
             let d = Lanes(repeating: (Float(column) + 0.5) * brickW) - x
             // |d| as a select (a −0 stays −0: equal to 0 in every comparison).
-            let distance = d.replacing(with: 0 - d, where: d .< 0)
-            let take: LaneMask = isCandidate .& (distance .< bestDistance)
+            let distance = far.replacing(with: d.replacing(with: 0 - d, where: d .< 0), where: isCandidate)
+            let take: LaneMask = distance .< bestDistance
             bestDistance = bestDistance.replacing(with: distance, where: take)
             best = best.replacing(with: Float(column), where: take)
         }
@@ -169,7 +182,7 @@ extension BreakoutPhysics {
     /// `o[g × stride + j]`, four entries at a time by 4 × 4 transposes
     /// (two rounds of even/odd interleaves; one 16-byte store per game and
     /// half), the last `count % 4` lane by lane.
-    @inline(__always)
+    @inline(always)
     static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, into o: UnsafeMutablePointer<Float>, stride: Int) {
         var j = 0
         while j + 4 <= count {
@@ -186,7 +199,7 @@ extension BreakoutPhysics {
     }
 
     /// Stores `(a[g], b[g], c[g], d[g])` at `out + g × stride` for g in 0 ..< 4.
-    @inline(__always)
+    @inline(always)
     static func transposeStore(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
                                into out: UnsafeMutablePointer<Float>, stride: Int) {
         // ab = (a0, a1, a2, a3, b0, b1, b2, b3): its even half (a0, a2, b0, b2), its odd half (a1, a3, b1, b3).
@@ -199,33 +212,33 @@ extension BreakoutPhysics {
         store4(odd.oddHalf, out + 3 * stride)      // a3 b3 c3 d3
     }
 
-    @inline(__always)
+    @inline(always)
     static func store4(_ v: SIMD4<Float>, _ out: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(out).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 
     /// One float of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
-    @inline(__always)
+    @inline(always)
     static func gather(_ c: UnsafePointer<BreakoutCore>, _ read: (UnsafePointer<BreakoutCore>) -> Float) -> Lanes {
         Lanes(read(c), read(c + 1), read(c + 2), read(c + 3), read(c + 4), read(c + 5), read(c + 6), read(c + 7))
     }
 
     /// ``unit(_:)`` lane by lane.
-    @inline(__always)
+    @inline(always)
     static func unitLanes(_ v: Lanes) -> Lanes {
         let low = v.replacing(with: -1, where: -1 .>= v)
         return low.replacing(with: 1, where: 1 .< low)
     }
 
     /// ``urgency(_:)`` lane by lane.
-    @inline(__always)
+    @inline(always)
     func urgencyLanes(_ time: Lanes) -> Lanes {
         let u = time * paddleSpeed / width
         return u.replacing(with: 1, where: 1 .< u)
     }
 
     /// ``timeToFace(y:vy:)`` lane by lane (both arrivals computed, one selected).
-    @inline(__always)
+    @inline(always)
     func timeToFaceLanes(y: Lanes, vy: Lanes) -> Lanes {
         let drop = y - (paddleTop + r)
         var t: Lanes
@@ -250,7 +263,7 @@ extension BreakoutPhysics {
     /// `Float(signOf:magnitudeOf:)`: they differ only in the sign of a zero
     /// remainder, which the crossing (`r` plus it, or a wall's distance
     /// minus it) does not keep.
-    @inline(__always)
+    @inline(always)
     func crossingXLanes(x: Lanes, vx: Lanes, time: Lanes) -> Lanes {
         let span = width - 2 * r
         let p = 2 * span
@@ -261,7 +274,10 @@ extension BreakoutPhysics {
         var v = u.replacing(with: 0 - u, where: a .< 0)
         let finite: LaneMask = (time .< .infinity) .& (time .> -.infinity)
         let far: LaneMask = finite .& (m .>= 4 * p)
-        if any(far) {
+        // Any far lane: the sum of 1 per far lane (a mask reduction was a call).
+        let farLanes = Lanes().replacing(with: 1, where: far)
+        let farHalves = farLanes.lowHalf + farLanes.highHalf
+        if farHalves[0] + farHalves[1] + farHalves[2] + farHalves[3] != 0 {
             // Rare (a crossing four periods away): the library's remainder, as the scalar code takes it.
             for g in 0 ..< 8 where far[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         }

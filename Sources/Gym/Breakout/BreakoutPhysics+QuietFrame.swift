@@ -127,14 +127,14 @@ extension BreakoutPhysics {
     /// zeros and stay untouched); the first frame that is not quiet is left
     /// to the caller, and the frames' action is not recorded (the caller
     /// records it as ``frameAction(_:action:sticky:)`` does).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     public func quietRun(_ s: inout BreakoutCore, action: Int, frames: Int) -> Int {
         guard !s.servePending, s.ballCount == 1, s.bricksLeft != 0, gravity <= 0 else { return 0 }
         let isPush = action == BreakoutAction.push.rawValue
         let half = s.paddleHalfWidth
         var px = s.paddleX, cooldown = s.pushCooldown
-        var x = s.ballX[0], y = s.ballY[0]
-        let vx = s.ballVX[0], vy = s.ballVY[0]
+        var x = Self.slot0(&s.ballX), y = Self.slot0(&s.ballY)
+        let vx = Self.slot0(&s.ballVX), vy = Self.slot0(&s.ballVY)
         var k = 0
         while k < frames {
             let next = cooldown > 0 ? cooldown - 1 : 0
@@ -154,11 +154,27 @@ extension BreakoutPhysics {
         if k > 0 {
             s.frames &+= Int32(truncatingIfNeeded: k)
             s.pushCooldown = cooldown
-            s.ballX[0] = x
-            s.ballY[0] = y
+            Self.setSlot0(&s.ballX, x)
+            Self.setSlot0(&s.ballY, y)
             s.paddleX = px
         }
         return k
+    }
+}
+
+extension BreakoutPhysics {
+    /// Lane 0 of a ball-slot vector, read as one float in memory (as a
+    /// vector read, the whole vector was loaded and kept for the write back).
+    @inlinable @inline(always)
+    static func slot0(_ v: inout SIMD8<Float>) -> Float {
+        withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+    }
+
+    /// Sets lane 0 of a ball-slot vector by one float store (a lane write
+    /// of the vector was a load, a blend and a 32-byte store).
+    @inlinable @inline(always)
+    static func setSlot0(_ v: inout SIMD8<Float>, _ value: Float) {
+        withUnsafeMutablePointer(to: &v) { UnsafeMutableRawPointer($0).storeBytes(of: value, as: Float.self) }
     }
 }
 
@@ -175,7 +191,7 @@ extension BreakoutPhysics {
     /// action without automatic serve) is left to the caller, and the
     /// frames' action is not recorded (the caller records it as
     /// ``frameAction(_:action:sticky:)`` does).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     public func serveRun(_ s: inout BreakoutCore, action: Int, frames: Int) -> Int {
         guard s.servePending, s.ballCount == 0, s.bricksLeft != 0 else { return 0 }
         if !autoServe && action == BreakoutAction.push.rawValue { return 0 }
