@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch`` writes its observations eight games at a time
-/// (``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:)``); those
+/// (``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:scratch:)``); those
 /// must be the single-game reference's bit for bit, and must really be
 /// taken.
 @Suite struct BreakoutBatchLaneTests {
@@ -43,6 +43,43 @@ import Testing
                 }
             }
             #expect(batch.laneObservations - before >= steps * 16, "\(name): \(batch.laneObservations - before) observations in lanes")
+        }
+    }
+
+    /// ``BreakoutPhysics/nearestColumnLanes(_:to:)`` against
+    /// ``BreakoutPhysics/nearestColumn(_:to:)`` lane by lane: random
+    /// candidate sets (empty, full, sparse) and positions across and beyond
+    /// the field, at brick centres and halfway between them, and a lane
+    /// that is not finite now and then, for walls of 1 to 32 columns.
+    @Test func nearestColumnInLanesIsTheScalarOne() {
+        var rng = Xoshiro256(seed: 0x1A4E)
+        for trial in 0 ..< 400 {
+            var config = BreakoutConfig()
+            config.brickColumns = 1 + Int(rng.below(32))
+            config.fieldWidth = [320, 160, 640, 97][trial % 4]
+            let physics = BreakoutPhysics(config: config)
+            let cols = config.brickColumns, w = config.brickWidth
+            let all: UInt32 = cols == 32 ? .max : (1 << UInt32(cols)) - 1
+            var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
+            for g in 0 ..< 8 {
+                candidates[g] = switch rng.below(4) {
+                case 0: 0
+                case 1: all
+                default: UInt32(truncatingIfNeeded: rng.next()) & all
+                }
+                x[g] = switch rng.below(4) {
+                case 0: (Float(rng.below(cols)) + 0.5) * w
+                case 1: Float(rng.below(cols + 1)) * w
+                case 2: (rng.nextUnit() * 1.4 - 0.2) * config.fieldWidth
+                default: rng.nextUnit() * config.fieldWidth
+                }
+            }
+            if trial % 10 == 0 { x[Int(rng.below(8))] = [Float.infinity, -.infinity, .nan][trial / 10 % 3] }
+            let lanes = physics.nearestColumnLanes(candidates, to: x)
+            for g in 0 ..< 8 {
+                #expect(lanes[g] == Float(physics.nearestColumn(candidates[g], to: x[g])),
+                        "\(cols) columns, candidates \(candidates[g]), x \(x[g])")
+            }
         }
     }
 }

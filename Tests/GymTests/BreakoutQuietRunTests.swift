@@ -67,6 +67,75 @@ import Testing
     }
 }
 
+/// ``BreakoutPhysics/serveRun(_:action:frames:)``, the batch's run of quiet
+/// serve frames (no ball in play) in registers: the same state as that many
+/// quiet frames, and the batch really takes it.
+@Suite struct BreakoutServeRunTests {
+    /// Random rollouts of every preset, with a manual serve and with
+    /// gravity: from each state, a run of up to 8 frames against
+    /// ``BreakoutPhysics/quietFrame(_:action:)`` called frame by frame
+    /// (after its frames the state is the same, bit for bit, and the next
+    /// frame is not quiet unless the run used all 8), then the game goes on
+    /// by its general tick.
+    @Test func runIsQuietFramesOneByOne() throws {
+        var manual = try BreakoutConfig.preset("classic")
+        manual.autoServe = false
+        var gravity = try BreakoutConfig.preset("classic")
+        gravity.gravity = 0.05
+        let configs = BreakoutConfig.presets.map { ($0.name, $0.config) } + [("manual", manual), ("gravity", gravity)]
+        for (name, config) in configs {
+            let physics = BreakoutPhysics(config: config)
+            var ran = 0
+            var state = physics.initialState(seed: 0)
+            var rng = Xoshiro256(seed: 0x5E7)
+            var restarts: UInt64 = 0
+            for frame in 0 ..< 24_000 {
+                let action = rng.below(50) == 0 ? 7 : rng.below(4)
+                var fast = state.core, slow = state.core
+                let k = physics.serveRun(&fast, action: action, frames: 8)
+                var quiet = 0
+                while quiet < 8, physics.quietFrame(&slow, action: action) { quiet += 1 }
+                let c = state.core
+                if !c.servePending || c.ballCount != 0 || c.bricksLeft == 0 {
+                    #expect(k == 0, "\(name): a run where no serve is pending")
+                } else if k != quiet || fast.fingerprintBits != slow.fingerprintBits {
+                    Issue.record("\(name) frame \(frame): run of \(k), quiet frames \(quiet)")
+                    break
+                }
+                ran += k
+                var events = BreakoutEvents()
+                state.bricks.withUnsafeMutableBufferPointer {
+                    physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events)
+                }
+                if state.core.end != .none {
+                    restarts += 1
+                    state = physics.initialState(seed: 100 &* restarts)
+                }
+            }
+            #expect(ran > 0, "\(name): no run")
+        }
+    }
+
+    /// At frame skip 4 without sticky actions, a batch runs its serve
+    /// frames by ``BreakoutPhysics/serveRun(_:action:frames:)`` (the count
+    /// fails if the batch stops using it; the batch's equality with the
+    /// reference is ``BreakoutBatchTests``' and ``BreakoutBatchLaneTests``').
+    @Test func batchRunsServeFramesInRegisters() throws {
+        for name in BreakoutConfig.presetNames {
+            var config = try BreakoutConfig.preset(name)
+            config.frameSkip = 4
+            let batch = BreakoutBatch(config: config, count: 10, seed: 3)
+            let b = VectorBuffers(batch)
+            var play = ContractPlay(seed: 3, actions: batch.actionCount)
+            for _ in 0 ..< 500 {
+                for i in 0 ..< 10 { b.actions[i] = play.next() }
+                b.step(batch)
+            }
+            #expect(batch.serveRunFrames * 50 > 500 * 10 * 4, "\(name): \(batch.serveRunFrames) serve frames in runs")
+        }
+    }
+}
+
 extension BreakoutCore {
     /// Every bit of the state (signed zeros apart), for comparisons that
     /// `==` would let a −0 through.

@@ -42,6 +42,8 @@ public final class BreakoutBatch: VectorEnvironment {
     /// rewritten with ``aim`` whenever the grid changes (``bricksChanged(_:)``):
     /// an observation copies them.
     let cellValues: UnsafeMutablePointer<Float>
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:scratch:)``.
+    let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
     /// Frames taken by the quiet-frame fast path so far (all games): how
@@ -50,8 +52,11 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Of those, frames run in registers by
     /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
     var quietRunFrames = 0
+    /// Of those, serve frames (no ball in play) run in registers by
+    /// ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions).
+    var serveRunFrames = 0
     /// Observations written eight games at a time so far
-    /// (``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:)``): how
+    /// (``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:scratch:)``): how
     /// tests see that the lane path is used.
     var laneObservations = 0
 
@@ -83,6 +88,8 @@ public final class BreakoutBatch: VectorEnvironment {
         aim.initialize(repeating: 0, count: count)
         cellValues = .allocate(capacity: max(1, count * cellCount))
         cellValues.initialize(repeating: 0, count: max(1, count * cellCount))
+        laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
+        laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         for i in 0 ..< count {
             start(i, seed: restarts.draw(i))
@@ -90,7 +97,7 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     deinit {
-        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate(); cellValues.deallocate()
+        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate(); cellValues.deallocate(); laneScratch.deallocate()
     }
 
     @inline(__always)
@@ -184,7 +191,8 @@ public final class BreakoutBatch: VectorEnvironment {
         let n = observationCount
         var i = 0
         while i + 8 <= count {
-            physics.observeEight(cores + i, cellValues: cellRow(i), aim: aim + i, into: out + i * n, stride: n)
+            physics.observeEight(cores + i, cellValues: cellRow(i), aim: aim + i, into: out + i * n, stride: n,
+                                 scratch: laneScratch)
             i += 8
         }
         laneObservations &+= i
@@ -232,7 +240,8 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
     /// with quiet frames on the fast path (without sticky actions, runs of
-    /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``); refreshes the game's aim
+    /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``, and
+    /// while a serve is pending ``BreakoutPhysics/serveRun(_:action:frames:)``); refreshes the game's aim
     /// candidates and cell entries when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
@@ -245,16 +254,20 @@ public final class BreakoutBatch: VectorEnvironment {
         events = BreakoutEvents()
         let sticky = physics.config.stickyActionProbability
         let frames = physics.config.frameSkip
-        var quiet = 0, run = 0
+        var quiet = 0, run = 0, serve = 0
         var f = 0
         while f < frames {
             if !(sticky > 0) {
                 // No sticky draw: every frame's action is `action`, so a
                 // run of quiet frames stays in registers.
-                let k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
+                var k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
+                run &+= k
+                if k == 0 {
+                    k = physics.serveRun(&s.pointee, action: action, frames: frames - f)
+                    serve &+= k
+                }
                 if k > 0 {
                     s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
-                    run &+= k
                     f += k
                     if f == frames { break }
                 }
@@ -268,8 +281,9 @@ public final class BreakoutBatch: VectorEnvironment {
             physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
             if s.pointee.end != .none { break }
         }
-        quietFrames &+= quiet &+ run
+        quietFrames &+= quiet &+ run &+ serve
         quietRunFrames &+= run
+        serveRunFrames &+= serve
         if events.brickHits > 0 { bricksChanged(i) }
         return physics.finishStep(&s.pointee, events: events)
     }

@@ -38,7 +38,10 @@ extension BreakoutPhysics {
         o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
         o[2] = Float(c.pointee.lives) / Float(config.lives)
         o[3] = Float(c.pointee.levelsCleared) / Float(config.levels)
-        o[4] = pushCooldown > 0 ? Float(c.pointee.pushCooldown) / Float(pushCooldown) : 0
+        // A cooldown of 0 gives 0 / pushCooldown = +0 without the division
+        // (a game whose push is ready, or that never pushes).
+        let cooldown = c.pointee.pushCooldown
+        o[4] = pushCooldown > 0 && cooldown != 0 ? Float(cooldown) / Float(pushCooldown) : 0
         o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
         o[6] = c.pointee.servePending ? 1 : 0
         o[7] = min(c.pointee.speed * invV, 1)

@@ -8,20 +8,53 @@ extension BreakoutPhysics {
     /// `g`'s cell entries, ``writeCells(_:into:)`` of its grid, at
     /// `cellValues + g × cellCount`, its ``aimColumns(_:)`` in `aim[g]`) to
     /// `o + g × stride`: what ``observe(_:cellValues:aimColumns:into:)`` writes
-    /// for each, bit for bit.
+    /// for each, bit for bit. `scratch` holds ``laneScratchCount`` lane
+    /// vectors (the caller's, so nothing is allocated here).
     ///
     /// The head is written game by game and the cells copied; the paddle-relative
     /// features (per ball a chain of divisions, a remainder and selects)
     /// are computed for the eight games at once in float lanes
-    /// (``observeRelativeLanes(_:aim:into:stride:)``).
+    /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, cellValues: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
-                      into o: UnsafeMutablePointer<Float>, stride: Int) {
+                      into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
         for g in 0 ..< 8 {
             let out = o + g * stride
             observeHead(cores + g, into: out)
-            (out + cellStart).update(from: cellValues + g * cells, count: cells)
+            Self.copyFloats(cellValues + g * cells, into: out + cellStart, count: cells)
         }
-        observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride)
+        observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride, scratch: scratch)
+    }
+
+    /// Lane vectors ``observeEight(_:cellValues:aim:into:stride:scratch:)``
+    /// needs as scratch: one per paddle-relative entry of a game.
+    @usableFromInline static let laneScratchCount = 3 * BreakoutConfig.ballSlots + 7
+
+    /// Copies `count` floats from `source` to `target` (not overlapping) in
+    /// eight-float blocks, the last block ending at the last float (it may
+    /// overlap the one before): inline, where a library copy is a call
+    /// that first dispatches on the length.
+    @inline(always)
+    static func copyFloats(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
+        guard count >= 8 else {
+            for k in 0 ..< count { target[k] = source[k] }
+            return
+        }
+        var k = 0
+        while k + 8 < count {
+            store(load(source + k), target + k)
+            k += 8
+        }
+        store(load(source + count - 8), target + count - 8)
+    }
+
+    @inline(always)
+    static func load(_ p: UnsafePointer<Float>) -> Lanes {
+        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
+    }
+
+    @inline(always)
+    static func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
     }
 
     /// ``observeRelative(_:aimColumns:into:)`` of eight games (`cores[g]`
@@ -34,10 +67,14 @@ extension BreakoutPhysics {
     /// library defines them), and empty ball slots written as zeros. Where
     /// the scalar code takes the library's remainder (an offset of at least
     /// four periods), that lane is recomputed with it. The nearest aim
-    /// column is found game by game (bit scans).
+    /// column is the scan ``nearestColumn(_:to:)`` equals, in lanes
+    /// (``nearestColumnLanes(_:to:)``). Each entry's eight values go to
+    /// `scratch` (one lane vector per entry), and the games' rows are
+    /// written from there four entries at a time by 4 × 4 transposes
+    /// (``storeRows(_:count:into:stride:)``), not lane by lane.
     @inline(never)
     func observeRelativeLanes(_ c: UnsafePointer<BreakoutCore>, aim: UnsafePointer<UInt32>,
-                              into o: UnsafeMutablePointer<Float>, stride: Int) {
+                              into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
         let invW = 1 / width
         let px = Self.gather(c) { $0.pointee.paddleX }
         let half = Self.gather(c) { $0.pointee.paddleHalfWidth }
@@ -45,14 +82,17 @@ extension BreakoutPhysics {
         var focusTime = Lanes(repeating: .infinity), focusCrossing = px
         var focusX = Lanes(), focusVY = Lanes()
         var hasFocus = LaneMask()
-        for k in 0 ..< Int(maxBalls) {
+        let balls = Int(maxBalls)
+        // The most balls any of the eight games has: slot k is used by some
+        // game iff k < most (a scalar test; a mask reduction was a call).
+        var most: Int32 = 0
+        for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
+        for k in 0 ..< balls {
+            let b = scratch + 3 * k
             let active: LaneMask = Lanes(repeating: Float(k)) .< n
-            guard any(active) else {
+            guard k < Int(most) else {
                 // No game has a ball in this slot: zeros, as the scalar code writes.
-                for g in 0 ..< 8 {
-                    let b = o + g * stride + 3 * k
-                    b[0] = 0; b[1] = 0; b[2] = 0
-                }
+                b[0] = Lanes(); b[1] = Lanes(); b[2] = Lanes()
                 continue
             }
             let x = Self.gather(c) { $0.pointee.ballX[k] }
@@ -61,13 +101,9 @@ extension BreakoutPhysics {
             let vy = Self.gather(c) { $0.pointee.ballVY[k] }
             let t = timeToFaceLanes(y: y, vy: vy)
             let crossing = crossingXLanes(x: x, vx: vx, time: t)
-            let b0 = Self.unitLanes((x - px) * invW).replacing(with: 0, where: .!active)
-            let b1 = Self.unitLanes((crossing - px) * invW).replacing(with: 0, where: .!active)
-            let b2 = urgencyLanes(t).replacing(with: 0, where: .!active)
-            for g in 0 ..< 8 {
-                let b = o + g * stride + 3 * k
-                b[0] = b0[g]; b[1] = b1[g]; b[2] = b2[g]
-            }
+            b[0] = Self.unitLanes((x - px) * invW).replacing(with: 0, where: .!active)
+            b[1] = Self.unitLanes((crossing - px) * invW).replacing(with: 0, where: .!active)
+            b[2] = urgencyLanes(t).replacing(with: 0, where: .!active)
             let better: LaneMask = active .& ((t .< focusTime) .| .!hasFocus)
             focusTime = focusTime.replacing(with: t, where: better)
             focusCrossing = focusCrossing.replacing(with: crossing, where: better)
@@ -76,57 +112,147 @@ extension BreakoutPhysics {
             hasFocus = hasFocus .| better
         }
         let noFocus: LaneMask = .!hasFocus
-        let f0 = Lanes().replacing(with: 1, where: hasFocus)
-        let f1 = Self.unitLanes((focusX - px) * invW).replacing(with: 0, where: noFocus)
-        let f2 = Self.unitLanes((focusCrossing - px) * invW).replacing(with: 0, where: noFocus)
-        let f3 = Self.unitLanes((focusCrossing - px) / (half + r)).replacing(with: 0, where: noFocus)
-        let f4 = urgencyLanes(focusTime).replacing(with: 0, where: noFocus)
-        let f5 = Self.unitLanes(focusVY / maxSpeed).replacing(with: 0, where: noFocus)
-        let column = Lanes(Float(nearestColumn(aim[0], to: focusCrossing[0])), Float(nearestColumn(aim[1], to: focusCrossing[1])),
-                           Float(nearestColumn(aim[2], to: focusCrossing[2])), Float(nearestColumn(aim[3], to: focusCrossing[3])),
-                           Float(nearestColumn(aim[4], to: focusCrossing[4])), Float(nearestColumn(aim[5], to: focusCrossing[5])),
-                           Float(nearestColumn(aim[6], to: focusCrossing[6])), Float(nearestColumn(aim[7], to: focusCrossing[7])))
-        let f6 = Self.unitLanes(((column + 0.5) * brickW - focusCrossing) * invW).replacing(with: 0, where: column .< 0)
-        for g in 0 ..< 8 {
-            let f = o + g * stride + 3 * Int(maxBalls)
-            f[0] = f0[g]; f[1] = f1[g]; f[2] = f2[g]; f[3] = f3[g]; f[4] = f4[g]; f[5] = f5[g]; f[6] = f6[g]
+        let f = scratch + 3 * balls
+        f[0] = Lanes().replacing(with: 1, where: hasFocus)
+        f[1] = Self.unitLanes((focusX - px) * invW).replacing(with: 0, where: noFocus)
+        f[2] = Self.unitLanes((focusCrossing - px) * invW).replacing(with: 0, where: noFocus)
+        f[3] = Self.unitLanes((focusCrossing - px) / (half + r)).replacing(with: 0, where: noFocus)
+        f[4] = urgencyLanes(focusTime).replacing(with: 0, where: noFocus)
+        f[5] = Self.unitLanes(focusVY / maxSpeed).replacing(with: 0, where: noFocus)
+        let column = nearestColumnLanes(UnsafeRawPointer(aim).loadUnaligned(as: SIMD8<UInt32>.self), to: focusCrossing)
+        f[6] = Self.unitLanes(((column + 0.5) * brickW - focusCrossing) * invW).replacing(with: 0, where: column .< 0)
+        Self.storeRows(scratch, count: 3 * balls + 7, into: o, stride: stride)
+    }
+
+    /// ``nearestColumn(_:to:)`` lane by lane (`candidates[g]` and `x[g]`;
+    /// −1 where a game has no candidate): the scan that function equals,
+    /// every candidate in column order, a strictly nearer one replacing the
+    /// choice, on the same distances `|(c + 0.5) × brickW − x|`. Only the
+    /// columns between the lowest and the highest candidate of any lane are
+    /// scanned; no branch depends on a lane.
+    ///
+    /// A column that is not a lane's candidate counts as infinitely far in
+    /// that lane, and the running best distance starts at infinity instead
+    /// of "none yet": for a finite `x` every candidate's distance is
+    /// finite, so the first candidate is taken as the scan takes it, and
+    /// each column costs one compare and one select on the chain from
+    /// column to column. A lane whose `x` is not finite (never in play)
+    /// takes the scalar function.
+    @inline(always)
+    func nearestColumnLanes(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
+        var best = Lanes(repeating: -1), bestDistance = Lanes(repeating: .infinity)
+        let union = candidates[0] | candidates[1] | candidates[2] | candidates[3]
+            | candidates[4] | candidates[5] | candidates[6] | candidates[7]
+        guard union != 0 else { return best }
+        // x − x is +0 in every finite lane and NaN in any other; their sum
+        // is 0 only when every lane is finite (a mask reduction was a call).
+        let probe = x - x
+        let halves = probe.lowHalf + probe.highHalf
+        guard halves[0] + halves[1] + halves[2] + halves[3] == 0 else {
+            return nearestColumnLanesOneByOne(candidates, to: x)
+        }
+        let first = union.trailingZeroBitCount, last = 31 - union.leadingZeroBitCount
+        // Each column's candidate bits, lowest first; tested by a float
+        // compare (bit set: the pattern of 2^−126 > 0), since integer lane
+        // compares were compiled to stores and reloads through memory.
+        var bits = candidates &>> UInt32(first)
+        let far = Lanes(repeating: .infinity)
+        for column in first ... last {
+            let isCandidate: LaneMask = unsafeBitCast((bits & 1) &<< 23, to: Lanes.self) .> 0
+            bits &>>= 1
+            let d = Lanes(repeating: (Float(column) + 0.5) * brickW) - x
+            // |d| as a select (a −0 stays −0: equal to 0 in every comparison).
+            let distance = far.replacing(with: d.replacing(with: 0 - d, where: d .< 0), where: isCandidate)
+            let take: LaneMask = distance .< bestDistance
+            bestDistance = bestDistance.replacing(with: distance, where: take)
+            best = best.replacing(with: Float(column), where: take)
+        }
+        return best
+    }
+
+    /// ``nearestColumn(_:to:)`` of each lane (out of line: rare).
+    @inline(never)
+    func nearestColumnLanesOneByOne(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
+        var best = Lanes()
+        for g in 0 ..< 8 { best[g] = Float(nearestColumn(candidates[g], to: x[g])) }
+        return best
+    }
+
+    /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
+    /// `o[g × stride + j]`, four entries at a time by 4 × 4 transposes
+    /// (two rounds of even/odd interleaves; one 16-byte store per game and
+    /// half), the last `count % 4` lane by lane.
+    @inline(always)
+    static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, into o: UnsafeMutablePointer<Float>, stride: Int) {
+        var j = 0
+        while j + 4 <= count {
+            let a = columns[j], b = columns[j + 1], c = columns[j + 2], d = columns[j + 3]
+            transposeStore(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, into: o + j, stride: stride)
+            transposeStore(a.highHalf, b.highHalf, c.highHalf, d.highHalf, into: o + 4 * stride + j, stride: stride)
+            j += 4
+        }
+        while j < count {
+            let v = columns[j]
+            for g in 0 ..< 8 { o[g * stride + j] = v[g] }
+            j += 1
         }
     }
 
+    /// Stores `(a[g], b[g], c[g], d[g])` at `out + g × stride` for g in 0 ..< 4.
+    @inline(always)
+    static func transposeStore(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
+                               into out: UnsafeMutablePointer<Float>, stride: Int) {
+        // ab = (a0, a1, a2, a3, b0, b1, b2, b3): its even half (a0, a2, b0, b2), its odd half (a1, a3, b1, b3).
+        let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
+        let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)  // a0 a2 b0 b2 c0 c2 d0 d2
+        let odd = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)     // a1 a3 b1 b3 c1 c3 d1 d3
+        store4(even.evenHalf, out)                 // a0 b0 c0 d0
+        store4(odd.evenHalf, out + stride)         // a1 b1 c1 d1
+        store4(even.oddHalf, out + 2 * stride)     // a2 b2 c2 d2
+        store4(odd.oddHalf, out + 3 * stride)      // a3 b3 c3 d3
+    }
+
+    @inline(always)
+    static func store4(_ v: SIMD4<Float>, _ out: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(out).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
+
     /// One float of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
-    @inline(__always)
+    @inline(always)
     static func gather(_ c: UnsafePointer<BreakoutCore>, _ read: (UnsafePointer<BreakoutCore>) -> Float) -> Lanes {
         Lanes(read(c), read(c + 1), read(c + 2), read(c + 3), read(c + 4), read(c + 5), read(c + 6), read(c + 7))
     }
 
     /// ``unit(_:)`` lane by lane.
-    @inline(__always)
+    @inline(always)
     static func unitLanes(_ v: Lanes) -> Lanes {
         let low = v.replacing(with: -1, where: -1 .>= v)
         return low.replacing(with: 1, where: 1 .< low)
     }
 
     /// ``urgency(_:)`` lane by lane.
-    @inline(__always)
+    @inline(always)
     func urgencyLanes(_ time: Lanes) -> Lanes {
         let u = time * paddleSpeed / width
         return u.replacing(with: 1, where: 1 .< u)
     }
 
     /// ``timeToFace(y:vy:)`` lane by lane (both arrivals computed, one selected).
-    @inline(__always)
+    @inline(always)
     func timeToFaceLanes(y: Lanes, vy: Lanes) -> Lanes {
         let drop = y - (paddleTop + r)
         var t: Lanes
         if gravity > 0 {
             t = (vy + (vy * vy + 2 * gravity * drop).squareRoot()) / gravity
         } else {
-            // 0 − vy differs from the scalar −vy only for vy = 0, where
-            // neither arrival is selected.
-            let falling = drop / (0 - vy)
-            let rising = (2 * (height - r) - y - (paddleTop + r)) / vy
-            t = Lanes(repeating: .infinity).replacing(with: rising, where: vy .> 0)
-            t = t.replacing(with: falling, where: vy .< 0)
+            // One division per lane: the selected arrival's numerator and
+            // denominator (falling: drop / −vy, rising: its distance / vy),
+            // the same operation as the scalar code's for that lane. 0 − vy
+            // is −vy for every vy < 0.
+            let falling: LaneMask = vy .< 0
+            let rising = 2 * (height - r) - y - (paddleTop + r)
+            t = rising.replacing(with: drop, where: falling) / vy.replacing(with: 0 - vy, where: falling)
+            t = t.replacing(with: .infinity, where: .!falling .& .!(vy .> 0))
         }
         return t.replacing(with: 0, where: drop .<= 0)
     }
@@ -137,7 +263,7 @@ extension BreakoutPhysics {
     /// `Float(signOf:magnitudeOf:)`: they differ only in the sign of a zero
     /// remainder, which the crossing (`r` plus it, or a wall's distance
     /// minus it) does not keep.
-    @inline(__always)
+    @inline(always)
     func crossingXLanes(x: Lanes, vx: Lanes, time: Lanes) -> Lanes {
         let span = width - 2 * r
         let p = 2 * span
@@ -148,7 +274,10 @@ extension BreakoutPhysics {
         var v = u.replacing(with: 0 - u, where: a .< 0)
         let finite: LaneMask = (time .< .infinity) .& (time .> -.infinity)
         let far: LaneMask = finite .& (m .>= 4 * p)
-        if any(far) {
+        // Any far lane: the sum of 1 per far lane (a mask reduction was a call).
+        let farLanes = Lanes().replacing(with: 1, where: far)
+        let farHalves = farLanes.lowHalf + farLanes.highHalf
+        if farHalves[0] + farHalves[1] + farHalves[2] + farHalves[3] != 0 {
             // Rare (a crossing four periods away): the library's remainder, as the scalar code takes it.
             for g in 0 ..< 8 where far[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         }

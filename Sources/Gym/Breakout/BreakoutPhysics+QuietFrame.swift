@@ -127,14 +127,14 @@ extension BreakoutPhysics {
     /// zeros and stay untouched); the first frame that is not quiet is left
     /// to the caller, and the frames' action is not recorded (the caller
     /// records it as ``frameAction(_:action:sticky:)`` does).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     public func quietRun(_ s: inout BreakoutCore, action: Int, frames: Int) -> Int {
         guard !s.servePending, s.ballCount == 1, s.bricksLeft != 0, gravity <= 0 else { return 0 }
         let isPush = action == BreakoutAction.push.rawValue
         let half = s.paddleHalfWidth
         var px = s.paddleX, cooldown = s.pushCooldown
-        var x = s.ballX[0], y = s.ballY[0]
-        let vx = s.ballVX[0], vy = s.ballVY[0]
+        var x = Self.slot0(&s.ballX), y = Self.slot0(&s.ballY)
+        let vx = Self.slot0(&s.ballVX), vy = Self.slot0(&s.ballVY)
         var k = 0
         while k < frames {
             let next = cooldown > 0 ? cooldown - 1 : 0
@@ -154,8 +154,66 @@ extension BreakoutPhysics {
         if k > 0 {
             s.frames &+= Int32(truncatingIfNeeded: k)
             s.pushCooldown = cooldown
-            s.ballX[0] = x
-            s.ballY[0] = y
+            Self.setSlot0(&s.ballX, x)
+            Self.setSlot0(&s.ballY, y)
+            s.paddleX = px
+        }
+        return k
+    }
+}
+
+extension BreakoutPhysics {
+    /// Lane 0 of a ball-slot vector, read as one float in memory (as a
+    /// vector read, the whole vector was loaded and kept for the write back).
+    @inlinable @inline(always)
+    static func slot0(_ v: inout SIMD8<Float>) -> Float {
+        withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+    }
+
+    /// Sets lane 0 of a ball-slot vector by one float store (a lane write
+    /// of the vector was a load, a blend and a 32-byte store).
+    @inlinable @inline(always)
+    static func setSlot0(_ v: inout SIMD8<Float>, _ value: Float) {
+        withUnsafeMutablePointer(to: &v) { UnsafeMutableRawPointer($0).storeBytes(of: value, as: Float.self) }
+    }
+}
+
+extension BreakoutPhysics {
+    // MARK: - Runs of quiet serve frames (no ball in play)
+
+    /// Runs up to `frames` frames with `action` while each is quiet, for a
+    /// game whose serve is pending with no ball in play and bricks left
+    /// (``quietFrame(_:action:)``'s first case), the paddle, cooldown and
+    /// serve timer kept in registers; returns the frames run (0 when the
+    /// game is not in that case). The state after `k` frames is that of `k`
+    /// quiet frames, bit for bit (the same tests and operations); the first
+    /// frame that is not quiet (the serve: the timer reaching 0, or the push
+    /// action without automatic serve) is left to the caller, and the
+    /// frames' action is not recorded (the caller records it as
+    /// ``frameAction(_:action:sticky:)`` does).
+    @inlinable @inline(always)
+    public func serveRun(_ s: inout BreakoutCore, action: Int, frames: Int) -> Int {
+        guard s.servePending, s.ballCount == 0, s.bricksLeft != 0 else { return 0 }
+        if !autoServe && action == BreakoutAction.push.rawValue { return 0 }
+        let half = s.paddleHalfWidth
+        var px = s.paddleX, cooldown = s.pushCooldown, timer = s.serveTimer
+        var k = 0
+        while k < frames {
+            var t = timer
+            if autoServe {
+                if t > 0 { t -= 1 }
+                if t == 0 { break }
+            }
+            let px1 = paddleTarget(px, half: half, action: action)
+            cooldown = cooldown > 0 ? cooldown - 1 : 0
+            timer = t
+            px = min(max(px1, half), width - half)
+            k += 1
+        }
+        if k > 0 {
+            s.frames &+= Int32(truncatingIfNeeded: k)
+            s.pushCooldown = cooldown
+            s.serveTimer = timer
             s.paddleX = px
         }
         return k
