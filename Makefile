@@ -10,7 +10,10 @@ APT_PKGS   := libopenblas-dev pkg-config
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
-	  echo "error: the Swift toolchain (6.0 or newer) is not on PATH; install it from https://swift.org/install" >&2; exit 1; fi
+	  echo "error: the Swift toolchain (6.3 or newer) is not on PATH; install it from https://swift.org/install" >&2; exit 1; fi
+	@v=$$($(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | head -n 1); \
+	  set -- $$v; if [ -z "$$v" ] || [ "$$1" -lt 6 ] || { [ "$$1" -eq 6 ] && [ "$$2" -lt 3 ]; }; then \
+	  echo "error: swift --version is '$$($(SWIFT) --version 2>/dev/null | head -n 1)'; this package needs Swift 6.3 or newer (@inline(always) on the batches' hot paths); install it from https://swift.org/install" >&2; exit 1; fi
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "setup: installing $(APT_PKGS) with apt-get"; \
