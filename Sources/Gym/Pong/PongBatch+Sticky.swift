@@ -26,14 +26,17 @@ extension PongBatch {
     func drawKeeps(_ i: Int, frames: Int, _ sticky: Float) {
         let keeps = UnsafeMutableRawPointer(frameKeeps)
         let laneBytes = MemoryLayout<LaneInts>.stride
+        let rotation = (left: generatorRotation[0], right: generatorRotation[1])
+        let scaled = sticky * 0x1p24
         for half in 0 ..< 2 {
             let k = i + 4 * half
             var g = GeneratorLanes(s0: Self.quad(sticky0, k), s1: Self.quad(sticky1, k),
                                    s2: Self.quad(sticky2, k), s3: Self.quad(sticky3, k))
             let halfKeeps = keeps + 16 * half
             for f in 0 ..< frames {
-                halfKeeps.storeBytes(of: g.chance(sticky), toByteOffset: 2 * f * laneBytes, as: SIMD4<Int32>.self)
-                halfKeeps.storeBytes(of: g.chance(sticky), toByteOffset: (2 * f + 1) * laneBytes, as: SIMD4<Int32>.self)
+                halfKeeps.storeBytes(of: g.chance(scaled: scaled, rotation), toByteOffset: 2 * f * laneBytes, as: SIMD4<Int32>.self)
+                halfKeeps.storeBytes(of: g.chance(scaled: scaled, rotation), toByteOffset: (2 * f + 1) * laneBytes,
+                                     as: SIMD4<Int32>.self)
             }
             drawnGenerators[half] = g
         }
@@ -50,7 +53,10 @@ extension PongBatch {
         let byteB = bottom & 0xFF, byteT = top & 0xFF
         let mOld = Self.moves(bottom: oldB, top: oldT, p)
         let mChosen = Self.moves(bottom: bottom, top: top, p)
-        let mByte = Self.moves(bottom: byteB, top: byteT, p)
+        // The chosen actions' bytes are the chosen actions unless some
+        // action is outside a byte (then it acts as stay, its byte may not).
+        let wide = (unsafeBitCast(bottom, to: SIMD8<UInt32>.self) | unsafeBitCast(top, to: SIMD8<UInt32>.self)).max() > 0xFF
+        let mByte = wide ? Self.moves(bottom: byteB, top: byteT, p) : mChosen
         // Lanes in which a draw has said not to keep (the chosen action
         // has been taken, so a kept action is now its byte).
         var tookB = LaneMask(repeating: false), tookT = LaneMask(repeating: false)
@@ -119,29 +125,32 @@ extension PongBatch {
 struct GeneratorLanes {
     var s0: SIMD4<UInt64> = .zero, s1: SIMD4<UInt64> = .zero, s2: SIMD4<UInt64> = .zero, s3: SIMD4<UInt64> = .zero
 
-    /// ``Xoshiro256/next()`` in every lane.
+    /// ``Xoshiro256/next()`` in every lane; `rotation` is its last
+    /// rotation's two shifts, (45, 19) (see ``PongBatch/generatorRotation``).
     @inline(__always)
-    mutating func next() -> SIMD4<UInt64> {
+    mutating func next(_ rotation: (left: UInt64, right: UInt64)) -> SIMD4<UInt64> {
         let times5 = s1 &+ (s1 &<< 2)
         let rotated = (times5 &<< 7) | (times5 &>> 57)
         let result = rotated &+ (rotated &<< 3)
         let t = s1 &<< 17
         s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
         s2 ^= t
-        s3 = (s3 &<< 45) | (s3 &>> 19)
+        s3 = (s3 &<< rotation.left) | (s3 &>> rotation.right)
         return result
     }
 
-    /// ``Xoshiro256/chance(_:)`` in every lane: all ones where the draw
-    /// `Float(next() >> 40) × 2^-24` is below `p`, the same operations (the
-    /// 24 bits convert exactly through `Int32`).
+    /// ``Xoshiro256/chance(_:)`` in every lane, all ones where it is true,
+    /// given `scaled` = `p × 2^24`: the draw `Float(next() >> 40) × 2^-24`
+    /// is below `p` exactly when `Float(next() >> 40)` is below `p × 2^24`
+    /// (both products by a power of two are exact, and the 24 bits convert
+    /// exactly through `Int32`).
     @inline(__always)
-    mutating func chance(_ p: Float) -> SIMD4<Int32> {
-        let r = next() &>> 40
+    mutating func chance(scaled: Float, _ rotation: (left: UInt64, right: UInt64)) -> SIMD4<Int32> {
+        let r = next(rotation) &>> 40
         let n = SIMD4<Int32>(Int32(truncatingIfNeeded: r[0]), Int32(truncatingIfNeeded: r[1]),
                              Int32(truncatingIfNeeded: r[2]), Int32(truncatingIfNeeded: r[3]))
-        let u = SIMD4<Float>(Float(n[0]), Float(n[1]), Float(n[2]), Float(n[3])) * 0x1p-24
-        return unsafeBitCast(u .< p, to: SIMD4<Int32>.self)
+        let u = SIMD4<Float>(Float(n[0]), Float(n[1]), Float(n[2]), Float(n[3]))
+        return unsafeBitCast(u .< scaled, to: SIMD4<Int32>.self)
     }
 }
 

@@ -55,6 +55,12 @@ public final class PongBatch: VectorEnvironment {
     let frameActions: UnsafeMutablePointer<LaneInts>
     /// The block's sticky generators after the step's draws.
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
+    /// xoshiro256**'s rotation of its last state word by 45 bits, as a left
+    /// and a right shift: (45, 19). Kept in memory so that the compiler does
+    /// not see a rotation by a constant, which for 64-bit lanes without
+    /// AVX-512 it lowers lane by lane through general registers (shifts by
+    /// amounts it cannot see stay two vector shifts).
+    let generatorRotation: UnsafeMutablePointer<UInt64>
     /// The ball heights inside which no paddle can be reached (``band(_:)``).
     let bandLow, bandHigh: Float
     /// Frames taken by the quiet path since `init` (tests check that the
@@ -110,6 +116,8 @@ public final class PongBatch: VectorEnvironment {
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
         frameActions = column(LaneInts(), 2 * frames)
         drawnGenerators = column(GeneratorLanes(), 2)
+        generatorRotation = column(45, 2)
+        generatorRotation[1] = 19
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
@@ -126,6 +134,7 @@ public final class PongBatch: VectorEnvironment {
         serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
         frameKeeps.deallocate(); frameMoves.deallocate(); frameActions.deallocate(); drawnGenerators.deallocate()
+        generatorRotation.deallocate()
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
