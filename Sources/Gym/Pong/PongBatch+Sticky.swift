@@ -42,38 +42,62 @@ extension PongBatch {
         }
     }
 
-    /// Every frame's paddle moves (``frameMoves``) and actions
-    /// (``frameActions``: bottom at `2f`, top at `2f + 1`) of the games
-    /// `i ..< i + 8` from the step's chosen actions, the actions stored from
-    /// before the step and the draws in ``frameKeeps``.
+    /// Every frame's paddle moves (``frameMoves``) of the games `i ..< i + 8`
+    /// from the step's chosen actions, the actions stored from before the
+    /// step (`old`) and the draws in ``frameKeeps``.
+    /// - Returns: the lanes whose bottom and whose top side kept their old
+    ///   action in every frame (the others end the step with the chosen
+    ///   action's byte as their last action).
     @inline(never)
-    func stickyFrames(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ p: PongPhysics) {
-        let oldB = Self.widen(Self.laneBytes(lastActionBottom, i))
-        let oldT = Self.widen(Self.laneBytes(lastActionTop, i))
-        let byteB = bottom & 0xFF, byteT = top & 0xFF
+    func stickyFrames(_ i: Int, bottom: LaneInts, top: LaneInts, oldB: LaneInts, oldT: LaneInts, frames: Int,
+                      _ p: PongPhysics) -> (bottom: LaneMask, top: LaneMask) {
         let mOld = Self.moves(bottom: oldB, top: oldT, p)
         let mChosen = Self.moves(bottom: bottom, top: top, p)
         // The chosen actions' bytes are the chosen actions unless some
         // action is outside a byte (then it acts as stay, its byte may not).
         let wide = (unsafeBitCast(bottom, to: SIMD8<UInt32>.self) | unsafeBitCast(top, to: SIMD8<UInt32>.self)).max() > 0xFF
-        let mByte = wide ? Self.moves(bottom: byteB, top: byteT, p) : mChosen
-        // Lanes in which a draw has said not to keep (the chosen action
-        // has been taken, so a kept action is now its byte).
-        var tookB = LaneMask(repeating: false), tookT = LaneMask(repeating: false)
+        let mByte = wide ? Self.moves(bottom: bottom & 0xFF, top: top & 0xFF, p) : mChosen
+        // Without vertical movement the vertical moves are zero whatever the action.
+        let vertical = p.vSpeed != 0
+        // Lanes in which every draw so far has said keep (the old action
+        // still holds; once a draw says not to keep, a kept action is the
+        // chosen action's byte).
+        var stillB = LaneMask(repeating: true), stillT = LaneMask(repeating: true)
         for f in 0 ..< frames {
             let keepB = unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self)
             let keepT = unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self)
-            let stillOldB = keepB .& .!tookB, stillOldT = keepT .& .!tookT
-            frameActions[2 * f] = bottom.replacing(with: byteB, where: keepB).replacing(with: oldB, where: stillOldB)
-            frameActions[2 * f + 1] = top.replacing(with: byteT, where: keepT).replacing(with: oldT, where: stillOldT)
-            frameMoves[f] = LaneMoves(
-                bx: mChosen.bx.replacing(with: mByte.bx, where: keepB).replacing(with: mOld.bx, where: stillOldB),
-                by: mChosen.by.replacing(with: mByte.by, where: keepB).replacing(with: mOld.by, where: stillOldB),
-                tx: mChosen.tx.replacing(with: mByte.tx, where: keepT).replacing(with: mOld.tx, where: stillOldT),
-                ty: mChosen.ty.replacing(with: mByte.ty, where: keepT).replacing(with: mOld.ty, where: stillOldT))
-            tookB = tookB .| .!keepB
-            tookT = tookT .| .!keepT
+            stillB = stillB .& keepB
+            stillT = stillT .& keepT
+            var m = mChosen
+            if wide {
+                m.bx.replace(with: mByte.bx, where: keepB); m.tx.replace(with: mByte.tx, where: keepT)
+                if vertical { m.by.replace(with: mByte.by, where: keepB); m.ty.replace(with: mByte.ty, where: keepT) }
+            }
+            m.bx.replace(with: mOld.bx, where: stillB); m.tx.replace(with: mOld.tx, where: stillT)
+            if vertical { m.by.replace(with: mOld.by, where: stillB); m.ty.replace(with: mOld.ty, where: stillT) }
+            frameMoves[f] = m
         }
+        return (stillB, stillT)
+    }
+
+    /// The actions of frame `frame` of the games `i ..< i + 8` in a sticky
+    /// step (as ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)`` moves
+    /// them): the old action while every draw has said keep, the chosen
+    /// action in a frame whose draw says not to keep, its byte when kept
+    /// after that. Only for frames that go through the columns (a busy game).
+    @inline(never)
+    func stickyActions(_ i: Int, frame: Int, bottom: LaneInts, top: LaneInts, oldB: LaneInts, oldT: LaneInts)
+        -> (bottom: LaneInts, top: LaneInts) {
+        var stillB = LaneMask(repeating: true), stillT = LaneMask(repeating: true)
+        var keepB = stillB, keepT = stillT
+        for f in 0 ... frame {
+            keepB = unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self)
+            keepT = unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self)
+            stillB = stillB .& keepB
+            stillT = stillT .& keepT
+        }
+        return (bottom.replacing(with: bottom & 0xFF, where: keepB).replacing(with: oldB, where: stillB),
+                top.replacing(with: top & 0xFF, where: keepT).replacing(with: oldT, where: stillT))
     }
 
     /// Stores the drawn generators (``drawnGenerators``) of the games among

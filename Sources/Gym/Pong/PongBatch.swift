@@ -48,11 +48,11 @@ public final class PongBatch: VectorEnvironment {
     let restarts: RestartStreams
     /// The summed events of eight games during a step of several frames.
     let laneEvents: UnsafeMutablePointer<PongEvents>
-    /// Scratch of one eight-game block's sticky step (``stickyFrames(_:bottom:top:frames:_:)``):
-    /// per frame, the keep draws, the paddle moves and the actions taken.
+    /// Scratch of one eight-game block's sticky step (``drawKeeps(_:frames:_:)``,
+    /// ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)``): per frame, the
+    /// keep draws (bottom at `2f`, top at `2f + 1`) and the paddle moves.
     let frameKeeps: UnsafeMutablePointer<LaneInts>
     let frameMoves: UnsafeMutablePointer<LaneMoves>
-    let frameActions: UnsafeMutablePointer<LaneInts>
     /// The block's sticky generators after the step's draws.
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
     /// xoshiro256**'s rotation of its last state word by 45 bits, as a left
@@ -114,7 +114,6 @@ public final class PongBatch: VectorEnvironment {
         let frames = config.frameSkip
         frameKeeps = column(LaneInts(), 2 * frames)
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
-        frameActions = column(LaneInts(), 2 * frames)
         drawnGenerators = column(GeneratorLanes(), 2)
         generatorRotation = column(45, 2)
         generatorRotation[1] = 19
@@ -133,7 +132,7 @@ public final class PongBatch: VectorEnvironment {
         for b in [sticky0, sticky1, sticky2, sticky3] { b.deallocate() }
         serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
-        frameKeeps.deallocate(); frameMoves.deallocate(); frameActions.deallocate(); drawnGenerators.deallocate()
+        frameKeeps.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotation.deallocate()
     }
 
