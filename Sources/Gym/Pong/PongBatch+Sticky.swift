@@ -26,7 +26,8 @@ extension PongBatch {
     func drawKeeps(_ i: Int, frames: Int, _ sticky: Float) {
         let keeps = UnsafeMutableRawPointer(frameKeeps)
         let laneBytes = MemoryLayout<LaneInts>.stride
-        let rotation = (left: generatorRotation[0], right: generatorRotation[1])
+        let rotation = GeneratorLanes.Rotations(resultLeft: generatorRotations[0], resultRight: generatorRotations[1],
+                                                stateLeft: generatorRotations[2], stateRight: generatorRotations[3])
         let scaled = sticky * 0x1p24
         for half in 0 ..< 2 {
             let k = i + 4 * half
@@ -149,17 +150,25 @@ extension PongBatch {
 struct GeneratorLanes {
     var s0: SIMD4<UInt64> = .zero, s1: SIMD4<UInt64> = .zero, s2: SIMD4<UInt64> = .zero, s3: SIMD4<UInt64> = .zero
 
-    /// ``Xoshiro256/next()`` in every lane; `rotation` is its last
-    /// rotation's two shifts, (45, 19) (see ``PongBatch/generatorRotation``).
+    /// The shifts of xoshiro256**'s two rotations (see
+    /// ``PongBatch/generatorRotations``).
+    struct Rotations {
+        /// The result's rotation by 7: shifts by 7 and 57.
+        var resultLeft, resultRight: UInt64
+        /// The last state word's rotation by 45: shifts by 45 and 19.
+        var stateLeft, stateRight: UInt64
+    }
+
+    /// ``Xoshiro256/next()`` in every lane.
     @inline(__always)
-    mutating func next(_ rotation: (left: UInt64, right: UInt64)) -> SIMD4<UInt64> {
+    mutating func next(_ rotation: Rotations) -> SIMD4<UInt64> {
         let times5 = s1 &+ (s1 &<< 2)
-        let rotated = (times5 &<< 7) | (times5 &>> 57)
+        let rotated = (times5 &<< rotation.resultLeft) | (times5 &>> rotation.resultRight)
         let result = rotated &+ (rotated &<< 3)
         let t = s1 &<< 17
         s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
         s2 ^= t
-        s3 = (s3 &<< rotation.left) | (s3 &>> rotation.right)
+        s3 = (s3 &<< rotation.stateLeft) | (s3 &>> rotation.stateRight)
         return result
     }
 
@@ -169,7 +178,7 @@ struct GeneratorLanes {
     /// (both products by a power of two are exact, and the 24 bits convert
     /// exactly through `Int32`).
     @inline(__always)
-    mutating func chance(scaled: Float, _ rotation: (left: UInt64, right: UInt64)) -> SIMD4<Int32> {
+    mutating func chance(scaled: Float, _ rotation: Rotations) -> SIMD4<Int32> {
         let r = next(rotation) &>> 40
         let n = SIMD4<Int32>(Int32(truncatingIfNeeded: r[0]), Int32(truncatingIfNeeded: r[1]),
                              Int32(truncatingIfNeeded: r[2]), Int32(truncatingIfNeeded: r[3]))

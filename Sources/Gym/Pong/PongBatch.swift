@@ -55,12 +55,13 @@ public final class PongBatch: VectorEnvironment {
     let frameMoves: UnsafeMutablePointer<LaneMoves>
     /// The block's sticky generators after the step's draws.
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
-    /// xoshiro256**'s rotation of its last state word by 45 bits, as a left
-    /// and a right shift: (45, 19). Kept in memory so that the compiler does
-    /// not see a rotation by a constant, which for 64-bit lanes without
-    /// AVX-512 it lowers lane by lane through general registers (shifts by
-    /// amounts it cannot see stay two vector shifts).
-    let generatorRotation: UnsafeMutablePointer<UInt64>
+    /// The shifts of xoshiro256**'s two rotations, its result's by 7 bits
+    /// and its last state word's by 45, each as a left and a right shift:
+    /// (7, 57, 45, 19). Kept in memory so that the compiler does not see a
+    /// rotation by a constant, which for 64-bit lanes without AVX-512 it
+    /// may lower lane by lane through general registers (shifts by amounts
+    /// it cannot see stay vector shifts).
+    let generatorRotations: UnsafeMutablePointer<UInt64>
     /// The ball heights inside which no paddle can be reached (``band(_:)``).
     let bandLow, bandHigh: Float
     /// Frames taken by the quiet path since `init` (tests check that the
@@ -115,8 +116,8 @@ public final class PongBatch: VectorEnvironment {
         frameKeeps = column(LaneInts(), 2 * frames)
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
         drawnGenerators = column(GeneratorLanes(), 2)
-        generatorRotation = column(45, 2)
-        generatorRotation[1] = 19
+        generatorRotations = column(0, 4)
+        generatorRotations[0] = 7; generatorRotations[1] = 57; generatorRotations[2] = 45; generatorRotations[3] = 19
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
@@ -133,7 +134,7 @@ public final class PongBatch: VectorEnvironment {
         serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
         frameKeeps.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
-        generatorRotation.deallocate()
+        generatorRotations.deallocate()
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
