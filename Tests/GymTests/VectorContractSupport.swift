@@ -60,8 +60,14 @@ enum PongContract: ContractGame {
         var sticky = try PongConfig.preset("touch")
         sticky.stickyActionProbability = 0.5
         sticky.maxSteps = 350
+        // Games won inside a sticky step (the draws stop with the game: the
+        // finished state, kept one step in nextStep mode, shows them).
+        var aleWins = try PongConfig.preset("ale")
+        aleWins.maxScore = 2
+        aleWins.maxSteps = 500
         return try PongConfig.presetNames.map { ($0, try PongConfig.preset($0)) }
-            + [("short", short), ("short-ale", shortAle), ("fast-skip8", skip8), ("touch-sticky", sticky),
+            + [("short", short), ("short-ale", shortAle), ("short-ale-wins", aleWins), ("fast-skip8", skip8),
+               ("touch-sticky", sticky),
                ("extreme", PongCollisionTests.extreme)]
     }
 

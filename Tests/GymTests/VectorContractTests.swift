@@ -367,7 +367,8 @@ import Testing
     /// Pong's quiet-frame paths carry most frames of random play, at one
     /// frame per step and with frame skip and sticky actions, the band
     /// form (balls far from both paddles) many of those and, without
-    /// vertical movement, the flat form nearly all of them (they are what
+    /// vertical movement, the flat form nearly all of them; with sticky
+    /// actions the draws are made lane-wise (they are what
     /// makes the batch fast; the games would be right without them, so only
     /// this test notices one is gone).
     @Test(arguments: ["classic", "classic-skip4", "classic-skip8", "ale", "touch-sticky"])
@@ -398,6 +399,13 @@ import Testing
         } else {
             #expect(batch.flatFrames > batch.quietFrames * 9 / 10,
                     "\(name): flat frames \(batch.flatFrames) of \(batch.quietFrames) quiet")
+        }
+        // With sticky actions every frame's draws are made lane-wise (64
+        // games: eight whole blocks, none on the scalar path).
+        if config.stickyActionProbability > 0 {
+            #expect(batch.laneDrawFrames > frames * 9 / 10, "\(name): lane-wise draws for \(batch.laneDrawFrames) of \(frames) frames")
+        } else {
+            #expect(batch.laneDrawFrames == 0, "\(name): lane-wise draws \(batch.laneDrawFrames) without sticky actions")
         }
     }
 

@@ -3,9 +3,10 @@
 /// in the same order with the same draws, eight games at a time.
 ///
 /// The eight games' positions and velocities stay in registers across the
-/// frames of the step ("lanes"); per frame, each running game first draws
-/// its sticky actions from its own generator (bottom, then top, as the
-/// reference does), then every game whose frame is quiet takes
+/// frames of the step ("lanes"). With sticky actions every running game
+/// first makes the whole step's draws from its own generator (per frame
+/// bottom, then top, as the reference does; see `PongBatch+Sticky`), which
+/// give each frame's moves. Then every game whose frame is quiet takes
 /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` (the fast path's arithmetic, lane-wise)
 /// and only when some game's frame is not quiet do the lanes go back to the
 /// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:fastPath:)``
@@ -19,11 +20,12 @@ extension PongBatch {
     /// finished take ``fullStep(_:bottom:top:_:_:)``), writing every output
     /// but the observations; the caller has stored a quiet step's outputs
     /// (zeros) for all eight.
-    /// - Returns: the frames that took the quiet path, and how many of
-    ///   those its band and its flat forms.
+    /// - Returns: the frames that took the quiet path, how many of those
+    ///   its band and its flat forms, and the game frames whose sticky
+    ///   draws were made lane-wise.
     @inline(__always)
     func framesLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>, _ seen: Int,
-                     _ p: PongPhysics) -> (quiet: Int, band: Int, flat: Int) {
+                     _ p: PongPhysics) -> (quiet: Int, band: Int, flat: Int, laneDraws: Int) {
         let lanes = Lanes.scalarCount
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
@@ -34,10 +36,10 @@ extension PongBatch {
             for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
-            if running == 0 { return (0, 0, 0) }
+            if running == 0 { return (0, 0, 0, 0) }
         }
         var touched: UInt8 = 0
-        var quietCount = 0, bandCount = 0, flatCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0, laneDrawCount = 0
         let sticky = p.config.stickyActionProbability
         let maxScore = Int32(p.config.maxScore)
         // The state of the eight games (finished ones included: never
@@ -77,33 +79,48 @@ extension PongBatch {
             lastB = lastB.replacing(with: bottom & 0xFF, where: startedMask)
             lastT = lastT.replacing(with: top & 0xFF, where: startedMask)
         } else {
-            for _ in 0 ..< p.config.frameSkip {
-                if running == 0 { break }
-                var b = bottom, t = top
-                var m = chosen
-                let (keepB, keepT) = stickyDraws(i, running: running, sticky)
-                if keepB | keepT != 0 {
-                    b = b.replacing(with: lastB, where: Self.mask(keepB))
-                    t = t.replacing(with: lastT, where: Self.mask(keepT))
-                    m = Self.moves(bottom: b, top: t, p)
+            // Sticky actions: the step's draws and every frame's moves
+            // first (PongBatch+Sticky), then runs of quiet frames as above,
+            // each frame with its own moves.
+            let frames = p.config.frameSkip
+            drawKeeps(i, frames: frames, sticky)
+            let oldB = lastB, oldT = lastT
+            let kept = stickyFrames(i, bottom: bottom, top: top, oldB: oldB, oldT: oldT, frames: frames, p)
+            laneDrawCount &+= frames &* running.nonzeroBitCount
+            var f = 0
+            while f < frames && running != 0 {
+                let (done, quiet) = Self.quietRun(&s, FrameMoves(first: frameMoves + f), allowed: allowed,
+                                                  frames: frames - f, band: banded, flat: flat, p)
+                let remaining = frames - f
+                let busy = done == remaining ? 0 : running & ~Self.bits(quiet)
+                let taken = done &* running.nonzeroBitCount &+ (busy == 0 ? 0 : running.nonzeroBitCount &- busy.nonzeroBitCount)
+                quietCount &+= taken
+                if banded { bandCount &+= taken }
+                if flat { flatCount &+= taken }
+                f += done
+                if f == frames { break }
+                banded = false
+                let (b, t) = stickyActions(i, frame: f, bottom: bottom, top: top, oldB: oldB, oldT: oldT)
+                let before = running
+                fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
+                // A game that ended drew for the frames it played only,
+                // and keeps this frame's actions as its last.
+                var ended = before & ~running
+                while ended != 0 {
+                    let j = ended.trailingZeroBitCount
+                    ended &= ended - 1
+                    redrawSticky(i + j, frames: f + 1, sticky)
+                    lastB[j] = b[j] & 0xFF
+                    lastT[j] = t[j] & 0xFF
                 }
-                // The frame's actions become the last actions of the running
-                // games, as the bytes the state stores them in (a kept action
-                // is the stored byte, as in the reference).
-                lastB = lastB.replacing(with: b & 0xFF, where: allowed)
-                lastT = lastT.replacing(with: t & 0xFF, where: allowed)
-                let quiet = Self.quietRun(&s, m, allowed: allowed, frames: 1, band: banded, flat: flat, p).quiet
-                let busy = running & ~Self.bits(quiet)
-                let quietNow = running.nonzeroBitCount &- busy.nonzeroBitCount
-                quietCount &+= quietNow
-                if banded { bandCount &+= quietNow }
-                if flat { flatCount &+= quietNow }
-                if busy != 0 {
-                    banded = false
-                    fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
-                    flat = Self.flatPaddles(s, allowed: allowed, p)
-                }
+                flat = Self.flatPaddles(s, allowed: allowed, p)
+                f += 1
             }
+            storeDrawn(i, played: running)
+            // The last frame's actions' bytes: the old ones where every
+            // draw said keep, else the chosen ones' bytes.
+            lastB = lastB.replacing(with: (bottom & 0xFF).replacing(with: oldB, where: kept.bottom), where: allowed)
+            lastT = lastT.replacing(with: (top & 0xFF).replacing(with: oldT, where: kept.top), where: allowed)
         }
         storePositions(s, i)
         Self.setLaneBytes(lastActionBottom, i, Self.narrow(lastB))
@@ -131,7 +148,7 @@ extension PongBatch {
             finishStep(i + j, events: laneEvents[j], out, seen)
             laneEvents[j] = PongEvents()
         }
-        return (quietCount, bandCount, flatCount)
+        return (quietCount, bandCount, flatCount, laneDrawCount)
     }
 
     /// The full frames of the `busy` games among `i ..< i + 8` (bit `j`
@@ -155,27 +172,6 @@ extension PongBatch {
             touched |= 1 << UInt8(j)
         }
         s = loadLanes(i)
-    }
-
-    /// This frame's sticky draws of the running games `i ..< i + 8` (bit
-    /// `j` of `running` for game `i + j`): each game's two draws from its
-    /// own generator, bottom then top, as the reference draws them.
-    /// - Returns: the lanes whose bottom and whose top side keep their last action.
-    @inline(__always)
-    func stickyDraws(_ i: Int, running: UInt8, _ sticky: Float) -> (bottom: UInt8, top: UInt8) {
-        var keepB: UInt8 = 0, keepT: UInt8 = 0
-        if running == 0xFF {
-            for j in 0 ..< Lanes.scalarCount {
-                keepB |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
-                keepT |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
-            }
-        } else {
-            for j in 0 ..< Lanes.scalarCount where running >> UInt8(j) & 1 != 0 {
-                keepB |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
-                keepT |= (stickyRNG[i + j].chance(sticky) ? 1 : 0) << UInt8(j)
-            }
-        }
-        return (keepB, keepT)
     }
 
     /// Game `i`'s full frame (``PongPhysics/tick(_:bottom:top:events:fastPath:)``

@@ -174,7 +174,7 @@ extension PongBatch {
     }
 
     /// Up to `frames` frames of ``PongPhysics``'s fast path for the lanes
-    /// of `s` in `allowed`, with the same moves `m` every frame, the state
+    /// of `s` in `allowed`, frame `f`'s moves `m.moves(f)`, the state
     /// kept in registers, for as long as every allowed lane's frame is quiet:
     /// no contact possible (`frameIsClear`) and no point. In the frame that
     /// stops it the quiet lanes move and the others do not; lanes not
@@ -187,8 +187,8 @@ extension PongBatch {
     ///   allowed lanes that were quiet in the frame after them (all of
     ///   them when it ran `frames`).
     @inline(__always)
-    static func quietRun(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int, band: Bool, flat: Bool,
-                         _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+    static func quietRun<Moves: LaneMoveSource>(_ s: inout LaneState, _ m: Moves, allowed: LaneMask, frames: Int,
+                                                band: Bool, flat: Bool, _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
         switch (band, flat) {
         case (false, false): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFrame.self)
         case (false, true): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
@@ -200,8 +200,9 @@ extension PongBatch {
     /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form: a run,
     /// or a single frame on its own (without the run's loop and its copies).
     @inline(__always)
-    static func quietRun<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
-                                               _ p: PongPhysics, _ form: Form.Type) -> (done: Int, quiet: LaneMask) {
+    static func quietRun<Form: QuietFrameForm, Moves: LaneMoveSource>(
+        _ s: inout LaneState, _ m: Moves, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
+    ) -> (done: Int, quiet: LaneMask) {
         guard frames == 1 else { return run(&s, m, allowed: allowed, frames: frames, p, form) }
         let quiet = single(&s, m, allowed: allowed, p, form)
         return (bits(quiet) == bits(allowed) ? 1 : 0, quiet)
@@ -211,9 +212,9 @@ extension PongBatch {
     /// whose frame is quiet move, the others do not.
     /// - Returns: the lanes that moved.
     @inline(never)
-    static func single<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
-                                             _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
-        let (next, clear) = frame(s, m, p, form)
+    static func single<Form: QuietFrameForm, Moves: LaneMoveSource>(_ s: inout LaneState, _ m: Moves, allowed: LaneMask,
+                                                                    _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
+        let (next, clear) = frame(s, m.moves(0), p, form)
         let quiet = clear .& allowed
         s.take(next, where: quiet)
         return quiet
@@ -225,13 +226,14 @@ extension PongBatch {
     /// nothing; the stopping frame selects its quiet lanes, and the lanes
     /// not allowed get their start values back at the end.
     @inline(never)
-    static func run<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask, frames: Int,
-                                          _ p: PongPhysics, _ form: Form.Type) -> (done: Int, quiet: LaneMask) {
+    static func run<Form: QuietFrameForm, Moves: LaneMoveSource>(
+        _ s: inout LaneState, _ m: Moves, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
+    ) -> (done: Int, quiet: LaneMask) {
         var t = s
         var quiet = allowed
         var done = 0
         while done < frames {
-            let (next, clear) = frame(t, m, p, form)
+            let (next, clear) = frame(t, m.moves(done), p, form)
             if bits(allowed .& .!clear) != 0 {
                 quiet = allowed .& clear
                 t.take(next, where: quiet)
@@ -396,3 +398,26 @@ enum ExactFrame: QuietFrameForm { static var band: Bool { false }; static var fl
 enum ExactFlatFrame: QuietFrameForm { static var band: Bool { false }; static var flat: Bool { true } }
 enum BandFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { false } }
 enum BandFlatFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { true } }
+
+/// Where a quiet run takes each frame's paddle moves: the same moves every
+/// frame (``PongBatch/LaneMoves`` itself, a step without sticky actions) or
+/// one set per frame (``PongBatch/FrameMoves``, a sticky step's).
+protocol LaneMoveSource {
+    /// The moves of frame `frame` of the run (0 for its first).
+    func moves(_ frame: Int) -> PongBatch.LaneMoves
+}
+
+extension PongBatch.LaneMoves: LaneMoveSource {
+    @inline(__always)
+    func moves(_: Int) -> PongBatch.LaneMoves { self }
+}
+
+extension PongBatch {
+    /// Per-frame moves in memory, from a frame of ``PongBatch/frameMoves`` on.
+    struct FrameMoves: LaneMoveSource {
+        let first: UnsafePointer<LaneMoves>
+
+        @inline(__always)
+        func moves(_ frame: Int) -> LaneMoves { first[frame] }
+    }
+}

@@ -38,13 +38,30 @@ public final class PongBatch: VectorEnvironment {
     let bottomX, bottomY, topX, topY: UnsafeMutablePointer<Float>
     let scoreBottom, scoreTop, steps: UnsafeMutablePointer<Int32>
     let lastActionBottom, lastActionTop, end: UnsafeMutablePointer<UInt8>
-    let serveRNG, stickyRNG: UnsafeMutablePointer<Xoshiro256>
+    let serveRNG: UnsafeMutablePointer<Xoshiro256>
+    /// Each game's sticky-action generator, one column per state word (so
+    /// eight games' generators load into lanes, ``GeneratorLanes``).
+    let sticky0, sticky1, sticky2, sticky3: UnsafeMutablePointer<UInt64>
     /// Episodes started so far by each game (the first is episode 0).
     let episodes: UnsafeMutablePointer<UInt64>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
     /// The summed events of eight games during a step of several frames.
     let laneEvents: UnsafeMutablePointer<PongEvents>
+    /// Scratch of one eight-game block's sticky step (``drawKeeps(_:frames:_:)``,
+    /// ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)``): per frame, the
+    /// keep draws (bottom at `2f`, top at `2f + 1`) and the paddle moves.
+    let frameKeeps: UnsafeMutablePointer<LaneInts>
+    let frameMoves: UnsafeMutablePointer<LaneMoves>
+    /// The block's sticky generators after the step's draws.
+    let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
+    /// The shifts of xoshiro256**'s two rotations, its result's by 7 bits
+    /// and its last state word's by 45, each as a left and a right shift:
+    /// (7, 57, 45, 19). Kept in memory so that the compiler does not see a
+    /// rotation by a constant, which for 64-bit lanes without AVX-512 it
+    /// may lower lane by lane through general registers (shifts by amounts
+    /// it cannot see stay vector shifts).
+    let generatorRotations: UnsafeMutablePointer<UInt64>
     /// The ball heights inside which no paddle can be reached (``band(_:)``).
     let bandLow, bandHigh: Float
     /// Frames taken by the quiet path since `init` (tests check that the
@@ -57,6 +74,9 @@ public final class PongBatch: VectorEnvironment {
     /// Of ``quietFrames``, those taken by the flat form of the quiet path
     /// (paddles that cannot move vertically: their heights' tests hoisted).
     public private(set) var flatFrames = 0
+    /// Game frames whose sticky draws were made eight games at a time
+    /// (``GeneratorLanes``), a whole step's draws in one pass.
+    public private(set) var laneDrawFrames = 0
 
     /// Length of one seat's observation.
     public static let observationCount = PongPhysics.observationCount
@@ -90,7 +110,14 @@ public final class PongBatch: VectorEnvironment {
         bottomX = column(0); bottomY = column(0); topX = column(0); topY = column(0)
         scoreBottom = column(0); scoreTop = column(0); steps = column(0)
         lastActionBottom = column(0); lastActionTop = column(0); end = column(0)
-        serveRNG = column(Xoshiro256(seed: 0)); stickyRNG = column(Xoshiro256(seed: 0))
+        serveRNG = column(Xoshiro256(seed: 0))
+        sticky0 = column(0); sticky1 = column(0); sticky2 = column(0); sticky3 = column(0)
+        let frames = config.frameSkip
+        frameKeeps = column(LaneInts(), 2 * frames)
+        frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
+        drawnGenerators = column(GeneratorLanes(), 2)
+        generatorRotations = column(0, 4)
+        generatorRotations[0] = 7; generatorRotations[1] = 57; generatorRotations[2] = 45; generatorRotations[3] = 19
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
@@ -103,8 +130,11 @@ public final class PongBatch: VectorEnvironment {
         for b in [ballX, ballY, ballVX, ballVY, speed, bottomX, bottomY, topX, topY] { b.deallocate() }
         for b in [scoreBottom, scoreTop, steps] { b.deallocate() }
         for b in [lastActionBottom, lastActionTop, end] { b.deallocate() }
-        serveRNG.deallocate(); stickyRNG.deallocate(); episodes.deallocate()
+        for b in [sticky0, sticky1, sticky2, sticky3] { b.deallocate() }
+        serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
+        frameKeeps.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
+        generatorRotations.deallocate()
     }
 
     /// The seed of episode `episode` of global game `game` in a batch seeded
@@ -192,7 +222,7 @@ public final class PongBatch: VectorEnvironment {
                   scoreBottom: scoreBottom[i], scoreTop: scoreTop[i], steps: steps[i],
                   lastActionBottom: lastActionBottom[i], lastActionTop: lastActionTop[i],
                   end: Self.episodeEnd(end[i]),
-                  serveRNG: serveRNG[i], stickyRNG: stickyRNG[i])
+                  serveRNG: serveRNG[i], stickyRNG: stickyGenerator(i))
     }
 
     /// The end reason stored as `raw` (inline, so a load whose end is not
@@ -215,7 +245,18 @@ public final class PongBatch: VectorEnvironment {
         bottomX[i] = s.bottomX; bottomY[i] = s.bottomY; topX[i] = s.topX; topY[i] = s.topY
         scoreBottom[i] = s.scoreBottom; scoreTop[i] = s.scoreTop; steps[i] = s.steps
         lastActionBottom[i] = s.lastActionBottom; lastActionTop[i] = s.lastActionTop; end[i] = s.end.rawValue
-        serveRNG[i] = s.serveRNG; stickyRNG[i] = s.stickyRNG
+        serveRNG[i] = s.serveRNG; setStickyGenerator(s.stickyRNG, i)
+    }
+
+    /// Game `i`'s sticky generator, from its four columns.
+    @inline(__always)
+    func stickyGenerator(_ i: Int) -> Xoshiro256 {
+        Xoshiro256(words: sticky0[i], sticky1[i], sticky2[i], sticky3[i])
+    }
+
+    @inline(__always)
+    func setStickyGenerator(_ g: Xoshiro256, _ i: Int) {
+        sticky0[i] = g.s0; sticky1[i] = g.s1; sticky2[i] = g.s2; sticky3[i] = g.s3
     }
 
     /// The next episode's state of game `i` (an automatic restart).
@@ -321,14 +362,15 @@ public final class PongBatch: VectorEnvironment {
         let physics = self.physics
         let seen = out.seatsObserved(of: Self.seatCount)
         var i = 0
-        var quietCount = 0, bandCount = 0, flatCount = 0
+        var quietCount = 0, bandCount = 0, flatCount = 0, laneDrawCount = 0
         let lanes = Lanes.scalarCount
         while i + lanes <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            let (quiet, band, flat) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
+            let (quiet, band, flat, laneDraws) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
             quietCount &+= quiet
             bandCount &+= band
             flatCount &+= flat
+            laneDrawCount &+= laneDraws
             observeBlock(i, out, seen, physics)
             i += lanes
         }
@@ -340,6 +382,7 @@ public final class PongBatch: VectorEnvironment {
         quietFrames &+= quietCount
         bandFrames &+= bandCount
         flatFrames &+= flatCount
+        laneDrawFrames &+= laneDrawCount
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
