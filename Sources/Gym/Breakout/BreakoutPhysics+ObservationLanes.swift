@@ -180,15 +180,13 @@ extension BreakoutPhysics {
 
     /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
     /// `o[g × stride + j]`, four entries at a time by 4 × 4 transposes
-    /// (two rounds of even/odd interleaves; one 16-byte store per game and
-    /// half), the last `count % 4` lane by lane.
+    /// (``LaneTranspose``), the last `count % 4` lane by lane.
     @inline(always)
     static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, into o: UnsafeMutablePointer<Float>, stride: Int) {
         var j = 0
         while j + 4 <= count {
             let a = columns[j], b = columns[j + 1], c = columns[j + 2], d = columns[j + 3]
-            transposeStore(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, into: o + j, stride: stride)
-            transposeStore(a.highHalf, b.highHalf, c.highHalf, d.highHalf, into: o + 4 * stride + j, stride: stride)
+            LaneTranspose.storeColumns(a, b, c, d, into: o + j, stride: stride)
             j += 4
         }
         while j < count {
@@ -196,25 +194,6 @@ extension BreakoutPhysics {
             for g in 0 ..< 8 { o[g * stride + j] = v[g] }
             j += 1
         }
-    }
-
-    /// Stores `(a[g], b[g], c[g], d[g])` at `out + g × stride` for g in 0 ..< 4.
-    @inline(always)
-    static func transposeStore(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
-                               into out: UnsafeMutablePointer<Float>, stride: Int) {
-        // ab = (a0, a1, a2, a3, b0, b1, b2, b3): its even half (a0, a2, b0, b2), its odd half (a1, a3, b1, b3).
-        let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
-        let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)  // a0 a2 b0 b2 c0 c2 d0 d2
-        let odd = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)     // a1 a3 b1 b3 c1 c3 d1 d3
-        store4(even.evenHalf, out)                 // a0 b0 c0 d0
-        store4(odd.evenHalf, out + stride)         // a1 b1 c1 d1
-        store4(even.oddHalf, out + 2 * stride)     // a2 b2 c2 d2
-        store4(odd.oddHalf, out + 3 * stride)      // a3 b3 c3 d3
-    }
-
-    @inline(always)
-    static func store4(_ v: SIMD4<Float>, _ out: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(out).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 
     /// One float of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.

@@ -7,7 +7,7 @@
 /// for bit (the batch tests compare the observations of every preset with
 /// ``PongGame``'s). The twelve entries come out as twelve lanes of eight
 /// games and go to the games' rows four entries of four games at a time
-/// (a 4 × 4 transpose in registers, then one 16-byte store per row).
+/// (``LaneTranspose``).
 extension PongBatch {
     /// Eight games' observation entries, entry `k` of game `i + j` in lane
     /// `j` of `f[k]`.
@@ -21,9 +21,9 @@ extension PongBatch {
     func observeRows(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ p: PongPhysics) {
         let f = observationLanes(i, side: side, p)
         let row = out + i * stride
-        Self.storeColumns(f.f0, f.f1, f.f2, f.f3, into: row, stride: stride)
-        Self.storeColumns(f.f4, f.f5, f.f6, f.f7, into: row + 4, stride: stride)
-        Self.storeColumns(f.f8, f.f9, f.f10, f.f11, into: row + 8, stride: stride)
+        LaneTranspose.storeColumns(f.f0, f.f1, f.f2, f.f3, into: row, stride: stride)
+        LaneTranspose.storeColumns(f.f4, f.f5, f.f6, f.f7, into: row + 4, stride: stride)
+        LaneTranspose.storeColumns(f.f8, f.f9, f.f10, f.f11, into: row + 8, stride: stride)
     }
 
     /// The entries of side `side`'s observations of games `i ..< i + 8`.
@@ -56,34 +56,5 @@ extension PongBatch {
             f9: Self.smin(Self.lanes(speed, i) * invS, 1),
             f10: ownScore * invMax,
             f11: oppScore * invMax)
-    }
-
-    /// Stores lane `g` of `a`, `b`, `c`, `d` as the four floats at
-    /// `out + g × stride`, for each of the eight lanes.
-    @inline(__always)
-    static func storeColumns(_ a: Lanes, _ b: Lanes, _ c: Lanes, _ d: Lanes,
-                             into out: UnsafeMutablePointer<Float>, stride: Int) {
-        transposeStore(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, into: out, stride: stride)
-        transposeStore(a.highHalf, b.highHalf, c.highHalf, d.highHalf, into: out + 4 * stride, stride: stride)
-    }
-
-    /// Stores `(a[g], b[g], c[g], d[g])` at `out + g × stride` for g in 0 ..< 4
-    /// (two rounds of even/odd interleaves: shuffles, no lane extracts).
-    @inline(__always)
-    static func transposeStore(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
-                               into out: UnsafeMutablePointer<Float>, stride: Int) {
-        // ab = (a0, a2, b0, b2 | a1, a3, b1, b3), cd likewise.
-        let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
-        let even = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)  // a0 a2 b0 b2 c0 c2 d0 d2
-        let odd = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)     // a1 a3 b1 b3 c1 c3 d1 d3
-        store4(even.evenHalf, out)                 // a0 b0 c0 d0
-        store4(odd.evenHalf, out + stride)         // a1 b1 c1 d1
-        store4(even.oddHalf, out + 2 * stride)     // a2 b2 c2 d2
-        store4(odd.oddHalf, out + 3 * stride)      // a3 b3 c3 d3
-    }
-
-    @inline(__always)
-    static func store4(_ v: SIMD4<Float>, _ out: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(out).storeBytes(of: v, as: SIMD4<Float>.self)
     }
 }
