@@ -15,54 +15,18 @@ import Testing
         gravity.gravity = 0.05
         let configs = BreakoutConfig.presets.map { ($0.name, $0.config) } + [("gravity", gravity)]
         for (name, config) in configs {
-            let physics = BreakoutPhysics(config: config)
-            var ran = 0
-            var state = physics.initialState(seed: 0)
-            var rng = Xoshiro256(seed: 0x5A1)
-            var restarts: UInt64 = 0
-            for frame in 0 ..< 24_000 {
-                let action = rng.below(50) == 0 ? 7 : rng.below(4)
-                var fast = state.core, slow = state.core
-                let k = physics.quietRun(&fast, action: action, frames: 8)
-                var quiet = 0
-                while quiet < 8, physics.quietFrame(&slow, action: action) { quiet += 1 }
-                let c = state.core
-                if config.gravity > 0 || c.servePending || c.ballCount != 1 || c.bricksLeft == 0 {
-                    #expect(k == 0, "\(name): a run where the one-ball case does not hold")
-                } else if k != quiet || fast.fingerprintBits != slow.fingerprintBits {
-                    Issue.record("\(name) frame \(frame): run of \(k), quiet frames \(quiet)")
-                    break
-                }
-                ran += k
-                var events = BreakoutEvents()
-                state.bricks.withUnsafeMutableBufferPointer {
-                    physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events)
-                }
-                if state.core.end != .none {
-                    restarts += 1
-                    state = physics.initialState(seed: 100 &* restarts)
-                }
-            }
+            let ran = expectRunIsQuietFrames(name, config, seed: 0x5A1, why: "the one-ball case does not hold",
+                                             applies: { c in config.gravity <= 0 && !c.servePending && c.ballCount == 1 && c.bricksLeft != 0 },
+                                             run: { $0.quietRun(&$1, action: $2, frames: 8) })
             if config.gravity <= 0 { #expect(ran > 0, "\(name): no run") }
         }
     }
 
     /// At frame skip 4 without sticky actions, most of a batch's frames are
-    /// run by ``BreakoutPhysics/quietRun(_:action:frames:)`` (the count
-    /// fails if the batch stops using it; the batch's equality with the
-    /// reference is ``BreakoutBatchTests``' and ``BreakoutBatchLaneTests``').
+    /// run by ``BreakoutPhysics/quietRun(_:action:frames:)``.
     @Test func batchRunsQuietFramesInRegisters() throws {
-        for name in BreakoutConfig.presetNames {
-            var config = try BreakoutConfig.preset(name)
-            config.frameSkip = 4
-            let batch = BreakoutBatch(config: config, count: 10, seed: 3)
-            let b = VectorBuffers(batch)
-            var play = ContractPlay(seed: 3, actions: batch.actionCount)
-            for _ in 0 ..< 500 {
-                for i in 0 ..< 10 { b.actions[i] = play.next() }
-                b.step(batch)
-            }
-            #expect(batch.quietRunFrames * 2 > 500 * 10 * 4, "\(name): \(batch.quietRunFrames) frames in runs")
+        for (name, frames) in try framesInRuns(counter: { $0.quietRunFrames }) {
+            #expect(frames * 2 > 500 * 10 * 4, "\(name): \(frames) frames in runs")
         }
     }
 }
@@ -84,55 +48,78 @@ import Testing
         gravity.gravity = 0.05
         let configs = BreakoutConfig.presets.map { ($0.name, $0.config) } + [("manual", manual), ("gravity", gravity)]
         for (name, config) in configs {
-            let physics = BreakoutPhysics(config: config)
-            var ran = 0
-            var state = physics.initialState(seed: 0)
-            var rng = Xoshiro256(seed: 0x5E7)
-            var restarts: UInt64 = 0
-            for frame in 0 ..< 24_000 {
-                let action = rng.below(50) == 0 ? 7 : rng.below(4)
-                var fast = state.core, slow = state.core
-                let k = physics.serveRun(&fast, action: action, frames: 8)
-                var quiet = 0
-                while quiet < 8, physics.quietFrame(&slow, action: action) { quiet += 1 }
-                let c = state.core
-                if !c.servePending || c.ballCount != 0 || c.bricksLeft == 0 {
-                    #expect(k == 0, "\(name): a run where no serve is pending")
-                } else if k != quiet || fast.fingerprintBits != slow.fingerprintBits {
-                    Issue.record("\(name) frame \(frame): run of \(k), quiet frames \(quiet)")
-                    break
-                }
-                ran += k
-                var events = BreakoutEvents()
-                state.bricks.withUnsafeMutableBufferPointer {
-                    physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events)
-                }
-                if state.core.end != .none {
-                    restarts += 1
-                    state = physics.initialState(seed: 100 &* restarts)
-                }
-            }
+            let ran = expectRunIsQuietFrames(name, config, seed: 0x5E7, why: "no serve is pending",
+                                             applies: { c in c.servePending && c.ballCount == 0 && c.bricksLeft != 0 },
+                                             run: { $0.serveRun(&$1, action: $2, frames: 8) })
             #expect(ran > 0, "\(name): no run")
         }
     }
 
     /// At frame skip 4 without sticky actions, a batch runs its serve
-    /// frames by ``BreakoutPhysics/serveRun(_:action:frames:)`` (the count
-    /// fails if the batch stops using it; the batch's equality with the
-    /// reference is ``BreakoutBatchTests``' and ``BreakoutBatchLaneTests``').
+    /// frames by ``BreakoutPhysics/serveRun(_:action:frames:)``.
     @Test func batchRunsServeFramesInRegisters() throws {
-        for name in BreakoutConfig.presetNames {
-            var config = try BreakoutConfig.preset(name)
-            config.frameSkip = 4
-            let batch = BreakoutBatch(config: config, count: 10, seed: 3)
-            let b = VectorBuffers(batch)
-            var play = ContractPlay(seed: 3, actions: batch.actionCount)
-            for _ in 0 ..< 500 {
-                for i in 0 ..< 10 { b.actions[i] = play.next() }
-                b.step(batch)
-            }
-            #expect(batch.serveRunFrames * 50 > 500 * 10 * 4, "\(name): \(batch.serveRunFrames) serve frames in runs")
+        for (name, frames) in try framesInRuns(counter: { $0.serveRunFrames }) {
+            #expect(frames * 50 > 500 * 10 * 4, "\(name): \(frames) serve frames in runs")
         }
+    }
+}
+
+/// A random rollout of `config` (24 000 frames, actions from a generator
+/// seeded `seed`, a finished game restarted): from each state, `run` of up
+/// to 8 frames against ``BreakoutPhysics/quietFrame(_:action:)`` called
+/// frame by frame (after its frames the state is the same, bit for bit, and
+/// the next frame is not quiet unless the run used all 8; where `applies`
+/// is false the run takes no frame), then the game goes on by its general
+/// tick. Returns the frames the runs took.
+func expectRunIsQuietFrames(_ name: String, _ config: BreakoutConfig, seed: UInt64, why: String,
+                            applies: (BreakoutCore) -> Bool,
+                            run: (BreakoutPhysics, inout BreakoutCore, Int) -> Int) -> Int {
+    let physics = BreakoutPhysics(config: config)
+    var ran = 0
+    var state = physics.initialState(seed: 0)
+    var rng = Xoshiro256(seed: seed)
+    var restarts: UInt64 = 0
+    for frame in 0 ..< 24_000 {
+        let action = rng.below(50) == 0 ? 7 : rng.below(4)
+        var fast = state.core, slow = state.core
+        let k = run(physics, &fast, action)
+        var quiet = 0
+        while quiet < 8, physics.quietFrame(&slow, action: action) { quiet += 1 }
+        if !applies(state.core) {
+            #expect(k == 0, "\(name): a run where \(why)")
+        } else if k != quiet || fast.fingerprintBits != slow.fingerprintBits {
+            Issue.record("\(name) frame \(frame): run of \(k), quiet frames \(quiet)")
+            break
+        }
+        ran += k
+        var events = BreakoutEvents()
+        state.bricks.withUnsafeMutableBufferPointer {
+            physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events)
+        }
+        if state.core.end != .none {
+            restarts += 1
+            state = physics.initialState(seed: 100 &* restarts)
+        }
+    }
+    return ran
+}
+
+/// Per preset at frame skip 4 without sticky actions, `counter` of a
+/// 10-game batch after 500 steps of random actions (the counts fail if the
+/// batch stops using a path; the batch's equality with the reference is
+/// ``BreakoutBatchTests``' and ``BreakoutBatchLaneTests``').
+func framesInRuns(counter: (BreakoutBatch) -> Int) throws -> [(String, Int)] {
+    try BreakoutConfig.presetNames.map { name in
+        var config = try BreakoutConfig.preset(name)
+        config.frameSkip = 4
+        let batch = BreakoutBatch(config: config, count: 10, seed: 3)
+        let b = VectorBuffers(batch)
+        var play = ContractPlay(seed: 3, actions: batch.actionCount)
+        for _ in 0 ..< 500 {
+            for i in 0 ..< 10 { b.actions[i] = play.next() }
+            b.step(batch)
+        }
+        return (name, counter(batch))
     }
 }
 
