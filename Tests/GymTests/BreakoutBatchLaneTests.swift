@@ -54,12 +54,8 @@ import Testing
     @Test func nearestColumnInLanesIsTheScalarOne() {
         var rng = Xoshiro256(seed: 0x1A4E)
         for trial in 0 ..< 400 {
-            var config = BreakoutConfig()
-            config.brickColumns = 1 + Int(rng.below(32))
-            config.fieldWidth = [320, 160, 640, 97][trial % 4]
-            let physics = BreakoutPhysics(config: config)
-            let cols = config.brickColumns, w = config.brickWidth
-            let all: UInt32 = cols == 32 ? .max : (1 << UInt32(cols)) - 1
+            let wall = AimWall(trial: trial, rng: &rng)
+            let physics = wall.physics, cols = wall.columns, all = wall.all
             var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
             for g in 0 ..< 8 {
                 candidates[g] = switch rng.below(4) {
@@ -67,12 +63,7 @@ import Testing
                 case 1: all
                 default: UInt32(truncatingIfNeeded: rng.next()) & all
                 }
-                x[g] = switch rng.below(4) {
-                case 0: (Float(rng.below(cols)) + 0.5) * w
-                case 1: Float(rng.below(cols + 1)) * w
-                case 2: (rng.nextUnit() * 1.4 - 0.2) * config.fieldWidth
-                default: rng.nextUnit() * config.fieldWidth
-                }
+                x[g] = wall.position(rng.below(4), rng: &rng)
             }
             if trial % 10 == 0 { x[Int(rng.below(8))] = [Float.infinity, -.infinity, .nan][trial / 10 % 3] }
             let lanes = physics.nearestColumnLanes(candidates, to: x)

@@ -139,20 +139,11 @@ import Testing
     @Test func nearestColumnIsTheScansChoice() throws {
         var rng = Xoshiro256(seed: 0xC01)
         for trial in 0 ..< 300 {
-            var config = BreakoutConfig()
-            config.brickColumns = 1 + Int(rng.below(32))
-            config.fieldWidth = [320, 160, 640, 97][trial % 4]
-            let physics = BreakoutPhysics(config: config)
-            let cols = config.brickColumns, w = config.brickWidth
-            let all: UInt32 = cols == 32 ? .max : (1 << UInt32(cols)) - 1
+            let wall = AimWall(trial: trial, rng: &rng)
+            let physics = wall.physics, cols = wall.columns, w = wall.config.brickWidth, all = wall.all
             let candidates = trial % 5 == 0 ? all : UInt32(truncatingIfNeeded: rng.next()) & all
             for k in 0 ..< 40 {
-                let x: Float = switch k % 4 {
-                case 0: (Float(rng.below(cols)) + 0.5) * w
-                case 1: Float(rng.below(cols + 1)) * w
-                case 2: (rng.nextUnit() * 1.4 - 0.2) * config.fieldWidth
-                default: rng.nextUnit() * config.fieldWidth
-                }
+                let x = wall.position(k, rng: &rng)
                 var best = -1
                 var bestDistance = Float.infinity
                 for c in 0 ..< cols where candidates >> UInt32(c) & 1 != 0 {

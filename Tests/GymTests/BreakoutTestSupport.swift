@@ -118,3 +118,35 @@ func breakoutFastPathCases() throws -> [(String, BreakoutConfig)] {
         }
     }
 }
+
+/// A random wall for the nearest-column tests: 1 to 32 columns (one draw
+/// of `rng`) on a field 320, 160, 640 or 97 wide (by `trial`).
+struct AimWall {
+    let config: BreakoutConfig
+    let physics: BreakoutPhysics
+
+    init(trial: Int, rng: inout Xoshiro256) {
+        var config = BreakoutConfig()
+        config.brickColumns = 1 + Int(rng.below(32))
+        config.fieldWidth = [320, 160, 640, 97][trial % 4]
+        self.config = config
+        physics = BreakoutPhysics(config: config)
+    }
+
+    var columns: Int { config.brickColumns }
+
+    /// Every column a candidate.
+    var all: UInt32 { columns == 32 ? .max : (1 << UInt32(columns)) - 1 }
+
+    /// A ball position of kind `kind % 4`: a brick's centre, a brick's
+    /// edge, across and beyond the field, anywhere on it.
+    func position(_ kind: Int, rng: inout Xoshiro256) -> Float {
+        let w = config.brickWidth
+        return switch kind % 4 {
+        case 0: (Float(rng.below(columns)) + 0.5) * w
+        case 1: Float(rng.below(columns + 1)) * w
+        case 2: (rng.nextUnit() * 1.4 - 0.2) * config.fieldWidth
+        default: rng.nextUnit() * config.fieldWidth
+        }
+    }
+}
