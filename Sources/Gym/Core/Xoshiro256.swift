@@ -18,6 +18,13 @@ public struct Xoshiro256: RandomNumberGenerator, Sendable, Hashable, Codable {
         s0 = sm.next(); s1 = sm.next(); s2 = sm.next(); s3 = sm.next()
     }
 
+    /// The generator whose state is the four words `s0 … s3` (a generator
+    /// stored word by word, as a batch's columns hold it).
+    @inlinable
+    public init(words s0: UInt64, _ s1: UInt64, _ s2: UInt64, _ s3: UInt64) {
+        self.s0 = s0; self.s1 = s1; self.s2 = s2; self.s3 = s3
+    }
+
     @inlinable
     public mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9

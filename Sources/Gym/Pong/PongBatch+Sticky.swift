@@ -186,13 +186,3 @@ struct GeneratorLanes {
         return unsafeBitCast(u .< scaled, to: SIMD4<Int32>.self)
     }
 }
-
-extension Xoshiro256 {
-    /// The generator whose state is the four words `s0 … s3` (a generator
-    /// stored word by word in a batch's columns).
-    @inline(__always)
-    init(words s0: UInt64, _ s1: UInt64, _ s2: UInt64, _ s3: UInt64) {
-        self.init(seed: 0)
-        self.s0 = s0; self.s1 = s1; self.s2 = s2; self.s3 = s3
-    }
-}
