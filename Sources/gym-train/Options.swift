@@ -14,14 +14,33 @@ struct GameOptions: ParsableArguments {
     @Option(help: "The game: \(GameKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var game: GameKind = .pong
 
+    @OptionGroup var rules: RulesOptions
+
+    @Option(help: "The run's master seed; every episode seed derives from it.")
+    var seed: UInt64 = 1
+
+    /// The effective Pong config.
+    func pongConfig() throws -> PongConfig {
+        try loadConfig(PongConfig.self)
+    }
+
+    /// The effective config of `C`: the config file, else the preset, else the first preset.
+    func loadConfig<C: GameConfig>(_ type: C.Type) throws -> C {
+        if let path = rules.configFile { return try RulesOptions.decode(C.self, path: path) }
+        return try C.preset(rules.preset ?? C.presets[0].name)
+    }
+}
+
+/// `--config` and `--preset`, the rules of a game: one or the other, never both.
+struct RulesOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: "A game config file (JSON); keys not given take the preset's values.")
     var configFile: String?
 
     @Option(help: "A named preset (pong: \(PongConfig.presetNames.joined(separator: ", ")); breakout: \(BreakoutConfig.presetNames.joined(separator: ", "))).")
     var preset: String?
 
-    @Option(help: "The run's master seed; every episode seed derives from it.")
-    var seed: UInt64 = 1
+    /// Whether either option is given.
+    var isGiven: Bool { configFile != nil || preset != nil }
 
     func validate() throws {
         if configFile != nil, preset != nil {
@@ -29,22 +48,31 @@ struct GameOptions: ParsableArguments {
         }
     }
 
-    /// The effective Pong config.
-    func pongConfig() throws -> PongConfig {
-        try loadConfig(PongConfig.self)
+    /// The config file at `path`, its errors named by the path.
+    static func decode<C: GameConfig>(_: C.Type, path: String) throws -> C {
+        try C.decode(try readText(path, what: "config file"), source: path)
+    }
+}
+
+/// `--agent` and `--opponent` of the subcommands that play one agent's
+/// episodes (`eval`, `render`), and the seats the two take in each episode.
+struct MatchupOptions: ParsableArguments {
+    @Option(help: "The agent (an agent spec: tracker, random, tracker:reaction=3,noise=0.2, linear:PATH, ...; Pong: bottom on even episode indices, top on odd).")
+    var agent: String = "tracker"
+
+    @Option(help: "The opponent (Pong only).")
+    var opponent: String = "random"
+
+    /// The agent's spec, then the opponent's where the game has a second seat.
+    func roster(seats: Int) throws -> [AgentSpec] {
+        let agentSpec = try AgentSpec.parse(agent)
+        return seats == 1 ? [agentSpec] : [agentSpec, try AgentSpec.parse(opponent)]
     }
 
-    /// The effective Breakout config.
-    func breakoutConfig() throws -> BreakoutConfig {
-        try loadConfig(BreakoutConfig.self)
-    }
-
-    func loadConfig<C: GameConfig>(_ type: C.Type) throws -> C {
-        if let path = configFile {
-            let text = try readText(path, what: "config file")
-            return try C.decode(text, source: path)
-        }
-        return try C.preset(preset ?? C.presets[0].name)
+    /// The roster index seated at each seat in episode `index`: the agent
+    /// (0) takes seat 0 (Pong: bottom) on even episodes, seat 1 on odd ones.
+    static func seating(episode index: Int, seats: Int) -> [Int] {
+        seats == 1 ? [0] : (index % 2 == 0 ? [0, 1] : [1, 0])
     }
 }
 

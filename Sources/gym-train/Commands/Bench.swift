@@ -28,14 +28,10 @@ struct Bench: ParsableCommand {
         """
     )
 
-    @Option(help: "The game (default: every game).")
+    @Option(help: "The game (default: every game; --preset and --config need it, and without them every preset is measured).")
     var game: GameKind?
 
-    @Option(help: "A preset of the game (default: every preset).")
-    var preset: String?
-
-    @Option(name: .customLong("config"), help: "A game config file (JSON) to measure instead of the presets (needs --game; keys not given take the named or default preset's values).")
-    var configFile: String?
+    @OptionGroup var rules: RulesOptions
 
     @Option(help: "Frame skips to measure every case at, comma-separated (e.g. 1,4,8; each 1 ... 16). Default: each config's own, and without --preset or --config also the first preset at \(Bench.defaultExtraFrameSkips.map(String.init).joined(separator: " and ")).")
     var frameSkip: String?
@@ -49,8 +45,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Seconds per figure (at least).")
     var seconds: Double = 1
 
-    @Option(help: "Workers for the parallel figures (default: the machine's cores).")
-    var workers: Int?
+    @OptionGroup var workerOptions: WorkerOptions
 
     @Option(help: "Ticks per dispatch: every game (so every chunk) is stepped this many times in each dispatch.")
     var ticks: Int = Throughput.defaultTicksPerRound
@@ -70,20 +65,16 @@ struct Bench: ParsableCommand {
     func validate() throws {
         guard (1 ... 1_000_000).contains(envs) else { throw ValidationError("--envs \(envs) is out of range; allowed: 1 ... 1000000") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds \(seconds) is out of range; allowed: (0, 600]") }
-        if let w = workers, !(1 ... 256).contains(w) { throw ValidationError("--workers \(w) is out of range; allowed: 1 ... 256") }
-        if let w = workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); the single-API figure gives each worker at least one game") }
+        if let w = workerOptions.workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); the single-API figure gives each worker at least one game") }
         if let chunk, !(1 ... 1_000_000).contains(chunk) { throw ValidationError("--chunk \(chunk) is out of range; allowed: 1 ... 1000000") }
         guard (1 ... 100).contains(repeats) else { throw ValidationError("--repeats \(repeats) is out of range; allowed: 1 ... 100") }
         guard (1 ... 1_000_000).contains(ticks) else { throw ValidationError("--ticks \(ticks) is out of range; allowed: 1 ... 1000000") }
-        if preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
+        if rules.preset != nil, game == nil { throw ValidationError("--preset needs --game (presets are per game)") }
         _ = try frameSkips()
         if let sticky, !(sticky >= 0 && sticky <= 1) {
             throw ValidationError("--sticky \(sticky) is out of range; allowed: 0 ... 1")
         }
-        if configFile != nil, game == nil { throw ValidationError("--config needs --game (a config file is for one game)") }
-        if configFile != nil, preset != nil {
-            throw ValidationError("give either --config or --preset, not both (a config file may name its base with \"preset\")")
-        }
+        if rules.configFile != nil, game == nil { throw ValidationError("--config needs --game (a config file is for one game)") }
     }
 
     func run() throws {
@@ -98,9 +89,9 @@ struct Bench: ParsableCommand {
             case .breakout: names = BreakoutConfig.presetNames
             }
             var base: [String]
-            if let configFile {
+            if let configFile = rules.configFile {
                 base = [configFile]
-            } else if let preset {
+            } else if let preset = rules.preset {
                 guard names.contains(preset) else {
                     throw ValidationError("--preset \(preset) is not a \(g.rawValue) preset; allowed: \(names.joined(separator: ", "))")
                 }
@@ -113,12 +104,12 @@ struct Bench: ParsableCommand {
             } else {
                 cases += base.map { (g, $0, nil, sticky) }
                 // Every preset as it is, and the default one at the frame skips people train with.
-                if configFile == nil, preset == nil, let first = names.first {
+                if !rules.isGiven, let first = names.first {
                     cases += Bench.defaultExtraFrameSkips.map { (g, first, $0, sticky) }
                 }
             }
         }
-        let all = workers ?? min(envs, ParallelRunner.defaultWorkers)
+        let all = min(workerOptions.count, envs)
         let machine = BenchMachine.current(workers: all)
         #if DEBUG
         FileHandleOutput.standardError("warning: this is a debug build; figures are many times below release (use `swift build -c release`)")
@@ -205,7 +196,7 @@ struct Bench: ParsableCommand {
 
     /// The config of one case: the config file (named by its path) or the preset `name`.
     func loadConfig<C: GameConfig>(_: C.Type, _ name: String) throws -> C {
-        if let configFile { return try C.decode(try readText(configFile, what: "config file"), source: configFile) }
+        if let path = rules.configFile { return try RulesOptions.decode(C.self, path: path) }
         return try C.preset(name)
     }
 

@@ -43,7 +43,7 @@ struct ConfigCommand: ParsableCommand {
         }
         let config = try game.loadConfig(C.self)
         print(config.json.serialized())
-        if let file = game.configFile {
+        if let file = game.rules.configFile {
             FileHandleOutput.standardError("\(file): valid \(C.gameName) config (hash \(String(config.configHash, radix: 16)))")
         }
     }

@@ -26,11 +26,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "The agent evaluated (e.g. tracker, random, tracker:reaction=3,noise=0.2, linear:PATH).")
-    var agent: String = "tracker"
-
-    @Option(help: "The opponent (Pong only).")
-    var opponent: String = "random"
+    @OptionGroup var matchup: MatchupOptions
 
     func run() throws {
         try evaluate(game.game.game)
@@ -38,16 +34,9 @@ struct Eval: ParsableCommand {
 
     func evaluate<G: CommandGame>(_: G.Type) throws {
         let config = try game.loadConfig(G.Config.self)
-        let agentSpec = try AgentSpec.parse(agent)
-        try G.check(agentSpec, config: config)
-        var roster = [agentSpec]
-        var extra: [(String, JSONValue)] = [("agent", .string(agentSpec.text))]
-        if G.seats == 2 {
-            let opponentSpec = try AgentSpec.parse(opponent)
-            try G.check(opponentSpec, config: config)
-            roster.append(opponentSpec)
-            extra.append(("opponent", .string(opponentSpec.text)))
-        }
+        let roster = try matchup.roster(seats: G.seats)
+        for spec in roster { try G.check(spec, config: config) }
+        let extra: [(String, JSONValue)] = zip(["agent", "opponent"], roster).map { ($0, .string($1.text)) }
         let episodes = episodeOptions.episodes, seed = game.seed
         let shard = shardOptions.value
         let range = shard?.range(of: episodes) ?? 0 ..< episodes
@@ -61,13 +50,12 @@ struct Eval: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         // Episode g's seed and seats depend on (seed, g) alone, so a shard plays exactly the unsharded run's games.
-        // Two seats: the agent plays seat 0 (Pong: bottom) on even episodes, seat 1 on odd ones.
         let first = range.lowerBound
         let records = Matches.play(G.self, config: config, roster: roster, count: range.count,
                                    runner: workerOptions.runner, game: { k in
             let i = first + k
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),
-                              seats: G.seats == 1 ? [0] : (i % 2 == 0 ? [0, 1] : [1, 0]))
+                              seats: MatchupOptions.seating(episode: i, seats: G.seats))
         }, progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()
@@ -80,7 +68,7 @@ struct Eval: ParsableCommand {
             return
         }
         try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)
-        try G.reportEval(records, EvalRun(folder: folder, agent: agentSpec, opponent: roster.count > 1 ? roster[1] : nil,
+        try G.reportEval(records, EvalRun(folder: folder, agent: roster[0], opponent: roster.count > 1 ? roster[1] : nil,
                                           seed: seed, workers: workerOptions.count, seconds: seconds,
                                           frameSkip: config.frameSkip), config: config)
     }

@@ -33,11 +33,7 @@ struct Play: ParsableCommand {
     @Option(help: "The game: pong or breakout (default: the last one played, else pong).")
     var game: GameKind?
 
-    @Option(name: .customLong("config"), help: "A game config file (JSON); remembered for the next launch.")
-    var configFile: String?
-
-    @Option(help: "A named preset (pong: \(PongConfig.presetNames.joined(separator: ", ")); breakout: \(BreakoutConfig.presetNames.joined(separator: ", "))).")
-    var preset: String?
+    @OptionGroup var rules: RulesOptions
 
     @Option(help: "Pong: the agent on the top paddle (an agent spec: tracker, random, linear:FILE, ...; default: the last one, else tracker).")
     var opponent: String?
@@ -79,11 +75,8 @@ struct Play: ParsableCommand {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.unicodeScalars.allSatisfy(allowed.contains) else {
             throw ValidationError("--name \"\(name)\" is invalid; allowed: letters, digits, spaces, - and _ (not empty)")
         }
-        if configFile != nil, preset != nil {
-            throw ValidationError("give either --config or --preset, not both (a config file may name its base with \"preset\")")
-        }
         if resume != nil {
-            let given = [("--game", game != nil), ("--config", configFile != nil), ("--preset", preset != nil),
+            let given = [("--game", game != nil), ("--config", rules.configFile != nil), ("--preset", rules.preset != nil),
                          ("--opponent", opponent != nil), ("--seed", seed != nil)].filter(\.1).map(\.0)
             if !given.isEmpty {
                 throw ValidationError("--resume takes the game, config, opponent and seed from the save file; drop \(given.joined(separator: ", "))")
@@ -150,7 +143,7 @@ struct Play: ParsableCommand {
     }
 
     func chosenRules(_ kind: GameKind, remembered: PlaySettings.Rules) throws -> ChosenRules {
-        if let configFile {
+        if let configFile = rules.configFile {
             let text = try readText(configFile, what: "config file")
             let doc: JSONValue
             do { doc = try JSONValue.parse(text) } catch { throw CLIError("\(ConfigError.malformed(source: configFile, error))") }
@@ -161,7 +154,7 @@ struct Play: ParsableCommand {
             }
             return ChosenRules(rules: .init(preset: nil, config: doc), fromSettings: false)
         }
-        if let preset { return ChosenRules(rules: .init(preset: preset, config: nil), fromSettings: false) }
+        if let preset = rules.preset { return ChosenRules(rules: .init(preset: preset, config: nil), fromSettings: false) }
         return ChosenRules(rules: remembered, fromSettings: true)
     }
 

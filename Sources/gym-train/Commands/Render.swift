@@ -21,11 +21,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var game: GameOptions
 
-    @Option(help: "The agent (bottom on even episode indices, top on odd).")
-    var agent: String = "tracker"
-
-    @Option(help: "The opponent (Pong only).")
-    var opponent: String = "random"
+    @OptionGroup var matchup: MatchupOptions
 
     @Option(help: "Episode index within the run (selects the seed and sides, as in eval).")
     var episode: Int = 0
@@ -65,7 +61,7 @@ struct Render: ParsableCommand {
             throw ValidationError("--max-steps \(maxSteps) is out of range; allowed: 0 ... 1000000")
         }
         guard index >= 0 else { throw ValidationError("--index \(index) is out of range; allowed: 0 or more") }
-        if replay != nil, game.configFile != nil || game.preset != nil {
+        if replay != nil, game.rules.isGiven {
             throw ValidationError("--replay takes the config from the record; drop --config/--preset")
         }
         guard (1 ... 1000).contains(every) else { throw ValidationError("--every \(every) is out of range; allowed: 1 ... 1000") }
@@ -113,9 +109,8 @@ struct Render: ParsableCommand {
             seats = try replay.seats.map { try AgentSpec.parse($0) }
             seed = replay.seed
         } else {
-            let agentSpec = try AgentSpec.parse(agent)
-            let opponentSpec = try AgentSpec.parse(opponent)
-            seats = G.seats == 1 ? [agentSpec] : (episode % 2 == 0 ? [agentSpec, opponentSpec] : [opponentSpec, agentSpec])
+            let roster = try matchup.roster(seats: G.seats)
+            seats = MatchupOptions.seating(episode: episode, seats: G.seats).map { roster[$0] }
             seed = Seeds.episode(runSeed: game.seed, index: episode)
         }
         let label = replay?.label ?? "episode \(episode)"

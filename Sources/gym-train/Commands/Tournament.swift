@@ -54,20 +54,7 @@ struct Tournament: ParsableCommand {
     @Option(help: "Confidence level of the rating intervals.")
     var level: Double = 0.95
 
-    @Option(help: "SPRT: Elo advantage of the candidate under H0 (worse).")
-    var elo0: Double = -20
-
-    @Option(help: "SPRT: Elo advantage of the candidate under H1 (at least as good).")
-    var elo1: Double = 0
-
-    @Option(help: "SPRT: chance of accepting H1 when H0 holds.")
-    var alpha: Double = 0.05
-
-    @Option(help: "SPRT: chance of accepting H0 when H1 holds.")
-    var beta: Double = 0.05
-
-    @Option(help: "SPRT: pairs played at most before the test is declared inconclusive.")
-    var maxPairs: Int = 20_000
+    @OptionGroup var sprtOptions: SPRTOptions
 
     @OptionGroup var workerOptions: WorkerOptions
     @OptionGroup var shardOptions: ShardOptions
@@ -81,12 +68,6 @@ struct Tournament: ParsableCommand {
         }
         guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
         guard level > 0, level < 1 else { throw ValidationError("--level \(level) is out of range; allowed: between 0 and 1 (exclusive)") }
-        guard (1 ... 10_000_000).contains(maxPairs) else { throw ValidationError("--max-pairs \(maxPairs) is out of range; allowed: 1 ... 10000000") }
-        guard alpha > 0, alpha < 0.5 else { throw ValidationError("--alpha \(alpha) is out of range; allowed: between 0 and 0.5 (exclusive)") }
-        guard beta > 0, beta < 0.5 else { throw ValidationError("--beta \(beta) is out of range; allowed: between 0 and 0.5 (exclusive)") }
-        guard elo0.isFinite, elo1.isFinite, elo0 < elo1, abs(elo0) <= 1000, abs(elo1) <= 1000 else {
-            throw ValidationError("--elo0 \(elo0) and --elo1 \(elo1) are invalid; allowed: -1000 ≤ elo0 < elo1 ≤ 1000")
-        }
         if mode == .sprt, let s = shardOptions.shard {
             throw ValidationError("--shard \(s) is for --mode round-robin or gauntlet; an SPRT decides pair by pair and stays sequential")
         }
@@ -253,13 +234,11 @@ struct Tournament: ParsableCommand {
 
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
-        let test = SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
+        let test = sprtOptions.test, maxPairs = sprtOptions.maxPairs
         let folder = try ResultsFolder.create(explicit: output.out, command: "sprt", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
             ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
-            ("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta)),
-            ("maxPairs", .number(maxPairs)), ("workers", .number(workerCount)),
-        ])
+        ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
         let progress = Progress(total: maxPairs, label: "sprt")
         let outcome = PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
                                    maxPairs: maxPairs, seed: game.seed, batch: max(8, 4 * workerCount),
@@ -277,7 +256,7 @@ struct Tournament: ParsableCommand {
         let summary = JSONValue.object([
             ("game", .string("pong")), ("mode", .string("sprt")), ("seed", .number(game.seed)),
             ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
-            ("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta)),
+        ] + sprtOptions.parameters + [
             ("lowerBound", .number(test.lowerBound)), ("upperBound", .number(test.upperBound)),
             ("pairs", .number(state.pairs)), ("pentanomial", .array(state.counts.map { .number($0) })),
             ("llr", .number(state.llr)), ("decision", .string(decision.rawValue)),
@@ -285,7 +264,7 @@ struct Tournament: ParsableCommand {
         ])
         try folder.write(summary.serialized() + "\n", to: "summary.json")
         print("sprt pong: \(specs[0].displayName) (candidate) vs \(specs[1].displayName) (baseline), seed \(game.seed)")
-        print("  H0: elo = \(f(elo0))   H1: elo = \(f(elo1))   alpha \(alpha)  beta \(beta)   bounds [\(String(format: "%.3f", test.lowerBound)), \(String(format: "%.3f", test.upperBound))]")
+        print("  H0: elo = \(f(test.elo0))   H1: elo = \(f(test.elo1))   alpha \(test.alpha)  beta \(test.beta)   bounds [\(String(format: "%.3f", test.lowerBound)), \(String(format: "%.3f", test.upperBound))]")
         print("  pairs \(state.pairs)  pentanomial [\(state.counts.map(String.init).joined(separator: ", "))]  LLR \(String(format: "%.3f", state.llr))")
         print(String(format: "  score %.3f per game, elo %+.1f  95%% CI [%+.1f, %+.1f]", e.score, e.elo, e.low, e.high))
         switch decision {
@@ -302,4 +281,41 @@ struct Tournament: ParsableCommand {
     }
 
     func f(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+}
+
+extension Tournament {
+    /// The hypotheses and error rates of `--mode sprt`, with their ranges.
+    struct SPRTOptions: ParsableArguments {
+        @Option(help: "SPRT: Elo advantage of the candidate under H0 (worse).")
+        var elo0: Double = -20
+
+        @Option(help: "SPRT: Elo advantage of the candidate under H1 (at least as good).")
+        var elo1: Double = 0
+
+        @Option(help: "SPRT: chance of accepting H1 when H0 holds.")
+        var alpha: Double = 0.05
+
+        @Option(help: "SPRT: chance of accepting H0 when H1 holds.")
+        var beta: Double = 0.05
+
+        @Option(help: "SPRT: pairs played at most before the test is declared inconclusive.")
+        var maxPairs: Int = 20_000
+
+        func validate() throws {
+            guard (1 ... 10_000_000).contains(maxPairs) else { throw ValidationError("--max-pairs \(maxPairs) is out of range; allowed: 1 ... 10000000") }
+            guard alpha > 0, alpha < 0.5 else { throw ValidationError("--alpha \(alpha) is out of range; allowed: between 0 and 0.5 (exclusive)") }
+            guard beta > 0, beta < 0.5 else { throw ValidationError("--beta \(beta) is out of range; allowed: between 0 and 0.5 (exclusive)") }
+            guard elo0.isFinite, elo1.isFinite, elo0 < elo1, abs(elo0) <= 1000, abs(elo1) <= 1000 else {
+                throw ValidationError("--elo0 \(elo0) and --elo1 \(elo1) are invalid; allowed: -1000 ≤ elo0 < elo1 ≤ 1000")
+            }
+        }
+
+        /// The test these options define.
+        var test: SPRT { SPRT(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta) }
+
+        /// The hypotheses and error rates, as written to run.json and summary.json.
+        var parameters: [(String, JSONValue)] {
+            [("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta))]
+        }
+    }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// The options several subcommands share take one rule and give one error.
+@Suite struct SharedOptionsTests {
+    /// `--workers` allows 0 ... 256 everywhere (bench took 1 ... 256 before it
+    /// shared the option group).
+    @Test func workersOutOfRangeIsTheSameErrorInEveryCommand() throws {
+        for command in [["bench", "--game", "pong"], ["eval"], ["tournament", "--agent", "random", "--agent", "tracker"]] {
+            let r = try CLI.run(command + ["--workers", "257"])
+            #expect(r.status != 0, "\(command)")
+            #expect(r.stderr.contains("--workers 257 is out of range; allowed: 0 ... 256 (0: the machine's cores)"),
+                    "\(command): \(r.stderr)")
+        }
+    }
+
+    /// `bench --workers 0` means the machine's cores, as in every other command.
+    @Test func benchTakesWorkersZero() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("bench.json")
+        let r = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--envs", "8", "--seconds", "0.01",
+                             "--workers", "0", "--repeats", "1", "--ticks", "16", "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    /// `--config` and `--preset` together: one error, the same in every command.
+    @Test func configAndPresetTogetherIsTheSameErrorInEveryCommand() throws {
+        for command in [["bench", "--game", "pong"], ["eval"], ["play"], ["render"]] {
+            let r = try CLI.run(command + ["--config", "x.json", "--preset", "classic"])
+            #expect(r.status != 0, "\(command)")
+            #expect(r.stderr.contains("give either --config or --preset, not both"), "\(command): \(r.stderr)")
+        }
+    }
+}
