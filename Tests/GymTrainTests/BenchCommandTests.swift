@@ -39,8 +39,9 @@ import Testing
                              "--workers", "1", "--repeats", "1", "--ticks", "16", "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("breakout \(config.path) (frameSkip 4)"), "\(r.stdout)")
+        // --workers 0: the machine's cores, as in every command that shares WorkerOptions.
         let skips = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--frame-skip", "1,8", "--sticky", "0.25",
-                                 "--envs", "8", "--seconds", "0.02", "--workers", "1", "--repeats", "1", "--ticks", "16",
+                                 "--envs", "8", "--seconds", "0.02", "--workers", "0", "--repeats", "1", "--ticks", "16",
                                  "--out", out.path])
         #expect(skips.status == 0, "\(skips.stderr)")
         for text in ["pong classic frameSkip 1 sticky 0.25 (frameSkip 1)", "pong classic frameSkip 8 sticky 0.25 (frameSkip 8)",

@@ -14,16 +14,6 @@ import Testing
         }
     }
 
-    /// `bench --workers 0` means the machine's cores, as in every other command.
-    @Test func benchTakesWorkersZero() throws {
-        let dir = try CLI.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("bench.json")
-        let r = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--envs", "8", "--seconds", "0.01",
-                             "--workers", "0", "--repeats", "1", "--ticks", "16", "--out", out.path])
-        #expect(r.status == 0, "\(r.stderr)")
-    }
-
     /// `--config` and `--preset` together: one error, the same in every command.
     @Test func configAndPresetTogetherIsTheSameErrorInEveryCommand() throws {
         for command in [["bench", "--game", "pong"], ["eval"], ["play"], ["render"]] {

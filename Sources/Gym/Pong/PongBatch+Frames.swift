@@ -29,7 +29,7 @@ extension PongBatch {
         let lanes = Lanes.scalarCount
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
-        let startedMask = Self.floats(Self.widen(Self.laneBytes(end, i))) .== 0
+        let startedMask = Self.floats(Self.widen(Self.lanes(end, i))) .== 0
         var allowed = startedMask
         var running = Self.bits(allowed)
         if running != 0xFF {
@@ -45,8 +45,8 @@ extension PongBatch {
         // The state of the eight games (finished ones included: never
         // allowed, so their lanes do not change) and their last actions.
         var s = loadLanes(i)
-        var lastB = Self.widen(Self.laneBytes(lastActionBottom, i))
-        var lastT = Self.widen(Self.laneBytes(lastActionTop, i))
+        var lastB = Self.widen(Self.lanes(lastActionBottom, i))
+        var lastT = Self.widen(Self.lanes(lastActionTop, i))
         let chosen = Self.moves(bottom: bottom, top: top, p)
         // While every running ball stays in the band no paddle can reach,
         // the quiet test is the walls' alone; after any full frame the
@@ -123,17 +123,17 @@ extension PongBatch {
             lastT = lastT.replacing(with: (top & 0xFF).replacing(with: oldT, where: kept.top), where: allowed)
         }
         storePositions(s, i)
-        Self.setLaneBytes(lastActionBottom, i, Self.narrow(lastB))
-        Self.setLaneBytes(lastActionTop, i, Self.narrow(lastT))
+        Self.setLanes(lastActionBottom, i, Self.narrow(lastB))
+        Self.setLanes(lastActionTop, i, Self.narrow(lastT))
         // The step counter and the step limit of every game that ran (the
         // limit compared as floats: exact, a limited episode never counts
         // past maxSteps ≤ 10 000 000 < 2^24).
-        let stepsNow = Self.laneInts(steps, i)
+        let stepsNow = Self.lanes(steps, i)
         let next = stepsNow.replacing(with: stepsNow &+ 1, where: startedMask)
-        Self.setLaneInts(steps, i, next)
+        Self.setLanes(steps, i, next)
         let maxSteps = p.config.maxSteps
         if maxSteps > 0 {
-            let endsNow = Self.floats(Self.widen(Self.laneBytes(end, i)))
+            let endsNow = Self.floats(Self.widen(Self.lanes(end, i)))
             let limited = startedMask .& (endsNow .== 0) .& (Self.floats(next) .>= Float(maxSteps))
             if any(limited) {
                 for j in 0 ..< lanes where limited[j] {

@@ -63,34 +63,17 @@ extension PongBatch {
         Self.setLanes(topX, i, s.tx); Self.setLanes(topY, i, s.ty)
     }
 
+    /// Games `i ..< i + 8` of column `c`, one lane a game (any column type:
+    /// Float, Int32, UInt8).
     @inline(__always)
-    static func lanes(_ c: UnsafeMutablePointer<Float>, _ i: Int) -> Lanes {
-        UnsafeRawPointer(c + i).loadUnaligned(as: Lanes.self)
+    static func lanes<E: SIMDScalar>(_ c: UnsafeMutablePointer<E>, _ i: Int) -> SIMD8<E> {
+        UnsafeRawPointer(c + i).loadUnaligned(as: SIMD8<E>.self)
     }
 
+    /// Writes `v` to games `i ..< i + 8` of column `c`.
     @inline(__always)
-    static func setLanes(_ c: UnsafeMutablePointer<Float>, _ i: Int, _ v: Lanes) {
-        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: Lanes.self)
-    }
-
-    @inline(__always)
-    static func laneInts(_ c: UnsafeMutablePointer<Int32>, _ i: Int) -> LaneInts {
-        UnsafeRawPointer(c + i).loadUnaligned(as: LaneInts.self)
-    }
-
-    @inline(__always)
-    static func setLaneInts(_ c: UnsafeMutablePointer<Int32>, _ i: Int, _ v: LaneInts) {
-        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: LaneInts.self)
-    }
-
-    @inline(__always)
-    static func laneBytes(_ c: UnsafeMutablePointer<UInt8>, _ i: Int) -> LaneBytes {
-        UnsafeRawPointer(c + i).loadUnaligned(as: LaneBytes.self)
-    }
-
-    @inline(__always)
-    static func setLaneBytes(_ c: UnsafeMutablePointer<UInt8>, _ i: Int, _ v: LaneBytes) {
-        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: LaneBytes.self)
+    static func setLanes<E: SIMDScalar>(_ c: UnsafeMutablePointer<E>, _ i: Int, _ v: SIMD8<E>) {
+        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: SIMD8<E>.self)
     }
 
     /// `LaneInts(truncatingIfNeeded: b)`, lane by lane in the source so
@@ -168,8 +151,8 @@ extension PongBatch {
         UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
         // Every lane's last actions: the full step of a busy lane sets the
         // same values (one frame, no sticky actions) or resets the game.
-        Self.setLaneBytes(lastActionBottom, i, Self.narrow(bottom))
-        Self.setLaneBytes(lastActionTop, i, Self.narrow(top))
+        Self.setLanes(lastActionBottom, i, Self.narrow(bottom))
+        Self.setLanes(lastActionTop, i, Self.narrow(top))
         return Self.bits(.!quiet)
     }
 

@@ -37,7 +37,7 @@ extension PongBatch {
         let bottomX = Self.lanes(self.bottomX, i), topX = Self.lanes(self.topX, i)
         let bottomDepth = Self.lanes(bottomY, i) - p.homeY
         let topDepth = (p.height - p.homeY) - Self.lanes(topY, i)
-        let bottomScore = Self.floats(Self.laneInts(scoreBottom, i)), topScore = Self.floats(Self.laneInts(scoreTop, i))
+        let bottomScore = Self.floats(Self.lanes(scoreBottom, i)), topScore = Self.floats(Self.lanes(scoreTop, i))
         let bottom = side == .bottom
         let ownX = bottom ? bottomX : topX, oppX = bottom ? topX : bottomX
         let ownDepth = bottom ? bottomDepth : topDepth, oppDepth = bottom ? topDepth : bottomDepth

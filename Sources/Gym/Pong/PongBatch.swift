@@ -393,9 +393,9 @@ public final class PongBatch: VectorEnvironment {
         -> (bottom: LaneInts, top: LaneInts) {
         let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
         UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
-        Self.setLaneBytes(out.terminated, i, .zero)
-        Self.setLaneBytes(out.truncated, i, .zero)
-        if let e = out.ends { Self.setLaneBytes(e, i, .zero) }
+        Self.setLanes(out.terminated, i, .zero)
+        Self.setLanes(out.truncated, i, .zero)
+        if let e = out.ends { Self.setLanes(e, i, .zero) }
         if let e = out.events { for j in 0 ..< Lanes.scalarCount { e[i + j] = PongEvents() } }
         return (pair.evenHalf, pair.oddHalf)
     }
