@@ -152,11 +152,9 @@ extension BreakoutPhysics {
             k += 1
         }
         if k > 0 {
-            s.frames &+= Int32(truncatingIfNeeded: k)
-            s.pushCooldown = cooldown
+            Self.endRun(&s, frames: k, cooldown: cooldown, paddleX: px)
             Self.setSlot0(&s.ballX, x)
             Self.setSlot0(&s.ballY, y)
-            s.paddleX = px
         }
         return k
     }
@@ -168,6 +166,16 @@ extension BreakoutPhysics {
     @inlinable @inline(always)
     static func slot0(_ v: inout SIMD8<Float>) -> Float {
         withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+    }
+
+    /// Writes back what every run of `k > 0` quiet frames changes: the
+    /// frame count, the push cooldown and the paddle (the run's own
+    /// registers are written by the run).
+    @inlinable @inline(always)
+    static func endRun(_ s: inout BreakoutCore, frames k: Int, cooldown: Int32, paddleX px: Float) {
+        s.frames &+= Int32(truncatingIfNeeded: k)
+        s.pushCooldown = cooldown
+        s.paddleX = px
     }
 
     /// Sets lane 0 of a ball-slot vector by one float store (a lane write
@@ -211,10 +219,8 @@ extension BreakoutPhysics {
             k += 1
         }
         if k > 0 {
-            s.frames &+= Int32(truncatingIfNeeded: k)
-            s.pushCooldown = cooldown
+            Self.endRun(&s, frames: k, cooldown: cooldown, paddleX: px)
             s.serveTimer = timer
-            s.paddleX = px
         }
         return k
     }

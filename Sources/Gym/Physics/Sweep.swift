@@ -37,34 +37,34 @@ public enum Sweep {
         let minY = box.center.y - box.half.y, maxY = box.center.y + box.half.y
         var tEnter: Float = -.infinity, tExit: Float = .infinity
         var face = Face.left
-        // x slab
-        if d.x > 0 {
-            let t0 = (minX - p.x) / d.x, t1 = (maxX - p.x) / d.x
-            if t0 > tEnter { tEnter = t0; face = .left }
-            tExit = min(tExit, t1)
-        } else if d.x < 0 {
-            let t0 = (maxX - p.x) / d.x, t1 = (minX - p.x) / d.x
-            if t0 > tEnter { tEnter = t0; face = .right }
-            tExit = min(tExit, t1)
-        } else if p.x <= minX || p.x >= maxX {
-            return nil
-        }
-        // y slab
-        if d.y > 0 {
-            let t0 = (minY - p.y) / d.y, t1 = (maxY - p.y) / d.y
-            if t0 > tEnter { tEnter = t0; face = .bottom }
-            tExit = min(tExit, t1)
-        } else if d.y < 0 {
-            let t0 = (maxY - p.y) / d.y, t1 = (minY - p.y) / d.y
-            if t0 > tEnter { tEnter = t0; face = .top }
-            tExit = min(tExit, t1)
-        } else if p.y <= minY || p.y >= maxY {
-            return nil
-        }
+        guard slab(p.x, d.x, minX, maxX, low: .left, high: .right, &tEnter, &tExit, &face),
+              slab(p.y, d.y, minY, maxY, low: .bottom, high: .top, &tEnter, &tExit, &face) else { return nil }
         // Entering strictly before leaving, within this step. tEnter may be
         // a hair below 0 when the point starts on the face (rounding): clamp.
         guard tEnter < tExit, tEnter <= 1, tExit > 0, tEnter > -1e-4 else { return nil }
         return (max(tEnter, 0), face)
+    }
+
+    /// One axis of ``pointVsBox(from:by:box:)``: narrows `[tEnter, tExit]`
+    /// to the times coordinate `p` moving by `d` is inside `[lo, hi]`, with
+    /// `face` the one entered last (`low` when moving up the axis, `high`
+    /// when moving down); `false` when a point that does not move on this
+    /// axis is outside the open slab (no hit at any time).
+    @inlinable @inline(__always)
+    static func slab(_ p: Float, _ d: Float, _ lo: Float, _ hi: Float, low: Face, high: Face,
+                     _ tEnter: inout Float, _ tExit: inout Float, _ face: inout Face) -> Bool {
+        if d > 0 {
+            let t0 = (lo - p) / d, t1 = (hi - p) / d
+            if t0 > tEnter { tEnter = t0; face = low }
+            tExit = min(tExit, t1)
+        } else if d < 0 {
+            let t0 = (hi - p) / d, t1 = (lo - p) / d
+            if t0 > tEnter { tEnter = t0; face = high }
+            tExit = min(tExit, t1)
+        } else if p <= lo || p >= hi {
+            return false
+        }
+        return true
     }
 
     /// Time in [0, 1] at which coordinate `p` moving by `d` reaches `plane`
