@@ -22,7 +22,8 @@ struct Play: ParsableCommand {
         opponent is rebuilt by playing the game again from its seed with the saved moves, checked against \
         the saved snapshot). Each finished game is appended to matches.jsonl in the results folder, in the \
         record format of `tournament`, so `gym-train render --replay FILE --index N --terminal` shows it \
-        again (the person is the agent spec recorded:actions=...,name=NAME).
+        again (the person is the agent spec recorded:actions=...,name=NAME). The results folder (--out) \
+        holds matches.jsonl and the save; with --resume it defaults to the save file's folder.
 
         The last game, each game's preset or config overrides, and the opponent are remembered in \
         $XDG_CONFIG_HOME/pong-breakout-gym/settings.json (~/.config when unset) and are the defaults of \
@@ -56,8 +57,7 @@ struct Play: ParsableCommand {
     @Option(help: "Where s, Ctrl-Z and signals save the game (default: saved-game.json in the results folder).")
     var save: String?
 
-    @Option(help: "Results folder for matches.jsonl and the save (default: Results/play-<game>-<time>-s<seed>; with --resume, the save file's folder).")
-    var out: String?
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Forget the remembered settings before starting.")
     var resetSettings = false
@@ -191,7 +191,7 @@ struct Play: ParsableCommand {
             throw CLIError("cannot read save file \(path): no such file or not readable")
         }
         let header = try PlaySaveHeader.read(data, path: path)
-        let folder = out ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = output.out ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
         switch header.game {
         case PongConfig.gameName:
             let saved = try PongTable.Save.decode(data, path: path)
@@ -213,7 +213,7 @@ struct Play: ParsableCommand {
 
     func session<T: PlayTable>(_: T.Type, config: T.Config, opponent: AgentSpec?, sessionSeed: UInt64) throws {
         let table = T(config: config, seed: Seeds.episode(runSeed: sessionSeed, index: 0), opponent: opponent)
-        try runSession(table, opponent: opponent, sessionSeed: sessionSeed, gameIndex: 0, name: name, folder: out)
+        try runSession(table, opponent: opponent, sessionSeed: sessionSeed, gameIndex: 0, name: name, folder: output.out)
     }
 
     func runSession<T: PlayTable>(_ table: T, opponent: AgentSpec?, sessionSeed: UInt64, gameIndex: Int,
