@@ -14,6 +14,16 @@ import Testing
         }
     }
 
+    /// `--episodes` allows 1 ... 10000000 in eval and tournament alike
+    /// (tournament allowed 1 ... 1000000 before it shared the option group).
+    @Test func episodesOutOfRangeIsTheSameErrorInEveryCommand() throws {
+        for command in [["eval"], ["tournament", "--game", "breakout", "--agent", "random", "--agent", "tracker"]] {
+            let r = try CLI.run(command + ["--episodes", "10000001"])
+            #expect(r.status != 0, "\(command)")
+            #expect(r.stderr.contains("--episodes 10000001 is out of range; allowed: 1 ... 10000000"), "\(command): \(r.stderr)")
+        }
+    }
+
     /// `--config` and `--preset` together: one error, the same in every command.
     @Test func configAndPresetTogetherIsTheSameErrorInEveryCommand() throws {
         for command in [["bench", "--game", "pong"], ["eval"], ["play"], ["render"]] {

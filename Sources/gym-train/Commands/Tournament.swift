@@ -14,7 +14,8 @@ struct Tournament: ParsableCommand {
         (Hunter 2004) on an Elo scale (mean 0), with percentile-bootstrap intervals that \
         resample whole pairs within each pairing (seeded: the same numbers every run). \
         Writes ratings.csv, matrix.csv, summary.json, matches.jsonl (one replayable line per \
-        game: `gym-train render --replay FILE --index N`) and ratings.svg.
+        game: `gym-train render --replay FILE --index N`) and ratings.svg. Breakout: every agent \
+        plays the same --episodes episodes (common seeds).
 
         SPRT (--mode sprt --candidate A --baseline B): H0 elo = --elo0, H1 elo = --elo1 \
         (candidate minus baseline) on pentanomial pair outcomes; plays pairs until the \
@@ -45,8 +46,7 @@ struct Tournament: ParsableCommand {
     @Option(help: "Pong: game pairs (two side-swapped games on one seed) per pairing.")
     var pairs: Int = 50
 
-    @Option(help: "Breakout: episodes (common seeds) every agent plays.")
-    var episodes: Int = 100
+    @OptionGroup var episodeOptions: EpisodeOptions
 
     @Option(help: "Bootstrap resamples for the rating intervals.")
     var bootstrap: Int = 1000
@@ -62,7 +62,6 @@ struct Tournament: ParsableCommand {
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
-        guard (1 ... 1_000_000).contains(episodes) else { throw ValidationError("--episodes \(episodes) is out of range; allowed: 1 ... 1000000") }
         if game.game.game.seats == 1, mode == .sprt {
             throw ValidationError("--mode sprt is for --game pong; breakout allows --mode round-robin or gauntlet (duplicate format)")
         }
@@ -152,7 +151,7 @@ struct Tournament: ParsableCommand {
     /// results: the arguments `merge` rebuilds the tournament from.
     func shardParameters(_ specs: [AgentSpec]) -> [(String, JSONValue)] {
         [("mode", .string(mode.rawValue)), ("agents", .array(specs.map { .string($0.text) })),
-         ("pairs", .number(pairs)), ("episodes", .number(episodes)), ("bootstrap", .number(bootstrap)),
+         ("pairs", .number(pairs)), ("episodes", .number(episodeOptions.episodes)), ("bootstrap", .number(bootstrap)),
          ("level", .number(level))]
     }
 

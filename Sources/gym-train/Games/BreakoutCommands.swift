@@ -79,8 +79,8 @@ extension Breakout: CommandGame {
     }
 
     static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes {
-        TournamentSizes(mode: "\(format), duplicate", members: [("episodes", .number(options.episodes))],
-                        games: agents * options.episodes)
+        TournamentSizes(mode: "\(format), duplicate", members: [("episodes", .number(options.episodeOptions.episodes))],
+                        games: agents * options.episodeOptions.episodes)
     }
 
     /// The duplicate format: every agent plays the same `--episodes` seeds;
@@ -89,13 +89,13 @@ extension Breakout: CommandGame {
     static func playTournamentGames(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
                                     options: Tournament, games: Range<Int>, runner: ParallelRunner,
                                     progress: @escaping @Sendable () -> Void) -> [BreakoutEpisode] {
-        BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodes, seed: options.game.seed,
+        BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodeOptions.episodes, seed: options.game.seed,
                                games: games, runner: runner, progress: progress)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
                                options: Tournament, records: [BreakoutEpisode]) -> TournamentPlay {
-        let seed = options.game.seed, episodes = options.episodes
+        let seed = options.game.seed, episodes = options.episodeOptions.episodes
         let results = (0 ..< specs.count).map { a in Array(records[a * episodes ..< (a + 1) * episodes]) }
         var outcomes = BreakoutDuplicate.outcomes(results)
         if format == .gauntlet {
