@@ -71,15 +71,13 @@ extension BreakoutPhysics {
     }
 
     /// ``observe(_:bricks:into:)`` of the game whose state is at `c`, with
-    /// its grid's ``aimColumns(_:)`` and cell entries (``writeCells(_:into:)``
-    /// of its grid, ``cellCount`` floats) given: a batch keeps both per game, recomputed
-    /// only when a brick changes, so the wall is neither scanned nor
-    /// converted here (the cells are one copy).
+    /// its grid's ``aimColumns(_:)`` given: a batch keeps it per game,
+    /// recomputed only when a brick changes, so the wall is not scanned here.
     @inlinable @inline(__always)
-    func observe(_ c: UnsafePointer<BreakoutCore>, cellValues: UnsafePointer<Float>, aimColumns: UInt32,
+    func observe(_ c: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
                  into o: UnsafeMutablePointer<Float>) {
         observeHead(c, into: o)
-        (o + cellStart).update(from: cellValues, count: cells)
+        writeCells(bricks, into: o + cellStart)
         observeRelative(c.pointee, aimColumns: aimColumns, into: o + relativeStart)
     }
 
