@@ -18,10 +18,11 @@ extension BreakoutPhysics {
     /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
+        let invHits = 1 / Float(toughHits)
         for g in 0 ..< 8 {
             let out = o + g * stride
             observeHead(cores + g, into: out)
-            widenCells(bricks + g * cells, into: out + cellStart)
+            widenCells(bricks + g * cells, into: out + cellStart, invHits: invHits)
         }
         observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride, scratch: scratch)
     }
@@ -38,18 +39,27 @@ extension BreakoutPhysics {
     /// grid of fewer than eight cells takes the scalar loop.
     @inline(always)
     func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>) {
+        widenCells(source, into: target, invHits: 1 / Float(toughHits))
+    }
+
+    /// ``widenCells(_:into:)`` with `invHits` = `1 / Float(toughHits)`
+    /// given (computed once for eight games). Pointers step through the
+    /// blocks (no index arithmetic to check for overflow).
+    @inline(always)
+    func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>, invHits: Float) {
         let count = cells
         guard count >= 8 else {
             writeCells(source, into: target)
             return
         }
-        let invHits = 1 / Float(toughHits)
-        var k = 0
-        while k + 8 < count {
-            Self.store(Self.widen(source + k, invHits), target + k)
-            k += 8
+        let lastSource = source + (count - 8), lastTarget = target + (count - 8)
+        var s = source, t = target
+        while s < lastSource {
+            Self.store(Self.widen(s, invHits), t)
+            s += 8
+            t += 8
         }
-        Self.store(Self.widen(source + count - 8, invHits), target + count - 8)
+        Self.store(Self.widen(lastSource, invHits), lastTarget)
     }
 
     /// Eight cells' entries: `Float(cell & hitsMask) × invHits` lane by lane.

@@ -494,16 +494,20 @@ public final class BreakoutPhysics: Sendable {
     func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float, px0: Float, pvx: Float, half: Float) -> Bool {
         let x1 = x + vx, y1 = y + vy
         let lowY = min(y, y1), highY = max(y, y1)
-        // Every test evaluated, combined without branches (data-dependent
-        // outcomes: mispredicted branches would cost more than the tests).
+        // The wall tests evaluated together, combined without branches
+        // (data-dependent outcomes: mispredicted branches would cost more
+        // than the tests).
         let inside = (x1 >= r ? 1 : 0) & (x1 <= width - r ? 1 : 0) & (y1 <= height - r ? 1 : 0) as UInt8
-        let abovePaddle = lowY - r >= paddleTop ? 1 : 0 as UInt8
+        let offWall = (highY + r <= wallBottom ? 1 : 0) | (lowY - r >= wallTop ? 1 : 0) as UInt8
+        // Out of the paddle's band (most frames, and the same from frame to
+        // frame: a branch that is rarely mispredicted), the paddle tests
+        // are not needed.
+        guard lowY - r < paddleTop else { return inside & offWall != 0 }
         let reach = half + r + Self.paddleMargin
         let rx0 = x - px0, rx1 = x1 - (px0 + pvx)
         let beside = (min(rx0, rx1) >= reach ? 1 : 0) | (max(rx0, rx1) <= -reach ? 1 : 0) as UInt8
         let below = highY + r <= paddleMissBelow ? 1 : 0 as UInt8
-        let offWall = (highY + r <= wallBottom ? 1 : 0) | (lowY - r >= wallTop ? 1 : 0) as UInt8
-        return inside & offWall & (abovePaddle | beside | below) != 0
+        return inside & offWall & (beside | below) != 0
     }
 
     /// The ball's motion over one frame with swept contacts resolved in time
