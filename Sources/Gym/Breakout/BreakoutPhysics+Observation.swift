@@ -32,8 +32,8 @@ extension BreakoutPhysics {
     /// might alias it).
     @inlinable @inline(__always)
     func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
-        let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
+        let cx = width / 2
+        let invCX = 1 / cx, invV = 1 / maxSpeed
         o[0] = (c.pointee.paddleX - cx) * invCX
         o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
         o[2] = Float(c.pointee.lives) / Float(config.lives)
@@ -45,6 +45,15 @@ extension BreakoutPhysics {
         o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
         o[6] = c.pointee.servePending ? 1 : 0
         o[7] = min(c.pointee.speed * invV, 1)
+        observeBallSlots(c, into: o)
+    }
+
+    /// The ball slots' entries of the head (indices 8 ..< ``cellStart``)
+    /// of the game whose state is at `c`.
+    @inlinable @inline(__always)
+    func observeBallSlots(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
+        let cx = width / 2, cy = height / 2
+        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
         let n = Int(c.pointee.ballCount)
         for k in 0 ..< Int(maxBalls) {
             let b = o + 8 + 5 * k

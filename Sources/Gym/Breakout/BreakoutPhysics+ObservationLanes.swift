@@ -11,20 +11,55 @@ extension BreakoutPhysics {
     /// `scratch` holds ``laneScratchCount`` lane vectors (the caller's, so
     /// nothing is allocated here).
     ///
-    /// The head is written game by game and the cells widened from the
+    /// The head's first eight entries are computed for the eight games at
+    /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:)``),
+    /// the ball slots written game by game and the cells widened from the
     /// grid's bytes eight at a time (``widenCells(_:into:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
+        observeHeadLanes(cores, into: o, stride: stride, scratch: scratch)
         let invHits = 1 / Float(toughHits)
         for g in 0 ..< 8 {
             let out = o + g * stride
-            observeHead(cores + g, into: out)
+            observeBallSlots(cores + g, into: out)
             widenCells(bricks + g * cells, into: out + cellStart, invHits: invHits)
         }
         observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride, scratch: scratch)
+    }
+
+    /// The first eight entries of ``observeHead(_:into:)`` (paddle, lives,
+    /// levels, cooldown, watchdog, serve, speed) of eight games, lane `g`
+    /// for game `g`, written to `o + g × stride` by two 4 × 4 transposes:
+    /// the same operations on the same operands (the divisions lane by
+    /// lane), every `min` replaced by a select on the comparison the
+    /// library's `min(a, b)` makes (`b < a ? b : a`). A cooldown of 0 gives
+    /// +0 either way (0 divided by a positive count). `scratch` takes the
+    /// eight entries.
+    @inline(always)
+    func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
+                          scratch: UnsafeMutablePointer<Lanes>) {
+        let cx = width / 2
+        let invCX = 1 / cx, invV = 1 / maxSpeed
+        let one = Lanes(repeating: 1), zero = Lanes()
+        scratch[0] = (Self.gather(c) { $0.pointee.paddleX } - cx) * invCX
+        let half = Self.gather(c) { $0.pointee.paddleHalfWidth } * invCX
+        scratch[1] = half.replacing(with: 0.5, where: 0.5 .< half)
+        scratch[2] = Self.gather(c) { Float($0.pointee.lives) } / Float(config.lives)
+        scratch[3] = Self.gather(c) { Float($0.pointee.levelsCleared) } / Float(config.levels)
+        scratch[4] = pushCooldown > 0 ? Self.gather(c) { Float($0.pointee.pushCooldown) } / Float(pushCooldown) : zero
+        if config.watchdogSteps > 0 {
+            let w = Self.gather(c) { Float($0.pointee.stepsSinceProgress) } / Float(config.watchdogSteps)
+            scratch[5] = one.replacing(with: w, where: w .< 1)
+        } else {
+            scratch[5] = zero
+        }
+        scratch[6] = Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
+        let speed = Self.gather(c) { $0.pointee.speed } * invV
+        scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
+        Self.storeRows(scratch, count: 8, into: o, stride: stride)
     }
 
     /// Lane vectors ``observeEight(_:bricks:aim:into:stride:scratch:)``
