@@ -48,12 +48,27 @@ import Testing
                 config.toughHits = toughHits
                 let physics = BreakoutPhysics(config: config)
                 let grid = (0 ..< cells).map { _ in UInt8(truncatingIfNeeded: rng.below(256)) }
-                var wide = [Float](repeating: -1, count: cells), scalar = wide
+                var scalar = [Float](repeating: -1, count: cells)
                 grid.withUnsafeBufferPointer { g in
-                    wide.withUnsafeMutableBufferPointer { physics.widenCells(g.baseAddress!, into: $0.baseAddress!) }
                     scalar.withUnsafeMutableBufferPointer { physics.writeCells(g.baseAddress!, into: $0.baseAddress!) }
                 }
-                #expect(wide.map(\.bitPattern) == scalar.map(\.bitPattern), "\(cells) cells, toughHits \(toughHits)")
+                // Every start of the target within a 32-byte block.
+                for offset in 0 ..< 8 {
+                    var wide = [Float](repeating: -1, count: cells + 16)
+                    grid.withUnsafeBufferPointer { g in
+                        wide.withUnsafeMutableBufferPointer { w in
+                            let base = UnsafeMutableRawPointer(w.baseAddress!)
+                            let aligned = (Int(bitPattern: base) + 31) & ~31
+                            let target = UnsafeMutablePointer<Float>(bitPattern: aligned)! + offset
+                            physics.widenCells(g.baseAddress!, into: target)
+                            let start = target - w.baseAddress!
+                            #expect(w[start ..< start + cells].map(\.bitPattern) == scalar.map(\.bitPattern),
+                                    "\(cells) cells, toughHits \(toughHits), offset \(offset)")
+                            #expect(w[..<start].allSatisfy { $0 == -1 } && w[(start + cells)...].allSatisfy { $0 == -1 },
+                                    "\(cells) cells: written outside the target")
+                        }
+                    }
+                }
             }
         }
     }

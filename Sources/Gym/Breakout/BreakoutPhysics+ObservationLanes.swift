@@ -78,8 +78,10 @@ extension BreakoutPhysics {
     }
 
     /// ``widenCells(_:into:)`` with `invHits` = `1 / Float(toughHits)`
-    /// given (computed once for eight games). Pointers step through the
-    /// blocks (no index arithmetic to check for overflow).
+    /// given (computed once for eight games). After the first block, the
+    /// blocks start at 32-byte boundaries of `target` (observation rows
+    /// start anywhere, and a store across a cache line costs two); the
+    /// blocks overlap where needed and write the same values there.
     @inline(always)
     func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>, invHits: Float) {
         let count = cells
@@ -87,14 +89,14 @@ extension BreakoutPhysics {
             writeCells(source, into: target)
             return
         }
-        let lastSource = source + (count - 8), lastTarget = target + (count - 8)
-        var s = source, t = target
-        while s < lastSource {
-            Self.store(Self.widen(s, invHits), t)
-            s += 8
-            t += 8
+        Self.store(Self.widen(source, invHits), target)
+        // The first index after 0 whose float starts a 32-byte block (1 ... 8).
+        var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
+        while k &+ 8 < count {
+            Self.store(Self.widen(source + k, invHits), target + k)
+            k &+= 8
         }
-        Self.store(Self.widen(lastSource, invHits), lastTarget)
+        Self.store(Self.widen(source + (count - 8), invHits), target + (count - 8))
     }
 
     /// Eight cells' entries: `Float(cell & hitsMask) × invHits` lane by lane.
