@@ -69,7 +69,9 @@ func breakoutTrajectoryHash(config: BreakoutConfig, seed: UInt64, steps: Int) ->
                 for frame in 0 ..< 20_000 {
                     let action = rng.below(50) == 0 ? 7 : rng.below(4)
                     let c = fast.core
-                    if c.ballCount > 0, physics.frameIsClear(c.ballX[0], c.ballY[0], c.ballVX[0], c.ballVY[0]) { clearFrames += 1 }
+                    let pvx = physics.paddleTarget(c.paddleX, half: c.paddleHalfWidth, action: action) - c.paddleX
+                    if c.ballCount > 0, physics.frameIsClear(c.ballX[0], c.ballY[0], c.ballVX[0], c.ballVY[0],
+                                                             px0: c.paddleX, pvx: pvx, half: c.paddleHalfWidth) { clearFrames += 1 }
                     frames += 1
                     var e1 = BreakoutEvents(), e2 = BreakoutEvents()
                     fast.bricks.withUnsafeMutableBufferPointer {

@@ -8,10 +8,11 @@
 /// path ``BreakoutGame`` uses — on them in place, except that a quiet frame
 /// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
 /// same result bit for bit) takes a fast path that reads no brick. Each
-/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
-/// cells' observation entries are kept and recomputed only when its bricks
-/// change, so writing an observation neither scans nor converts the wall. Buffers are allocated once in `init` and freed in
-/// `deinit`; stepping allocates nothing.
+/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
+/// recomputed only when its bricks change, so writing an observation does
+/// not scan the wall; its cells are widened from the grid's bytes eight at
+/// a time. Buffers are allocated once in `init` and freed in `deinit`;
+/// stepping allocates nothing.
 ///
 /// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
 /// at `init`.
@@ -37,12 +38,7 @@ public final class BreakoutBatch: VectorEnvironment {
     let episodes: UnsafeMutablePointer<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
-    /// Each game's brick cells as observation entries (hits left /
-    /// `toughHits`, `cellCount` floats a game, game `i` at `i × cellCount`),
-    /// rewritten with ``aim`` whenever the grid changes (``bricksChanged(_:)``):
-    /// an observation copies them.
-    let cellValues: UnsafeMutablePointer<Float>
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:scratch:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:scratch:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -56,7 +52,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions).
     var serveRunFrames = 0
     /// Observations written eight games at a time so far
-    /// (``BreakoutPhysics/observeEight(_:cellValues:aim:into:stride:scratch:)``): how
+    /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:scratch:)``): how
     /// tests see that the lane path is used.
     var laneObservations = 0
 
@@ -86,8 +82,6 @@ public final class BreakoutBatch: VectorEnvironment {
         episodes.initialize(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
-        cellValues = .allocate(capacity: max(1, count * cellCount))
-        cellValues.initialize(repeating: 0, count: max(1, count * cellCount))
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
@@ -97,15 +91,11 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     deinit {
-        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate(); cellValues.deallocate(); laneScratch.deallocate()
+        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate(); laneScratch.deallocate()
     }
 
     @inline(__always)
     func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { bricks + i * cellCount }
-
-    /// Game `i`'s cell entries in ``cellValues``.
-    @inline(__always)
-    func cellRow(_ i: Int) -> UnsafeMutablePointer<Float> { cellValues + i * cellCount }
 
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
@@ -113,10 +103,9 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
-    /// candidates and cell entries): after every change of the grid.
+    /// candidates): after every change of the grid.
     func bricksChanged(_ i: Int) {
         aim[i] = physics.aimColumns(grid(i))
-        physics.writeCells(grid(i), into: cellRow(i))
     }
 
     // MARK: - One game (snapshots)
@@ -183,7 +172,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        physics.observe(cores + i, cellValues: cellRow(i), aimColumns: aim[i], into: out)
+        physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out)
     }
 
     /// Writes every game's observation (`count × observationCount` floats).
@@ -191,13 +180,13 @@ public final class BreakoutBatch: VectorEnvironment {
         let n = observationCount
         var i = 0
         while i + 8 <= count {
-            physics.observeEight(cores + i, cellValues: cellRow(i), aim: aim + i, into: out + i * n, stride: n,
+            physics.observeEight(cores + i, bricks: grid(i), aim: aim + i, into: out + i * n, stride: n,
                                  scratch: laneScratch)
             i += 8
         }
         laneObservations &+= i
         while i < count {
-            physics.observe(cores + i, cellValues: cellRow(i), aimColumns: aim[i], into: out + i * n)
+            physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out + i * n)
             i += 1
         }
     }
@@ -223,7 +212,7 @@ public final class BreakoutBatch: VectorEnvironment {
             } else {
                 r = step(i, action: Int(actions[i]), events: &events)
                 if r.isDone, mode == .sameStep {
-                    if observed, let f = out.finalObservations { physics.observe(cores + i, cellValues: cellRow(i), aimColumns: aim[i], into: f + i * n) }
+                    if observed, let f = out.finalObservations { physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * n) }
                     nextEpisode(i)
                 }
             }
@@ -242,7 +231,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// with quiet frames on the fast path (without sticky actions, runs of
     /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``, and
     /// while a serve is pending ``BreakoutPhysics/serveRun(_:action:frames:)``); refreshes the game's aim
-    /// candidates and cell entries when a brick changed (only a brick hit changes the grid,
+    /// candidates when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
     func step(_ i: Int, action: Int, events: inout BreakoutEvents) -> StepResult {

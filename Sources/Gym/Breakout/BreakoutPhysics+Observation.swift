@@ -32,8 +32,8 @@ extension BreakoutPhysics {
     /// might alias it).
     @inlinable @inline(__always)
     func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
-        let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
+        let cx = width / 2
+        let invCX = 1 / cx, invV = 1 / maxSpeed
         o[0] = (c.pointee.paddleX - cx) * invCX
         o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
         o[2] = Float(c.pointee.lives) / Float(config.lives)
@@ -45,6 +45,15 @@ extension BreakoutPhysics {
         o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
         o[6] = c.pointee.servePending ? 1 : 0
         o[7] = min(c.pointee.speed * invV, 1)
+        observeBallSlots(c, into: o)
+    }
+
+    /// The ball slots' entries of the head (indices 8 ..< ``cellStart``)
+    /// of the game whose state is at `c`.
+    @inlinable @inline(__always)
+    func observeBallSlots(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
+        let cx = width / 2, cy = height / 2
+        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
         let n = Int(c.pointee.ballCount)
         for k in 0 ..< Int(maxBalls) {
             let b = o + 8 + 5 * k
@@ -71,15 +80,13 @@ extension BreakoutPhysics {
     }
 
     /// ``observe(_:bricks:into:)`` of the game whose state is at `c`, with
-    /// its grid's ``aimColumns(_:)`` and cell entries (``writeCells(_:into:)``
-    /// of its grid, ``cellCount`` floats) given: a batch keeps both per game, recomputed
-    /// only when a brick changes, so the wall is neither scanned nor
-    /// converted here (the cells are one copy).
+    /// its grid's ``aimColumns(_:)`` given: a batch keeps it per game,
+    /// recomputed only when a brick changes, so the wall is not scanned here.
     @inlinable @inline(__always)
-    func observe(_ c: UnsafePointer<BreakoutCore>, cellValues: UnsafePointer<Float>, aimColumns: UInt32,
+    func observe(_ c: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
                  into o: UnsafeMutablePointer<Float>) {
         observeHead(c, into: o)
-        (o + cellStart).update(from: cellValues, count: cells)
+        writeCells(bricks, into: o + cellStart)
         observeRelative(c.pointee, aimColumns: aimColumns, into: o + relativeStart)
     }
 

@@ -5,46 +5,114 @@ extension BreakoutPhysics {
     @usableFromInline typealias LaneMask = SIMDMask<SIMD8<Int32>>
 
     /// Writes the observations of the eight games `cores[0 ..< 8]` (game
-    /// `g`'s cell entries, ``writeCells(_:into:)`` of its grid, at
-    /// `cellValues + g × cellCount`, its ``aimColumns(_:)`` in `aim[g]`) to
-    /// `o + g × stride`: what ``observe(_:cellValues:aimColumns:into:)`` writes
-    /// for each, bit for bit. `scratch` holds ``laneScratchCount`` lane
-    /// vectors (the caller's, so nothing is allocated here).
+    /// `g`'s grid at `bricks + g × cellCount`, its ``aimColumns(_:)`` in
+    /// `aim[g]`) to `o + g × stride`: what
+    /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit.
+    /// `scratch` holds ``laneScratchCount`` lane vectors (the caller's, so
+    /// nothing is allocated here).
     ///
-    /// The head is written game by game and the cells copied; the paddle-relative
-    /// features (per ball a chain of divisions, a remainder and selects)
-    /// are computed for the eight games at once in float lanes
+    /// The head's first eight entries are computed for the eight games at
+    /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:)``),
+    /// the ball slots written game by game and the cells widened from the
+    /// grid's bytes eight at a time (``widenCells(_:into:)``); the
+    /// paddle-relative features (per ball a chain of divisions, a remainder
+    /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
-    func observeEight(_ cores: UnsafePointer<BreakoutCore>, cellValues: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
+    func observeEight(_ cores: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
+        observeHeadLanes(cores, into: o, stride: stride, scratch: scratch)
+        let invHits = 1 / Float(toughHits)
         for g in 0 ..< 8 {
             let out = o + g * stride
-            observeHead(cores + g, into: out)
-            Self.copyFloats(cellValues + g * cells, into: out + cellStart, count: cells)
+            observeBallSlots(cores + g, into: out)
+            widenCells(bricks + g * cells, into: out + cellStart, invHits: invHits)
         }
         observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride, scratch: scratch)
     }
 
-    /// Lane vectors ``observeEight(_:cellValues:aim:into:stride:scratch:)``
+    /// The first eight entries of ``observeHead(_:into:)`` (paddle, lives,
+    /// levels, cooldown, watchdog, serve, speed) of eight games, lane `g`
+    /// for game `g`, written to `o + g × stride` by two 4 × 4 transposes:
+    /// the same operations on the same operands (the divisions lane by
+    /// lane), every `min` replaced by a select on the comparison the
+    /// library's `min(a, b)` makes (`b < a ? b : a`). A cooldown of 0 gives
+    /// +0 either way (0 divided by a positive count). `scratch` takes the
+    /// eight entries.
+    @inline(always)
+    func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
+                          scratch: UnsafeMutablePointer<Lanes>) {
+        let cx = width / 2
+        let invCX = 1 / cx, invV = 1 / maxSpeed
+        let one = Lanes(repeating: 1), zero = Lanes()
+        scratch[0] = (Self.gather(c) { $0.pointee.paddleX } - cx) * invCX
+        let half = Self.gather(c) { $0.pointee.paddleHalfWidth } * invCX
+        scratch[1] = half.replacing(with: 0.5, where: 0.5 .< half)
+        scratch[2] = Self.gather(c) { Float($0.pointee.lives) } / Float(config.lives)
+        scratch[3] = Self.gather(c) { Float($0.pointee.levelsCleared) } / Float(config.levels)
+        scratch[4] = pushCooldown > 0 ? Self.gather(c) { Float($0.pointee.pushCooldown) } / Float(pushCooldown) : zero
+        if config.watchdogSteps > 0 {
+            let w = Self.gather(c) { Float($0.pointee.stepsSinceProgress) } / Float(config.watchdogSteps)
+            scratch[5] = one.replacing(with: w, where: w .< 1)
+        } else {
+            scratch[5] = zero
+        }
+        scratch[6] = Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
+        let speed = Self.gather(c) { $0.pointee.speed } * invV
+        scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
+        Self.storeRows(scratch, count: 8, into: o, stride: stride)
+    }
+
+    /// Lane vectors ``observeEight(_:bricks:aim:into:stride:scratch:)``
     /// needs as scratch: one per paddle-relative entry of a game.
     @usableFromInline static let laneScratchCount = 3 * BreakoutConfig.ballSlots + 7
 
-    /// Copies `count` floats from `source` to `target` (not overlapping) in
-    /// eight-float blocks, the last block ending at the last float (it may
-    /// overlap the one before): inline, where a library copy is a call
-    /// that first dispatches on the length.
+    /// ``writeCells(_:into:)`` eight cells at a time: each block of eight
+    /// bytes is masked to its hits, widened to integers, converted and
+    /// multiplied by the same `1 / toughHits` (the same operations per
+    /// cell, so the same floats); the last block ends at the last cell (it
+    /// may overlap the one before), so no byte past the grid is read. A
+    /// grid of fewer than eight cells takes the scalar loop.
     @inline(always)
-    static func copyFloats(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
+    func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>) {
+        widenCells(source, into: target, invHits: 1 / Float(toughHits))
+    }
+
+    /// ``widenCells(_:into:)`` with `invHits` = `1 / Float(toughHits)`
+    /// given (computed once for eight games). After the first block, the
+    /// blocks start at 32-byte boundaries of `target` (observation rows
+    /// start anywhere, and a store across a cache line costs two); the
+    /// blocks overlap where needed and write the same values there.
+    @inline(always)
+    func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>, invHits: Float) {
+        let count = cells
         guard count >= 8 else {
-            for k in 0 ..< count { target[k] = source[k] }
+            writeCells(source, into: target)
             return
         }
-        var k = 0
-        while k + 8 < count {
-            store(load(source + k), target + k)
-            k += 8
+        Self.store(Self.widen(source, invHits), target)
+        // The first index after 0 whose float starts a 32-byte block (1 ... 8).
+        var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
+        while k &+ 8 < count {
+            Self.store(Self.widen(source + k, invHits), target + k)
+            k &+= 8
         }
-        store(load(source + count - 8), target + count - 8)
+        Self.store(Self.widen(source + (count - 8), invHits), target + (count - 8))
+    }
+
+    /// Eight cells' entries: `Float(cell & hitsMask) × invHits` lane by lane.
+    @inline(always)
+    static func widen(_ p: UnsafePointer<UInt8>, _ invHits: Float) -> Lanes {
+        let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self) & SIMD8(repeating: BrickCell.hitsMask)
+        return Lanes(SIMD8<Int32>(truncatingIfNeeded: bytes)) * invHits
+    }
+
+    /// The sum of the eight lanes, pairwise from element reads (the
+    /// library's `lowHalf`/`highHalf` were left as calls here). Used only to
+    /// test for zero: any NaN lane makes it NaN, whatever the order.
+    @inline(always)
+    static func laneSum(_ v: Lanes) -> Float {
+        let h = SIMD4(v[0], v[1], v[2], v[3]) + SIMD4(v[4], v[5], v[6], v[7])
+        return (h[0] + h[2]) + (h[1] + h[3])
     }
 
     @inline(always)
@@ -147,8 +215,7 @@ extension BreakoutPhysics {
         // x − x is +0 in every finite lane and NaN in any other; their sum
         // is 0 only when every lane is finite (a mask reduction was a call).
         let probe = x - x
-        let halves = probe.lowHalf + probe.highHalf
-        guard halves[0] + halves[1] + halves[2] + halves[3] == 0 else {
+        guard Self.laneSum(probe) == 0 else {
             return nearestColumnLanesOneByOne(candidates, to: x)
         }
         let first = union.trailingZeroBitCount, last = 31 - union.leadingZeroBitCount
@@ -254,9 +321,7 @@ extension BreakoutPhysics {
         let finite: LaneMask = (time .< .infinity) .& (time .> -.infinity)
         let far: LaneMask = finite .& (m .>= 4 * p)
         // Any far lane: the sum of 1 per far lane (a mask reduction was a call).
-        let farLanes = Lanes().replacing(with: 1, where: far)
-        let farHalves = farLanes.lowHalf + farLanes.highHalf
-        if farHalves[0] + farHalves[1] + farHalves[2] + farHalves[3] != 0 {
+        if Self.laneSum(Lanes().replacing(with: 1, where: far)) != 0 {
             // Rare (a crossing four periods away): the library's remainder, as the scalar code takes it.
             for g in 0 ..< 8 where far[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         }

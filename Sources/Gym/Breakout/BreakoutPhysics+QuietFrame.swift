@@ -13,7 +13,7 @@ extension BreakoutPhysics {
     ///   manual: the action is not push); or
     /// - no serve is pending, at least one ball is in play, bricks are left,
     ///   the push takes no effect, and every ball's frame is clear
-    ///   (``frameIsClear(_:_:_:_:)``, after gravity and the speed cap) and
+    ///   (``frameIsClear(_:_:_:_:px0:pvx:half:)``, after gravity and the speed cap) and
     ///   ends neither overlapping the moved paddle nor below the bottom edge.
     ///
     /// Those are the tests ``tick(_:bricks:action:events:fastPath:)`` and
@@ -55,7 +55,7 @@ extension BreakoutPhysics {
             let x = s.ballX[0], y = s.ballY[0], vx = s.ballVX[0], vy = s.ballVY[0]
             let x1 = x + vx, y1 = y + vy
             let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
-            let kept = (frameIsClear(x, y, vx, vy) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
+            let kept = (frameIsClear(x, y, vx, vy, px0: px0, pvx: pvx, half: half) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
             guard kept & 1 != 0 else { return false }
             s.frames &+= 1
             s.pushCooldown = cooldown
@@ -93,7 +93,14 @@ extension BreakoutPhysics {
         let lowR: Lanes = lowY - r, highR: Lanes = highY + r
         let inside: Mask = (x1 .>= r) .& (x1 .<= width - r) .& (y1 .<= height - r)
         let offWall: Mask = (highR .<= wallBottom) .| (lowR .>= wallTop)
-        let clear: Mask = inside .& (lowR .>= paddleTop) .& offWall
+        // The paddle missed (``frameIsClear``'s tests, lane by lane; min
+        // and max as selects on the same comparisons).
+        let reach = half + r + Self.paddleMargin
+        let rx0: Lanes = s.ballX - px0, rx1: Lanes = x1 - (px0 + pvx)
+        let nearEnd: Lanes = rx0.replacing(with: rx1, where: rx1 .< rx0)
+        let farEnd: Lanes = rx0.replacing(with: rx1, where: rx1 .>= rx0)
+        let missed: Mask = (nearEnd .>= reach) .| (farEnd .<= -reach) .| (highR .<= paddleMissBelow)
+        let clear: Mask = inside .& ((lowR .>= paddleTop) .| missed) .& offWall
         // |d| < w written as −w < d < w (the same for every number).
         let dx: Lanes = x1 - pxEnd, dy: Lanes = y1 - paddleY
         let wx = half + r, wy = paddleHalfH + r
@@ -140,10 +147,11 @@ extension BreakoutPhysics {
             let next = cooldown > 0 ? cooldown - 1 : 0
             if isPush && next == 0 && pushImpulse > 0 { break }
             let px1 = paddleTarget(px, half: half, action: action)
-            let pxEnd = px + (px1 - px)
+            let pvx = px1 - px
+            let pxEnd = px + pvx
             let x1 = x + vx, y1 = y + vy
             let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
-            let kept = (frameIsClear(x, y, vx, vy) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
+            let kept = (frameIsClear(x, y, vx, vy, px0: px, pvx: pvx, half: half) ? 1 : 0) & ~squeezed & (y1 < 0 ? 0 : 1) as UInt8
             guard kept & 1 != 0 else { break }
             cooldown = next
             x = x1

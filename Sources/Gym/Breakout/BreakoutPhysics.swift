@@ -83,6 +83,15 @@ public final class BreakoutPhysics: Sendable {
     @usableFromInline let pushImpulse: Float, pushCooldown: Int32
     @usableFromInline let shrink: Bool
 
+    /// How far a ball's path must stay from the paddle's box (grown by the
+    /// ball's half size) for ``frameIsClear(_:_:_:_:px0:pvx:half:)`` to call
+    /// the paddle missed (units): far more than the rounding of the
+    /// contact test's arithmetic at the field's scale.
+    @usableFromInline static let paddleMargin: Float = 1.0 / 16
+    /// Below this a ball's swept box (its top, `y + r`) misses the paddle:
+    /// the paddle's bottom less ``paddleMargin``.
+    @usableFromInline let paddleMissBelow: Float
+
     /// Gap left between a ball and what it touched (units).
     @usableFromInline static let skin: Float = 1.0 / 1024
     /// Contacts resolved per ball per frame at most.
@@ -108,6 +117,7 @@ public final class BreakoutPhysics: Sendable {
         paddleHalfH = config.paddleHeight / 2
         paddleTop = config.paddleInset + config.paddleHeight / 2
         paddleHalfW = config.paddleWidth / 2
+        paddleMissBelow = config.paddleInset - config.paddleHeight / 2 - BreakoutPhysics.paddleMargin
         paddleSpeed = config.paddleSpeed
         gravity = config.gravity
         elasticity = config.elasticity
@@ -313,7 +323,7 @@ public final class BreakoutPhysics: Sendable {
 
     /// Advances one frame with `action` (out-of-range actions act as noop).
     /// - Parameter fastPath: let a ball whose frame is clear
-    ///   (``frameIsClear(_:_:_:_:)``) skip the contact loop; the
+    ///   (``frameIsClear(_:_:_:_:px0:pvx:half:)``) skip the contact loop; the
     ///   result is the same bit for bit (tests run both ways), `false` only
     ///   for those tests.
     @inlinable
@@ -449,7 +459,7 @@ public final class BreakoutPhysics: Sendable {
             vy -= gravity
             capSpeed(&vx, &vy)
         }
-        if fastPath, frameIsClear(x, y, vx, vy) {
+        if fastPath, frameIsClear(x, y, vx, vy, px0: px0, pvx: pvx, half: s.paddleHalfWidth) {
             // The contact loop's first pass finds nothing: it moves by
             // (vx, vy) × (1 − 0), i.e. exactly by (vx, vy).
             x += vx
@@ -468,21 +478,36 @@ public final class BreakoutPhysics: Sendable {
     }
 
     /// Whether a ball at (x, y) moving by (vx, vy) this frame can touch
-    /// nothing: it crosses neither side wall nor the top wall, and its swept
-    /// box stays out of the paddle's band (`paddleTop`) and of the wall's
-    /// band (`wallBottom ... wallTop`). These are the conditions under which
-    /// ``resolveContacts`` tests no plane, no paddle and no brick on its
-    /// first pass (the same expressions), so skipping it changes nothing.
+    /// nothing, the paddle starting at `px0` with half width `half` and
+    /// moving by `pvx`: the ball crosses neither side wall nor the top wall,
+    /// its swept box stays out of the wall's band (`wallBottom ... wallTop`),
+    /// and it either stays out of the paddle's band (`paddleTop`) or misses
+    /// the paddle by ``paddleMargin``: its path relative to the paddle ends
+    /// and starts on the same side beyond the paddle's half width plus `r`,
+    /// or it stays below the paddle's bottom less `r`. Under these
+    /// conditions ``resolveContacts`` finds no plane, paddle or brick contact
+    /// on its first pass (the plane and band tests are its expressions; the
+    /// paddle's box, grown by `r`, is tested against the same relative path,
+    /// which the margin keeps outside it whatever the rounding), so it moves
+    /// the ball by exactly (vx, vy) and skipping it changes nothing.
     @inlinable @inline(__always)
-    func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float) -> Bool {
+    func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float, px0: Float, pvx: Float, half: Float) -> Bool {
         let x1 = x + vx, y1 = y + vy
         let lowY = min(y, y1), highY = max(y, y1)
-        // Every test evaluated, combined without branches (data-dependent
-        // outcomes: mispredicted branches would cost more than the tests).
+        // The wall tests evaluated together, combined without branches
+        // (data-dependent outcomes: mispredicted branches would cost more
+        // than the tests).
         let inside = (x1 >= r ? 1 : 0) & (x1 <= width - r ? 1 : 0) & (y1 <= height - r ? 1 : 0) as UInt8
-        let abovePaddle = lowY - r >= paddleTop ? 1 : 0 as UInt8
         let offWall = (highY + r <= wallBottom ? 1 : 0) | (lowY - r >= wallTop ? 1 : 0) as UInt8
-        return inside & abovePaddle & offWall != 0
+        // Out of the paddle's band (most frames, and the same from frame to
+        // frame: a branch that is rarely mispredicted), the paddle tests
+        // are not needed.
+        guard lowY - r < paddleTop else { return inside & offWall != 0 }
+        let reach = half + r + Self.paddleMargin
+        let rx0 = x - px0, rx1 = x1 - (px0 + pvx)
+        let beside = (min(rx0, rx1) >= reach ? 1 : 0) | (max(rx0, rx1) <= -reach ? 1 : 0) as UInt8
+        let below = highY + r <= paddleMissBelow ? 1 : 0 as UInt8
+        return inside & offWall & (beside | below) != 0
     }
 
     /// The ball's motion over one frame with swept contacts resolved in time
