@@ -33,22 +33,27 @@ release: setup
 # The main job: train a Pong linear policy from scratch with Configs/train.json,
 # then evaluate the best policy of the run (by its periodic evaluation, the
 # lowest point share against the tracker and random) over EVAL_GAMES whole
-# games (to 11 points, or 30 000 steps at most, on seeds the training never
-# evaluated on) against the default tracker and against random. The summary
-# counts a game as won only when it was played to its end.
+# games against the default tracker and against random, on seeds the training
+# never evaluated on. The evaluations play Configs/pong-games.json: the classic
+# rules with a safety cap of 108 000 steps (the Arcade Learning Environment's
+# cap of an episode) instead of the preset's 30 000, because against the
+# perfect tracker a point is won only near top ball speed, so 11 points need
+# more steps than 30 000 allow. The summary counts a game as won only when it
+# was played to its end.
 # Expanded once (:=), so every step of the recipe names the same folder.
 ifndef RUN_DIR
 RUN_DIR    := Results/train-pong-$(shell date -u +%Y%m%d-%H%M%S)
 endif
 EVAL_GAMES ?= 200
+GAMES_CONFIG := Configs/pong-games.json
 
 run: release
-	$(RELEASE) eval --config Configs/pong.json --agent tracker --opponent random \
+	$(RELEASE) eval --config $(GAMES_CONFIG) --agent tracker --opponent random \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-tracker-vs-random
 	$(RELEASE) train --config Configs/train.json --out $(RUN_DIR)
-	$(RELEASE) eval --config Configs/pong.json --agent linear:$(RUN_DIR)/best.json,name=trained --opponent tracker \
+	$(RELEASE) eval --config $(GAMES_CONFIG) --agent linear:$(RUN_DIR)/best.json,name=trained --opponent tracker \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-vs-tracker
-	$(RELEASE) eval --config Configs/pong.json --agent linear:$(RUN_DIR)/best.json,name=trained --opponent random \
+	$(RELEASE) eval --config $(GAMES_CONFIG) --agent linear:$(RUN_DIR)/best.json,name=trained --opponent random \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-vs-random
 	@echo "main job: best evaluated policy $(RUN_DIR)/best.json, learning curve $(RUN_DIR)/curve.svg"
 	@awk -F, 'END { printf "  training          %.1f s wall, %.1f M env steps, %d iterations\n", $$3, $$2 / 1e6, $$1 }' \

@@ -11,7 +11,8 @@
 #
 # Environment: GYM_TRAIN (the binary), OUT (results root), BENCH_SEED,
 # BENCH_GAMES (evaluation games or episodes per snapshot), RUNS (which runs:
-# any of pong breakout breakout-reinforce breakout-atari).
+# any of pong breakout breakout-reinforce breakout-atari), PONG_GAMES (the Pong
+# game config of the evaluations).
 set -eu
 
 GYM_TRAIN=${GYM_TRAIN:-.build/release/gym-train}
@@ -53,6 +54,11 @@ with_snapshots() {
 snapshots() { ls "$1"/checkpoints/iteration-*.json | sort; }
 iteration_of() { basename "$1" .json | sed 's/iteration-0*//'; }
 
+# Pong snapshots play Configs/pong-games.json (classic rules, 108 000-step
+# safety cap) like `make run`'s evaluations: against the perfect tracker
+# whole games need more steps than the preset's 30 000.
+PONG_GAMES=${PONG_GAMES:-Configs/pong-games.json}
+
 bench_pong() {
   dir="$OUT/pong-es"
   rm -rf "$dir"
@@ -61,12 +67,12 @@ bench_pong() {
   for snap in $(snapshots "$dir"); do
     it=$(iteration_of "$snap")
     if [ -z "$random" ]; then
-      "$GYM_TRAIN" eval --config "$dir/game.json" --agent "linear:$snap" --opponent random --episodes "$BENCH_GAMES" --seed "$BENCH_SEED" \
+      "$GYM_TRAIN" eval --config "$PONG_GAMES" --agent "linear:$snap" --opponent random --episodes "$BENCH_GAMES" --seed "$BENCH_SEED" \
         --out "$dir/bench/$it-random" > /dev/null
       awk -v s="$(json_num "$dir/bench/$it-random/summary.json" pointShare)" 'BEGIN { exit !(s >= 0.95) }' && random=$it
     fi
     if [ -z "$even" ] || [ -z "$whole" ]; then
-      "$GYM_TRAIN" eval --config "$dir/game.json" --agent "linear:$snap" --opponent tracker --episodes "$BENCH_GAMES" --seed "$BENCH_SEED" \
+      "$GYM_TRAIN" eval --config "$PONG_GAMES" --agent "linear:$snap" --opponent tracker --episodes "$BENCH_GAMES" --seed "$BENCH_SEED" \
         --out "$dir/bench/$it-tracker" > /dev/null
       s="$dir/bench/$it-tracker/summary.json"
       [ -z "$even" ] && awk -v s="$(json_num "$s" pointShare)" 'BEGIN { exit !(s >= 0.5) }' && even=$it

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Gym
 
@@ -11,6 +12,20 @@ import Testing
     @Test func emptyObjectIsTheClassicPreset() throws {
         #expect(try PongConfig.decode("{}", source: "t") == PongConfig())
         #expect(try PongConfig.decode(#"{"preset": "touch"}"#, source: "t") == PongConfig.preset("touch"))
+    }
+
+    /// `make run` and `make bench-train` play whole games on
+    /// Configs/pong-games.json: the classic rules with only the step cap
+    /// raised to 108 000 (the classic preset's own cap stays 30 000).
+    @Test func shippedWholeGameConfigIsClassicWithTheLongerCap() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Configs/pong-games.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let games = try PongConfig.decode(text, source: "Configs/pong-games.json")
+        var expected = PongConfig()
+        #expect(expected.maxSteps == 30_000)
+        expected.maxSteps = 108_000
+        #expect(games == expected)
     }
 
     @Test func keysOverrideThePreset() throws {

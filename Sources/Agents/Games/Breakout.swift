@@ -419,9 +419,10 @@ public enum BreakoutBalance {
 
 extension Breakout: TrainableGame {
     /// The policy plays alone; the score is the mean score per episode.
-    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig) throws(TrainingSetupError) -> TrainingSetup<BreakoutTask> {
+    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig,
+                                     evalGame: BreakoutConfig) throws(TrainingSetupError) -> TrainingSetup<BreakoutTask> {
         TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps),
-                      evaluationTasks: [BreakoutTask(config: game, episodeSteps: config.evalSteps)],
+                      evaluationTasks: [BreakoutTask(config: evalGame, episodeSteps: config.evalSteps)],
                       scoreName: "score per episode",
                       score: { $0.first?.meanReturn ?? 0 })
     }

@@ -737,7 +737,8 @@ extension Pong: TrainableGame {
     /// The policy plays `opponent` (a `;`-separated list; `self` is self-play)
     /// and is evaluated against each of `evalOpponent`; the score is the
     /// lowest point share.
-    public static func trainingSetup(_ config: TrainConfig, game: PongConfig) throws(TrainingSetupError) -> TrainingSetup<PongTask> {
+    public static func trainingSetup(_ config: TrainConfig, game: PongConfig,
+                                     evalGame: PongConfig) throws(TrainingSetupError) -> TrainingSetup<PongTask> {
         var opponents: [PongTask.Opponent] = []
         var evalOpponents: [AgentSpec] = []
         do {
@@ -752,14 +753,14 @@ extension Pong: TrainableGame {
             }
             for text in TrainConfig.split(config.evalOpponent) {
                 let spec = try AgentSpec.parse(text)
-                try spec.check(pong: game)
+                try spec.check(pong: evalGame)
                 evalOpponents.append(spec)
             }
         } catch { throw .agent(error) }
         let names = evalOpponents.map(\.displayName).joined(separator: ", ")
         return TrainingSetup(
             task: PongTask(config: game, opponents: opponents, episodeSteps: config.episodeSteps),
-            evaluationTasks: evalOpponents.map { PongTask(config: game, opponent: .agent($0), episodeSteps: config.evalSteps) },
+            evaluationTasks: evalOpponents.map { PongTask(config: evalGame, opponent: .agent($0), episodeSteps: config.evalSteps) },
             scoreName: evalOpponents.count == 1 ? "point share vs \(names)" : "lowest point share vs \(names)",
             score: { scores in scores.map(\.share).min() ?? 0 })
     }

@@ -64,7 +64,8 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
     }
 
     /// The iteration's directions (step 1): `pairs × parameters` floats,
-    /// row `i` from its own generator seeded by the iteration's seed and `i`.
+    /// row `i` from its own generator seeded by the iteration's seed and `i`,
+    /// with the weights of ignored inputs zeroed (so they never move).
     func directions() -> [Float] {
         let iterationSeed = Seeds.stream(seed, UInt64(state.iteration))
         let pairs = settings.pairs, p = policy.parameterCount
@@ -72,7 +73,9 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
         noise.withUnsafeMutableBufferPointer { e in
             for i in 0 ..< pairs {
                 var rng = Xoshiro256(seed: Seeds.stream(iterationSeed, UInt64(i)))
-                rng.fillGaussian(UnsafeMutableBufferPointer(rebasing: e[i * p ..< (i + 1) * p]))
+                let row = UnsafeMutableBufferPointer(rebasing: e[i * p ..< (i + 1) * p])
+                rng.fillGaussian(row)
+                settings.maskIgnoredInputs(row, inputs: policy.inputs, outputs: policy.outputs)
             }
         }
         return noise

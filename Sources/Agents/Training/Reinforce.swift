@@ -77,6 +77,9 @@ public struct Reinforce<Task: TrainingTask>: LinearPolicyTrainer {
         }
         let inv = 1 / Float(max(steps, 1))
         for j in 0 ..< p { gradient[j] *= inv }
+        gradient.withUnsafeMutableBufferPointer {
+            settings.maskIgnoredInputs($0, inputs: policy.inputs, outputs: policy.outputs)
+        }
         for j in 0 ... d { baselineGradient[j] *= inv }
         var theta = policy.parameters
         theta.withUnsafeMutableBufferPointer { th in

@@ -15,6 +15,11 @@ public struct TrainConfig: GameConfig {
     public var game: String = "pong"
     /// The game config document (`{}`: the game's first preset).
     public var gameConfig: JSONValue = .object([])
+    /// The game config of the periodic evaluation (which picks
+    /// `best.json`); `null` (the default): the same as `gameConfig`. With
+    /// it, training may play a curriculum (e.g. Pong serves at a higher
+    /// speed) while the policy kept is the one that plays the real rules best.
+    public var evalGameConfig: JSONValue = .null
     /// "es" (evolution strategies) or "reinforce".
     public var trainer: String = "es"
     /// Pong: who the policy trains against: agent specs (`tracker`,
@@ -40,6 +45,14 @@ public struct TrainConfig: GameConfig {
     public var weightDecay: Float = 0.005
     /// Keep running observation statistics and normalise the policy's input.
     public var normalizeObservations: Bool = false
+    /// Observation indices the policy ignores: their weights start at zero
+    /// and are never changed (ES perturbs and REINFORCE steps only the other
+    /// parameters). Empty (the default): every input is learned. Pong's
+    /// scores (10 and 11) are the use: training episodes see only the
+    /// first points of a game, so weights learned on them act on values a
+    /// whole game reaches but training never showed. Each index must be
+    /// below the game's observation count (checked when the run starts).
+    public var ignoredInputs: [Int] = []
     /// REINFORCE: episodes per iteration.
     public var batchEpisodes: Int = 16
     /// REINFORCE: reward discount per step.
@@ -77,6 +90,15 @@ public struct TrainConfig: GameConfig {
                     }
                     c.gameConfig = v
                 }),
+        .custom("evalGameConfig", allowed: "an object or null",
+                "the periodic evaluation's game config (null = gameConfig)",
+                read: { $0.evalGameConfig },
+                write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
+                    switch v {
+                    case .object, .null: c.evalGameConfig = v
+                    default: throw .wrongType(source: source, key: "evalGameConfig", expected: "an object or null", found: v.kindName)
+                    }
+                }),
         .custom("trainer", allowed: "es, reinforce", "es = evolution strategies, reinforce = REINFORCE with a linear baseline",
                 read: { .string($0.trainer) },
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
@@ -101,6 +123,12 @@ public struct TrainConfig: GameConfig {
         .float("learningRate", \.learningRate, 0.00001 ... 1, "Adam learning rate of the policy"),
         .float("weightDecay", \.weightDecay, 0 ... 1, "L2 weight decay added to the gradient"),
         .bool("normalizeObservations", \.normalizeObservations, "normalise the policy's input by running statistics"),
+        .custom("ignoredInputs", allowed: "a list of distinct observation indices (integers 0 ... \(maxInputIndex))",
+                "observation indices whose weights stay zero ([] = learn every input)",
+                read: { .array($0.ignoredInputs.map { .number($0) }) },
+                write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
+                    c.ignoredInputs = try indices(v, key: "ignoredInputs", source: source)
+                }),
         .int("batchEpisodes", \.batchEpisodes, 1 ... 4096, "REINFORCE: episodes per iteration"),
         .float("discount", \.discount, 0 ... 1, "REINFORCE: reward discount per step"),
         .float("baselineLearningRate", \.baselineLearningRate, 0.000001 ... 1, "REINFORCE: Adam learning rate of the linear value baseline"),
@@ -150,9 +178,12 @@ public struct TrainConfig: GameConfig {
     /// whole config except `iterations`, `maxEnvSteps` (a resumed run may be
     /// extended), `workers` (never changes results), and the evaluation and
     /// checkpoint cadence. A resume with a different hash is refused.
+    /// An empty `ignoredInputs` is left out too, so configs without it keep
+    /// the hash they had before the key existed.
     public var trainingHash: UInt64 {
-        let ignored: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalInterval", "evalEpisodes",
-                                    "evalSteps", "evalOpponent", "checkpointInterval"]
+        var ignored: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalInterval", "evalEpisodes",
+                                    "evalSteps", "evalOpponent", "evalGameConfig", "checkpointInterval"]
+        if ignoredInputs.isEmpty { ignored.insert("ignoredInputs") }
         guard case let .object(members) = json else { return 0 }
         let kept = JSONValue.object(members.filter { !ignored.contains($0.0) })
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -168,6 +199,30 @@ public struct TrainConfig: GameConfig {
             throw .outOfRange(source: source, key: key, value: "\"\(s)\"", allowed: allowed.joined(separator: ", "))
         }
         return s
+    }
+
+    /// The largest index `ignoredInputs` may name before the game is known.
+    static let maxInputIndex = 4095
+
+    static func indices(_ v: JSONValue, key: String, source: String) throws(ConfigError) -> [Int] {
+        let allowed = "a list of distinct observation indices (integers 0 ... \(maxInputIndex))"
+        guard case let .array(items) = v else {
+            throw .wrongType(source: source, key: key, expected: allowed, found: v.kindName)
+        }
+        var list: [Int] = []
+        for item in items {
+            guard case let .number(x, text) = item, x == x.rounded(), let i = Int(exactly: x) else {
+                throw .wrongType(source: source, key: key, expected: allowed, found: "an element that is \(item.kindName)")
+            }
+            guard (0 ... maxInputIndex).contains(i) else {
+                throw .outOfRange(source: source, key: key, value: text, allowed: allowed)
+            }
+            guard !list.contains(i) else {
+                throw .invalid(source: source, key: key, message: "names index \(i) twice (indices must be distinct)")
+            }
+            list.append(i)
+        }
+        return list
     }
 
     static func agent(_ v: JSONValue, key: String, source: String, allowSelf: Bool) throws(ConfigError) -> String {

@@ -6,6 +6,9 @@ public struct TrainerSettings: Equatable, Sendable {
     public var learningRate: Float
     /// L2 weight decay added to the gradient (`g −= decay·θ`).
     public var weightDecay: Float
+    /// Observation indices whose weights stay zero (see
+    /// ``TrainConfig/ignoredInputs``); every index below the policy's inputs.
+    public var ignoredInputs: [Int]
 
     // MARK: Evolution strategies
     /// Members per iteration (even: `population / 2` antithetic pairs).
@@ -28,12 +31,25 @@ public struct TrainerSettings: Equatable, Sendable {
     public init(_ config: TrainConfig = TrainConfig()) {
         learningRate = config.learningRate
         weightDecay = config.weightDecay
+        ignoredInputs = config.ignoredInputs
         population = config.population
         episodesPerMember = config.episodesPerMember
         sigma = config.sigma
         batchEpisodes = config.batchEpisodes
         discount = config.discount
         baselineLearningRate = config.baselineLearningRate
+    }
+
+    /// Zeroes, in `parameters` (a policy's layout: `outputs × inputs`
+    /// weights row by row, then the biases), the weight of every ignored
+    /// input for every output: applied to ES directions and to REINFORCE
+    /// gradients, it keeps those weights at their starting zero.
+    public func maskIgnoredInputs(_ parameters: UnsafeMutableBufferPointer<Float>, inputs: Int, outputs: Int) {
+        precondition(parameters.count >= inputs * outputs, "parameters shorter than the weights")
+        for i in ignoredInputs {
+            precondition(i >= 0 && i < inputs, "ignored input \(i) is not below \(inputs)")
+            for a in 0 ..< outputs { parameters[a * inputs + i] = 0 }
+        }
     }
 
     /// ES: antithetic pairs per iteration.

@@ -45,12 +45,25 @@ public struct TrainingSession {
     init<G: TrainableGame>(_: G.Type, config: TrainConfig,
                            resume: (checkpoint: Checkpoint, path: String)?) throws(TrainingSetupError) {
         self.config = config
-        let game: G.Config
-        do { game = try G.Config.decode(config.gameConfig, source: "gameConfig") } catch { throw .config(error) }
-        let setup = try G.trainingSetup(config, game: game)
+        let game: G.Config, evalGame: G.Config
+        do {
+            game = try G.Config.decode(config.gameConfig, source: "gameConfig")
+            evalGame = config.evalGameConfig == .null
+                ? game : try G.Config.decode(config.evalGameConfig, source: "evalGameConfig")
+        } catch { throw .config(error) }
+        let setup = try G.trainingSetup(config, game: game, evalGame: evalGame)
         gameConfigJSON = game.json
         gameConfigHash = game.configHash
-        target = setup.task.target
+        let trained = setup.task.target
+        if let bad = config.ignoredInputs.first(where: { $0 >= trained.inputs }) {
+            throw .config(.outOfRange(source: "the training config", key: "ignoredInputs", value: "\(bad)",
+                                      allowed: "observation indices of \(trained.game): 0 ... \(trained.inputs - 1)"))
+        }
+        if let other = setup.evaluationTasks.first(where: { $0.target != trained })?.target {
+            throw .config(.invalid(source: "the training config", key: "evalGameConfig",
+                                   message: "gives policies of shape \(other) but gameConfig gives \(trained); they must match"))
+        }
+        target = trained
         scoreName = setup.scoreName
         let evalTasks = setup.evaluationTasks
         let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, SeedStream.evaluation))
@@ -142,7 +155,11 @@ let trainableGames: [any TrainableGame.Type] = [Pong.self, Breakout.self]
 /// its training task, its evaluation tasks and its evaluation score.
 public protocol TrainableGame: PlayableGame {
     associatedtype Task: GameTrainingTask
-    static func trainingSetup(_ config: TrainConfig, game: Config) throws(TrainingSetupError) -> TrainingSetup<Task>
+    /// - Parameters:
+    ///   - game: the game trained on.
+    ///   - evalGame: the game of the periodic evaluation (``TrainConfig/evalGameConfig``).
+    static func trainingSetup(_ config: TrainConfig, game: Config,
+                              evalGame: Config) throws(TrainingSetupError) -> TrainingSetup<Task>
 }
 
 /// What a ``TrainableGame`` makes of a ``TrainConfig``.
