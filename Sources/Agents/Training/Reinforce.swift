@@ -9,9 +9,9 @@ import Gym
 /// recording every step in a ``Trajectory`` (rows of a ``TrajectoryStorage``
 /// allocated once per worker, `maxSteps` rows per slot). By ``rolloutPath``
 /// (default ``RolloutPath/automatic``) they are played either batched — each
-/// worker steps ``slots`` episodes together on one batch
-/// (``PongReinforceSlots``: Pong without frame skip or sticky actions,
-/// ``TrainingTask/batchIsFaster``, README "Trainers"), each slot's learner sampling from its own
+/// worker steps ``slots`` episodes together on one batch through the slot
+/// engine (``ReinforceWork``; chosen where ``TrainingTask/batchIsFaster``,
+/// docs/training.md "Trainers"), each slot's learner sampling from its own
 /// observation row — or one episode at a time on single environments
 /// (``ReinforcePlan/playOneByOne(task:runner:)``, the reference, and the
 /// path of every other task); both record the same trajectories and
