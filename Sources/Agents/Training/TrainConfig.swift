@@ -24,7 +24,8 @@ public struct TrainConfig: GameConfig {
     public var trainer: String = "es"
     /// Pong: who the policy trains against: agent specs (`tracker`,
     /// `random`, `linear:PATH`, …) or `self`, several separated by `;`
-    /// (episodes cycle through them).
+    /// (a member's episode `k` plays opponent `(k / 2) mod count`, so all
+    /// are met only with `episodesPerMember` ≥ 2 × count; ``PongTask``).
     public var opponent: String = "tracker;random"
     /// Pong: the opponents of the periodic evaluation (agent specs separated
     /// by `;`); the score is the lowest point share among them.
@@ -104,7 +105,7 @@ public struct TrainConfig: GameConfig {
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
                     c.trainer = try string(v, key: "trainer", source: source, allowed: TrainConfig.trainers)
                 }),
-        .custom("opponent", allowed: "agent specs or self, separated by ;", "Pong: who the policy trains against (self = self-play; several: episodes cycle through them)",
+        .custom("opponent", allowed: "agent specs or self, separated by ;", "Pong: who the policy trains against (self = self-play; several: a member's episode k plays opponent (k / 2) mod count, so every one is met only when episodesPerMember is at least 2 × count)",
                 read: { .string($0.opponent) },
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
                     c.opponent = try agent(v, key: "opponent", source: source, allowSelf: true)
