@@ -14,10 +14,7 @@ import Testing
     /// many of those frames have the ball in the paddle's band (fails if
     /// a ball there is never clear).
     @Test func missedPaddleFramesAreQuietAndExact() throws {
-        var gravity = try BreakoutConfig.preset("classic")
-        gravity.gravity = 0.05
-        let configs = BreakoutConfig.presets.map { ($0.name, $0.config) } + [("gravity", gravity)]
-        for (name, config) in configs {
+        for (name, config) in try breakoutPresetsAndGravity() {
             let physics = BreakoutPhysics(config: config)
             var rng = Xoshiro256(seed: 0xBADD1E)
             let r = config.ballSize / 2, w = config.fieldWidth

@@ -11,10 +11,7 @@ import Testing
     /// for bit, and the next frame is not quiet unless the run used all 8),
     /// then the game goes on by its general tick.
     @Test func runIsQuietFramesOneByOne() throws {
-        var gravity = try BreakoutConfig.preset("classic")
-        gravity.gravity = 0.05
-        let configs = BreakoutConfig.presets.map { ($0.name, $0.config) } + [("gravity", gravity)]
-        for (name, config) in configs {
+        for (name, config) in try breakoutPresetsAndGravity() {
             let ran = expectRunIsQuietFrames(name, config, seed: 0x5A1, why: "the one-ball case does not hold",
                                              applies: { c in config.gravity <= 0 && !c.servePending && c.ballCount == 1 && c.bricksLeft != 0 },
                                              run: { $0.quietRun(&$1, action: $2, frames: 8) })
@@ -44,10 +41,7 @@ import Testing
     @Test func runIsQuietFramesOneByOne() throws {
         var manual = try BreakoutConfig.preset("classic")
         manual.autoServe = false
-        var gravity = try BreakoutConfig.preset("classic")
-        gravity.gravity = 0.05
-        let configs = BreakoutConfig.presets.map { ($0.name, $0.config) } + [("manual", manual), ("gravity", gravity)]
-        for (name, config) in configs {
+        for (name, config) in try breakoutPresetsAndGravity() + [("manual", manual)] {
             let ran = expectRunIsQuietFrames(name, config, seed: 0x5E7, why: "no serve is pending",
                                              applies: { c in c.servePending && c.ballCount == 0 && c.bricksLeft != 0 },
                                              run: { $0.serveRun(&$1, action: $2, frames: 8) })

@@ -150,3 +150,11 @@ struct AimWall {
         }
     }
 }
+
+/// Every preset, then classic with gravity 0.05: the configs the quiet-frame
+/// checks walk (a falling ball bends its path, so a quiet frame must too).
+func breakoutPresetsAndGravity() throws -> [(String, BreakoutConfig)] {
+    var gravity = try BreakoutConfig.preset("classic")
+    gravity.gravity = 0.05
+    return BreakoutConfig.presets.map { ($0.name, $0.config) } + [("gravity", gravity)]
+}
