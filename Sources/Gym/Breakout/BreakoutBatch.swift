@@ -199,32 +199,50 @@ public final class BreakoutBatch: VectorEnvironment {
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
         let physics = self.physics
         let n = observationCount
-        let mode = autoresetMode
+        let nextStep = autoresetMode == .nextStep
+        let sameStep = autoresetMode == .sameStep
         let observed = out.seatsObserved(of: 1) > 0
+        // Checked once per batch step, not per game.
+        let finals = observed ? out.finalObservations : nil
+        let ends = out.ends, eventsOut = out.events
+        let rewards = out.rewards, terminated = out.terminated, truncated = out.truncated
+        // The fast paths' frame counts, kept in locals for the whole batch
+        // step and added to the properties once.
+        var counts = QuietCounts()
         var events = BreakoutEvents()
         for i in 0 ..< count {
             let r: StepResult
-            if mode == .nextStep, cores[i].end != .none {
+            if nextStep, cores[i].end != .none {
                 // The step after the end: the new episode, this step's action ignored.
                 nextEpisode(i)
                 events = BreakoutEvents()
                 r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
             } else {
-                r = step(i, action: Int(actions[i]), events: &events)
-                if r.isDone, mode == .sameStep {
-                    if observed, let f = out.finalObservations { physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * n) }
+                r = step(i, action: Int(actions[i]), events: &events, counts: &counts)
+                if r.isDone, sameStep {
+                    if let f = finals { physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * n) }
                     nextEpisode(i)
                 }
             }
-            out.rewards[i] = r.reward
-            out.terminated[i] = r.terminated ? 1 : 0
-            out.truncated[i] = r.truncated ? 1 : 0
-            if let e = out.ends { e[i] = r.end.rawValue }
-            if let e = out.events { e[i] = events }
+            rewards[i] = r.reward
+            terminated[i] = r.terminated ? 1 : 0
+            truncated[i] = r.truncated ? 1 : 0
+            if let e = ends { e[i] = r.end.rawValue }
+            if let e = eventsOut { e[i] = events }
         }
+        quietFrames &+= counts.quiet &+ counts.run &+ counts.serve
+        quietRunFrames &+= counts.run
+        serveRunFrames &+= counts.serve
         // Observations in a second pass, eight games at a time: each game's
         // is independent, so their arithmetic runs in float lanes.
         if observed, let o = out.observations { observe(into: o) }
+    }
+
+    /// Frames one batch step took on each fast path (see ``quietFrames``,
+    /// ``quietRunFrames``, ``serveRunFrames``): single quiet frames, frames
+    /// of quiet runs, frames of serve runs.
+    struct QuietCounts {
+        var quiet = 0, run = 0, serve = 0
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
@@ -234,7 +252,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// candidates when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
-    func step(_ i: Int, action: Int, events: inout BreakoutEvents) -> StepResult {
+    func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout QuietCounts) -> StepResult {
         let physics = self.physics
         let s = cores + i
         guard s.pointee.end == .none else {
@@ -243,36 +261,39 @@ public final class BreakoutBatch: VectorEnvironment {
         events = BreakoutEvents()
         let sticky = physics.config.stickyActionProbability
         let frames = physics.config.frameSkip
-        var quiet = 0, run = 0, serve = 0
         var f = 0
         while f < frames {
             if !(sticky > 0) {
                 // No sticky draw: every frame's action is `action`, so a
                 // run of quiet frames stays in registers.
                 var k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
-                run &+= k
+                counts.run &+= k
                 if k == 0 {
                     k = physics.serveRun(&s.pointee, action: action, frames: frames - f)
-                    serve &+= k
+                    counts.serve &+= k
                 }
                 if k > 0 {
                     s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
                     f += k
                     if f == frames { break }
+                    // A run stops early only at a frame that is not quiet
+                    // (the same tests as ``BreakoutPhysics/quietFrame(_:action:)``
+                    // with the same action), so that frame goes straight to the tick.
+                    f += 1
+                    physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
+                    if s.pointee.end != .none { break }
+                    continue
                 }
             }
             let a = physics.frameAction(&s.pointee, action: action, sticky: sticky)
             f += 1
             if physics.quietFrame(&s.pointee, action: a) {
-                quiet &+= 1
+                counts.quiet &+= 1
                 continue
             }
             physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
             if s.pointee.end != .none { break }
         }
-        quietFrames &+= quiet &+ run &+ serve
-        quietRunFrames &+= run
-        serveRunFrames &+= serve
         if events.brickHits > 0 { bricksChanged(i) }
         return physics.finishStep(&s.pointee, events: events)
     }

@@ -176,12 +176,12 @@ public final class BreakoutPhysics: Sendable {
     /// (``cellCount`` cells). The first serve is pending.
     public func reset(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, seed: UInt64) {
         s = BreakoutCore(
-            paddleX: width / 2, paddleHalfWidth: paddleHalfW,
-            ballX: .zero, ballY: .zero, ballVX: .zero, ballVY: .zero, ballCount: 0,
-            speed: ballSpeed, score: 0, lives: Int32(config.lives), levelsCleared: 0, bricksLeft: 0,
-            steps: 0, frames: 0, hitsSinceServe: 0, speedUpsPassed: 0, serveTimer: serveDelay,
-            pushCooldown: 0, stepsSinceProgress: 0, servePending: true, reachedTopRows: false,
-            paddleShrunk: false, lastAction: 0, end: .none,
+            paddleX: width / 2, paddleHalfWidth: paddleHalfW, ballCount: 0, bricksLeft: 0,
+            steps: 0, frames: 0, pushCooldown: 0, servePending: true, lastAction: 0, end: .none,
+            ballX: .zero, ballY: .zero, ballVX: .zero, ballVY: .zero,
+            stepsSinceProgress: 0, serveTimer: serveDelay,
+            speed: ballSpeed, score: 0, lives: Int32(config.lives), levelsCleared: 0,
+            hitsSinceServe: 0, speedUpsPassed: 0, reachedTopRows: false, paddleShrunk: false,
             flashCell: SIMD8(repeating: -1), flashUntil: .zero, flashHead: 0,
             serveRNG: Xoshiro256(seed: Seeds.stream(seed, 1)),
             pushRNG: Xoshiro256(seed: Seeds.stream(seed, 3)),
@@ -194,10 +194,11 @@ public final class BreakoutPhysics: Sendable {
     public func initialState(seed: UInt64) -> BreakoutState {
         var bricks = [UInt8](repeating: 0, count: cells)
         var core = BreakoutCore(
-            paddleX: 0, paddleHalfWidth: 0, ballX: .zero, ballY: .zero, ballVX: .zero, ballVY: .zero,
-            ballCount: 0, speed: 0, score: 0, lives: 0, levelsCleared: 0, bricksLeft: 0, steps: 0, frames: 0,
-            hitsSinceServe: 0, speedUpsPassed: 0, serveTimer: 0, pushCooldown: 0, stepsSinceProgress: 0,
-            servePending: false, reachedTopRows: false, paddleShrunk: false, lastAction: 0, end: .none,
+            paddleX: 0, paddleHalfWidth: 0, ballCount: 0, bricksLeft: 0, steps: 0, frames: 0,
+            pushCooldown: 0, servePending: false, lastAction: 0, end: .none,
+            ballX: .zero, ballY: .zero, ballVX: .zero, ballVY: .zero, stepsSinceProgress: 0, serveTimer: 0,
+            speed: 0, score: 0, lives: 0, levelsCleared: 0, hitsSinceServe: 0, speedUpsPassed: 0,
+            reachedTopRows: false, paddleShrunk: false,
             flashCell: .zero, flashUntil: .zero, flashHead: 0, serveRNG: Xoshiro256(seed: 0),
             pushRNG: Xoshiro256(seed: 0), stickyRNG: Xoshiro256(seed: 0), wallRNG: Xoshiro256(seed: 0))
         bricks.withUnsafeMutableBufferPointer { b in

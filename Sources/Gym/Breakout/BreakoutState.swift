@@ -18,40 +18,43 @@ public enum BreakoutAction: Int, CaseIterable, Sendable {
 /// by the last one), so the slot order is a pure function of the game.
 @frozen
 public struct BreakoutCore: Hashable, Codable, Sendable {
+    // Field order: what every frame and step reads or writes (paddle,
+    // counters, flags) comes first, in the bytes before the 32-byte aligned
+    // ball vectors, so a quiet step touches the fewest cache lines.
     /// Paddle centre x and current half width (units).
     public var paddleX: Float, paddleHalfWidth: Float
+    public var ballCount: Int32
+    /// Bricks left in the current wall.
+    public var bricksLeft: Int32
+    /// Agent steps and frames taken in this episode.
+    public var steps: Int32, frames: Int32
+    /// Frames left until the push works again (0 = ready).
+    public var pushCooldown: Int32
+    /// No ball is in play and a serve is due.
+    public var servePending: Bool
+    /// The action applied on the previous frame (for sticky actions).
+    public var lastAction: UInt8
+    /// Set once the episode has ended; stepping a finished game is a no-op.
+    public var end: EpisodeEnd
     /// Ball centres and velocities by slot (units, units/frame); slots at and
     /// beyond `ballCount` are zero.
     public var ballX: SIMD8<Float>, ballY: SIMD8<Float>, ballVX: SIMD8<Float>, ballVY: SIMD8<Float>
-    public var ballCount: Int32
+    /// Agent steps since the last brick hit (the watchdog's count).
+    public var stepsSinceProgress: Int32
+    /// Frames left until an automatic serve (while `servePending`).
+    public var serveTimer: Int32
     /// The speed level (units/frame): `ballSpeed` at each serve plus speed-ups, capped.
     public var speed: Float
     public var score: Int32
     public var lives: Int32
     public var levelsCleared: Int32
-    /// Bricks left in the current wall.
-    public var bricksLeft: Int32
-    /// Agent steps and frames taken in this episode.
-    public var steps: Int32, frames: Int32
     /// Ball brick hits since the last serve (for `speedUpAfterHits`), and how
     /// many of those thresholds have been passed.
     public var hitsSinceServe: Int32, speedUpsPassed: Int32
-    /// Frames left until an automatic serve (while `servePending`).
-    public var serveTimer: Int32
-    /// Frames left until the push works again (0 = ready).
-    public var pushCooldown: Int32
-    /// Agent steps since the last brick hit (the watchdog's count).
-    public var stepsSinceProgress: Int32
-    /// No ball is in play and a serve is due.
-    public var servePending: Bool
     /// A ball has hit a brick in the top `speedUpRows` rows since the serve.
     public var reachedTopRows: Bool
     /// The paddle is shrunk (after a ball reached the top wall).
     public var paddleShrunk: Bool
-    /// The action applied on the previous frame (for sticky actions).
-    public var lastAction: UInt8
-    /// Set once the episode has ended; stepping a finished game is a no-op.
-    public var end: EpisodeEnd
     /// The last bricks hit (a ring of 8): their cells and the frame until
     /// which each flashes. Drawing only; no effect on play.
     public var flashCell: SIMD8<Int16>, flashUntil: SIMD8<Int32>
