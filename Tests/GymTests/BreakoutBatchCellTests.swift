@@ -4,7 +4,7 @@ import Testing
 /// ``BreakoutBatch`` keeps each game's aim candidates
 /// (``BreakoutPhysics/aimColumns(_:)``) and writes its brick cells into
 /// observations straight from the grid's bytes, eight at a time in the
-/// lane path (``BreakoutPhysics/widenCells(_:into:)``): the kept candidates
+/// lane path (``BreakoutPhysics/widenCells(_:into:invHits:)``): the kept candidates
 /// must follow every change of the grid (a brick hit, a new wall, a reset,
 /// a restore), the widened cells must be the scalar conversion's bit for
 /// bit, and observations must really read the grid.
@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/widenCells(_:into:)`` against
+    /// ``BreakoutPhysics/widenCells(_:into:invHits:)`` against
     /// ``BreakoutPhysics/writeCells(_:into:)``: every byte value (kind bits,
     /// the pending bit, hits beyond `toughHits`) in grids of 1 to 40 cells
     /// (fewer than eight, whole and partial blocks) for every `toughHits`.
@@ -60,7 +60,7 @@ import Testing
                             let base = UnsafeMutableRawPointer(w.baseAddress!)
                             let aligned = (Int(bitPattern: base) + 31) & ~31
                             let target = UnsafeMutablePointer<Float>(bitPattern: aligned)! + offset
-                            physics.widenCells(g.baseAddress!, into: target)
+                            physics.widenCells(g.baseAddress!, into: target, invHits: 1 / Float(physics.toughHits))
                             let start = target - w.baseAddress!
                             #expect(w[start ..< start + cells].map(\.bitPattern) == scalar.map(\.bitPattern),
                                     "\(cells) cells, toughHits \(toughHits), offset \(offset)")

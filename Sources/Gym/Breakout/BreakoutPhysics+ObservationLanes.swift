@@ -14,7 +14,7 @@ extension BreakoutPhysics {
     /// The head's first eight entries are computed for the eight games at
     /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:)``),
     /// the ball slots written game by game and the cells widened from the
-    /// grid's bytes eight at a time (``widenCells(_:into:)``); the
+    /// grid's bytes eight at a time (``widenCells(_:into:invHits:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
@@ -71,14 +71,8 @@ extension BreakoutPhysics {
     /// multiplied by the same `1 / toughHits` (the same operations per
     /// cell, so the same floats); the last block ends at the last cell (it
     /// may overlap the one before), so no byte past the grid is read. A
-    /// grid of fewer than eight cells takes the scalar loop.
-    @inline(always)
-    func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>) {
-        widenCells(source, into: target, invHits: 1 / Float(toughHits))
-    }
-
-    /// ``widenCells(_:into:)`` with `invHits` = `1 / Float(toughHits)`
-    /// given (computed once for eight games). After the first block, the
+    /// grid of fewer than eight cells takes the scalar loop. `invHits` is
+    /// `1 / Float(toughHits)`, given (computed once for eight games). After the first block, the
     /// blocks start at 32-byte boundaries of `target` (observation rows
     /// start anywhere, and a store across a cache line costs two); the
     /// blocks overlap where needed and write the same values there.
