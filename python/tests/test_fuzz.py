@@ -20,6 +20,12 @@ def create_error(config) -> str:
     return str(e.value)
 
 
+def fails_with(status: int, match: str) -> None:
+    """A C call's status is an error that pbgym raises as PBGymError, its message matching `match`."""
+    with pytest.raises(PBGymError, match=match):
+        _lib.check(status)
+
+
 @pytest.mark.parametrize("config,words", [
     ("not json", ["malformed JSON"]),
     ("[1, 2]", ["object"]),
@@ -112,15 +118,11 @@ def test_actions_out_of_range_in_the_buffer():
 def test_binding():
     env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
     small = np.zeros(1, dtype=np.float32)
-    with pytest.raises(PBGymError, match="rewards holds 4 bytes, needs 16"):
-        _lib.check(lib.pbg_bind(env.handle, 3, small.ctypes.data, small.nbytes))
-    with pytest.raises(PBGymError, match="slot 42"):
-        _lib.check(lib.pbg_bind(env.handle, 42, small.ctypes.data, 4))
-    with pytest.raises(PBGymError, match="slot -1"):
-        _lib.check(lib.pbg_bind(env.handle, -1, small.ctypes.data, 4))
+    fails_with(lib.pbg_bind(env.handle, 3, small.ctypes.data, small.nbytes), "rewards holds 4 bytes, needs 16")
+    fails_with(lib.pbg_bind(env.handle, 42, small.ctypes.data, 4), "slot 42")
+    fails_with(lib.pbg_bind(env.handle, -1, small.ctypes.data, 4), "slot -1")
     raw = np.zeros(64, dtype=np.uint8)
-    with pytest.raises(PBGymError, match="aligned"):
-        _lib.check(lib.pbg_bind(env.handle, 3, raw.ctypes.data + 1, 32))
+    fails_with(lib.pbg_bind(env.handle, 3, raw.ctypes.data + 1, 32), "aligned")
     _lib.check(lib.pbg_bind(env.handle, 0, None, 0))  # unbind the actions
     with pytest.raises(PBGymError, match="no actions buffer"):
         env.step()
@@ -129,8 +131,7 @@ def test_binding():
 def test_reset_arguments():
     env = pbgym.NativeEnv({"game": "pong", "num_games": 3})
     mask = np.ones(2, dtype=np.uint8)
-    with pytest.raises(PBGymError, match="2 entries, the environment has 3 games"):
-        _lib.check(lib.pbg_reset(env.handle, mask.ctypes.data, None, 2))
+    fails_with(lib.pbg_reset(env.handle, mask.ctypes.data, None, 2), "2 entries, the environment has 3 games")
     with pytest.raises(ValueError, match="seeds"):
         env.reset(seeds=[1, 2])
     with pytest.raises(ValueError, match=">= 0"):
@@ -158,8 +159,7 @@ def test_snapshot_and_render_arguments():
     with pytest.raises(PBGymError, match="size"):
         env.render(0, shape=(0, 5))
     buf = np.zeros(10, dtype=np.uint8)
-    with pytest.raises(PBGymError, match="needs 21168 bytes"):
-        _lib.check(lib.pbg_render(env.handle, 0, 0, 84, 84, 3, buf.ctypes.data, buf.nbytes))
+    fails_with(lib.pbg_render(env.handle, 0, 0, 84, 84, 3, buf.ctypes.data, buf.nbytes), "needs 21168 bytes")
     assert env.ansi(1).startswith("breakout")
 
 
