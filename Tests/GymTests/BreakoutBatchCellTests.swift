@@ -15,8 +15,7 @@ import Testing
     /// candidates equal its grid's after every step.
     @Test func keptAimFollowsTheGrid() throws {
         let count = 11, steps = 1500, seed: UInt64 = 5
-        for (name, config) in try breakoutFastPathCases() {
-            let batch = BreakoutBatch(config: config, count: count, seed: seed)
+        for (name, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
             var play = ContractPlay(seed: seed, actions: batch.actionCount)
             let b = VectorBuffers(batch)
             var saved = batch.snapshot(0)

@@ -15,13 +15,12 @@ import Testing
     /// batch stops using it).
     @Test func laneObservationsEqualTheReference() throws {
         let count = 19, steps = 1200, seed: UInt64 = 11
-        for (name, config) in try breakoutFastPathCases() {
-            let batch = BreakoutBatch(config: config, count: count, seed: seed)
+        for (name, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
             let before = batch.laneObservations
             var row = [Float](repeating: 0, count: batch.observationCount)
             var play = ContractPlay(seed: seed, actions: batch.actionCount)
             let b = VectorBuffers(batch)
-            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
+            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(batch.config, batchSeed: seed, globalIndex: $0) }
             stepping: for step in 0 ..< steps {
                 for i in 0 ..< count { b.actions[i] = play.next() }
                 b.step(batch)

@@ -104,8 +104,13 @@ let breakoutExtreme: BreakoutConfig = {
 
 /// The fast-path tests' cases: every preset at 1, 4 and 8 frames per step
 /// without sticky actions and at 4 with sticky 0.25, the extreme config,
-/// and `classic` with gravity and a manual serve.
-func breakoutFastPathCases() throws -> [(String, BreakoutConfig)] {
+/// and `classic` with gravity and a manual serve; each a new batch of
+/// `count` games from batch seed `seed`.
+func breakoutFastPathBatches(count: Int, seed: UInt64) throws -> [(String, BreakoutBatch)] {
+    try breakoutFastPathCases().map { ($0, BreakoutBatch(config: $1, count: count, seed: seed)) }
+}
+
+private func breakoutFastPathCases() throws -> [(String, BreakoutConfig)] {
     var gravity = try BreakoutConfig.preset("classic")
     (gravity.gravity, gravity.elasticity, gravity.autoServe) = (0.05, 0.9, false)
     let settings: [(skip: Int, sticky: Float)] = [(1, 0), (4, 0), (8, 0), (4, 0.25)]
