@@ -11,9 +11,9 @@ struct Opponent {
         let parsed: AgentSpec
         do {
             parsed = try AgentSpec.parse(spec)
-            try parsed.check(pong: config)
+            try Pong.check(parsed, config: config)
         } catch { throw ABIError(.badConfig, "config: opponent: \(error.description)") }
-        return (0 ..< count).map { _ in Opponent(agent: parsed.makePongAgent(config: config)) }
+        return (0 ..< count).map { _ in Opponent(agent: Pong.makeAgent(parsed, config: config)) }
     }
 
     /// The seed an opponent is reset with for an episode seeded `seed`

@@ -59,7 +59,7 @@ func sampleCheckpoint(seed: UInt64 = 1, normalize: Bool = true, training: Bool =
         #expect(try Checkpoint.load(path: path) == c)
         for text in ["linear:\(path)", "linear:path=\(path),selection=softmax,name=Saved"] {
             let spec = try AgentSpec.parse(text)
-            try spec.check(pong: PongConfig())
+            try Pong.check(spec, config: PongConfig())
             guard case let .linear(p, checkpoint, _) = spec.kind else { Issue.record("not linear"); continue }
             #expect(p == path && checkpoint == c)
         }
@@ -87,7 +87,7 @@ func sampleCheckpoint(seed: UInt64 = 1, normalize: Bool = true, training: Bool =
         let path = temporaryPath("shape.json")
         try Data(try c.encoded().utf8).write(to: URL(fileURLWithPath: path))
         let spec = try AgentSpec.parse("linear:\(path)")
-        #expect(throws: AgentSpecError.self) { try spec.check(pong: touch) }
+        #expect(throws: AgentSpecError.self) { try Pong.check(spec, config: touch) }
     }
 
     @Test func corruptAndUnreadableFilesAreRefused() throws {

@@ -43,7 +43,7 @@ import Gym
     }
 
     @Test func linearPoliciesAndBadActionsAreRefusedForBreakout() throws {
-        #expect(throws: AgentSpecError.self) { try AgentSpec.parse("constant:action=4").check(breakout: BreakoutConfig()) }
-        try AgentSpec.parse("constant:action=3").check(breakout: BreakoutConfig())
+        #expect(throws: AgentSpecError.self) { try Breakout.check(AgentSpec.parse("constant:action=4"), config: BreakoutConfig()) }
+        try Breakout.check(AgentSpec.parse("constant:action=3"), config: BreakoutConfig())
     }
 }

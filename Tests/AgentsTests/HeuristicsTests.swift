@@ -96,13 +96,13 @@ import Testing
             _ = try AgentSpec.parse("tracker:aim=maybe")
         }
         let config = BreakoutConfig()
-        try AgentSpec.parse("random").check(breakout: config)
-        var random = try AgentSpec.parse("random").makeBreakoutAgent(config: config)
+        try Breakout.check(AgentSpec.parse("random"), config: config)
+        var random = try Breakout.makeAgent(AgentSpec.parse("random"), config: config)
         random.reset(seed: 1)
         let o = [Float](repeating: 0, count: BreakoutPhysics.observationCount(for: config))
         let actions = Set((0 ..< 200).map { _ in o.withUnsafeBufferPointer { random.act($0) } })
         #expect(actions == [0, 1, 2, 3])
-        #expect(throws: AgentSpecError.self) { try AgentSpec.parse("constant:action=4").check(breakout: config) }
+        #expect(throws: AgentSpecError.self) { try Breakout.check(AgentSpec.parse("constant:action=4"), config: config) }
         #expect(PolicyTarget.breakout(config).inputs == 89 && PolicyTarget.breakout(config).outputs == 4)
     }
 

@@ -30,12 +30,12 @@ struct RecordedAgentTests {
         for _ in 0 ..< 400 { person.append(UInt8(rng.next() % 3)) }
         let spec = try AgentSpec.parse("recorded:actions=\(RecordedActions.encode(person)),name=you")
         #expect(spec.displayName == "you")
-        var bottom = spec.makePongAgent(config: config)
-        var top = try AgentSpec.parse("tracker").makePongAgent(config: config)
+        var bottom = Pong.makeAgent(spec, config: config)
+        var top = try Pong.makeAgent(AgentSpec.parse("tracker"), config: config)
         let played = PongMatch.play(config: config, seed: 99, bottom: &bottom, top: &top)
 
         var game = PongGame(config: config, seed: 99)
-        var tracker = try AgentSpec.parse("tracker").makePongAgent(config: config)
+        var tracker = try Pong.makeAgent(AgentSpec.parse("tracker"), config: config)
         tracker.reset(seed: Seeds.stream(99, 11))
         var obs = [Float](repeating: 0, count: PongGame.observationCount)
         var k = 0

@@ -45,8 +45,8 @@ public enum BalanceRules: Equatable, Sendable {
     /// Checks that `spec` can play under these rules.
     public func check(_ spec: AgentSpec) throws(AgentSpecError) {
         switch self {
-        case let .pong(c): try spec.check(pong: c)
-        case let .breakout(c): try spec.check(breakout: c)
+        case let .pong(c): try Pong.check(spec, config: c)
+        case let .breakout(c): try Breakout.check(spec, config: c)
         }
     }
 }

@@ -16,7 +16,7 @@ import Gym
 /// display name (default: the spec text itself). A `linear` agent's first
 /// parameter may be the bare checkpoint path (`linear:PATH`, the path must
 /// not contain a comma); the checkpoint is read and checked when the spec is
-/// parsed, and its game and shape when it is fielded (``check(pong:)``).
+/// parsed, and its game and shape when it is fielded (``PlayableGame/check(_:config:)``).
 public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         case random
@@ -197,5 +197,15 @@ extension StringProtocol {
         while let f = s.first, f == " " { s.removeFirst() }
         while let l = s.last, l == " " { s.removeLast() }
         return String(s)
+    }
+}
+
+extension AgentSpec {
+    /// Checks a `linear` spec's saved policy against `target` (its game,
+    /// observation layout and shape); the other kinds have none.
+    public func checkPolicy(_ target: PolicyTarget) throws(AgentSpecError) {
+        if case let .linear(path, checkpoint, _) = kind {
+            do { try checkpoint.check(for: target, path: path) } catch { throw .checkpoint(error) }
+        }
     }
 }

@@ -22,12 +22,17 @@ public enum Breakout: PlayableGame {
 
     public static func policyTarget(_ config: BreakoutConfig) -> PolicyTarget { .breakout(config) }
 
+    /// A saved policy must be a Breakout policy of this layout and shape; a
+    /// constant action must be one of Breakout's.
     public static func check(_ spec: AgentSpec, config: BreakoutConfig) throws(AgentSpecError) {
-        try spec.check(breakout: config)
+        try spec.checkPolicy(policyTarget(config))
+        if case let .constant(action) = spec.kind, action >= BreakoutAction.count {
+            throw .unusable(spec: spec.text, reason: "Breakout actions are 0 ... \(BreakoutAction.count - 1)")
+        }
     }
 
-    public static func makeAgent(_ spec: AgentSpec, config: BreakoutConfig) -> any Agent {
-        spec.makeBreakoutAgent(config: config)
+    public static func makeTracker(config: BreakoutConfig, skill: TrackerSkill) -> any Agent {
+        BreakoutTracker(config: config, skill: skill)
     }
 
     public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {
@@ -60,34 +65,6 @@ extension PolicyTarget {
     public static func breakout(_ config: BreakoutConfig) -> PolicyTarget {
         PolicyTarget(game: BreakoutConfig.gameName, layoutVersion: BreakoutGame.observationLayoutVersion,
                      inputs: BreakoutPhysics.observationCount(for: config), outputs: BreakoutAction.count)
-    }
-}
-
-extension AgentSpec {
-    /// Checks that this agent can play Breakout with `config` (a saved
-    /// policy must be a Breakout policy of this layout and shape). Call
-    /// before ``makeBreakoutAgent(config:)``.
-    public func check(breakout config: BreakoutConfig) throws(AgentSpecError) {
-        switch kind {
-        case let .linear(path, checkpoint, _):
-            do { try checkpoint.check(for: .breakout(config), path: path) } catch { throw .checkpoint(error) }
-        case let .constant(action) where action >= BreakoutAction.count:
-            throw .unusable(spec: text, reason: "Breakout actions are 0 ... \(BreakoutAction.count - 1)")
-        default:
-            break
-        }
-    }
-
-    /// A fresh Breakout agent of this spec (each worker builds its own).
-    /// Must have passed ``check(breakout:)``.
-    public func makeBreakoutAgent(config: BreakoutConfig) -> any Agent {
-        switch kind {
-        case .random: RandomAgent(actionCount: BreakoutAction.count)
-        case let .tracker(skill): BreakoutTracker(config: config, skill: skill)
-        case let .constant(action): ConstantAgent(action: action)
-        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
-        case let .recorded(actions): RecordedAgent(actions: actions)
-        }
     }
 }
 
@@ -246,7 +223,7 @@ public enum BreakoutDuplicate {
     /// Results by agent, then seed index (episodes played by ``Matches``,
     /// each as ``BreakoutRun/play(config:seed:index:agent:)`` plays it); the
     /// same for any path and number of workers. Specs must have passed
-    /// ``AgentSpec/check(breakout:)``.
+    /// ``Breakout/check(_:config:)``.
     public static func run(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                            runner: ParallelRunner, path: RolloutPath = .automatic,
                            progress: (@Sendable () -> Void)? = nil) -> [[BreakoutEpisode]] {
@@ -361,8 +338,8 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
     /// Plays the recorded episode again.
     public func replay() throws(AgentSpecError) -> BreakoutEpisode {
         let spec = try AgentSpec.parse(agent)
-        try spec.check(breakout: config)
-        var a = spec.makeBreakoutAgent(config: config)
+        try Breakout.check(spec, config: config)
+        var a = Breakout.makeAgent(spec, config: config)
         return BreakoutRun.play(config: config, seed: result.seed, index: episode, agent: &a)
     }
 }

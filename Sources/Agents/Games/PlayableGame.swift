@@ -32,8 +32,8 @@ public protocol PlayableGame: SendableMetatype {
     /// Checks that `spec` can play under `config` (a saved policy must have
     /// this game's layout and shape; actions must exist).
     static func check(_ spec: AgentSpec, config: Config) throws(AgentSpecError)
-    /// A fresh agent of `spec` (which passed ``check(_:config:)``).
-    static func makeAgent(_ spec: AgentSpec, config: Config) -> any Agent
+    /// The game's heuristic player (`tracker` specs) with `skill`.
+    static func makeTracker(config: Config, skill: TrackerSkill) -> any Agent
 
     /// The books of game `i` of `vector`, just reset with `seed`.
     static func beginRecord(_ vector: Vector, _ i: Int, seed: UInt64) -> Tally
@@ -49,4 +49,17 @@ public protocol PlayableGame: SendableMetatype {
 
 extension PlayableGame {
     public static var name: String { Config.gameName }
+
+    /// A fresh agent of `spec` (which passed ``check(_:config:)``); each
+    /// worker builds its own. `random` plays uniformly over the game's
+    /// actions (the policy target's outputs).
+    public static func makeAgent(_ spec: AgentSpec, config: Config) -> any Agent {
+        switch spec.kind {
+        case .random: RandomAgent(actionCount: policyTarget(config).outputs)
+        case let .tracker(skill): makeTracker(config: config, skill: skill)
+        case let .constant(action): ConstantAgent(action: action)
+        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
+        case let .recorded(actions): RecordedAgent(actions: actions)
+        }
+    }
 }

@@ -30,12 +30,14 @@ public enum Pong: PlayableGame {
 
     public static func policyTarget(_ config: PongConfig) -> PolicyTarget { .pong(config) }
 
+    /// A saved policy must be a Pong policy of this build's observation
+    /// layout with as many actions as `config` allows.
     public static func check(_ spec: AgentSpec, config: PongConfig) throws(AgentSpecError) {
-        try spec.check(pong: config)
+        try spec.checkPolicy(policyTarget(config))
     }
 
-    public static func makeAgent(_ spec: AgentSpec, config: PongConfig) -> any Agent {
-        spec.makePongAgent(config: config)
+    public static func makeTracker(config: PongConfig, skill: TrackerSkill) -> any Agent {
+        PongTracker(config: config, skill: skill)
     }
 
     public static func beginRecord(_ vector: PongBatch, _ i: Int, seed: UInt64) -> Tally {
@@ -66,31 +68,6 @@ public enum Pong: PlayableGame {
         let record = PongMatch.play(config: config, seed: seed, bottom: &bottom, top: &top)
         agents[0] = bottom; agents[1] = top
         return record
-    }
-}
-
-// MARK: - Agents
-
-extension AgentSpec {
-    /// Checks that this agent can play Pong with `config`: a saved policy
-    /// must be a Pong policy of this build's observation layout with as many
-    /// actions as `config` allows. Call before ``makePongAgent(config:)``.
-    public func check(pong config: PongConfig) throws(AgentSpecError) {
-        if case let .linear(path, checkpoint, _) = kind {
-            do { try checkpoint.check(for: .pong(config), path: path) } catch { throw .checkpoint(error) }
-        }
-    }
-
-    /// A fresh Pong agent of this spec (each worker builds its own).
-    /// A `linear` spec must have passed ``check(pong:)``.
-    public func makePongAgent(config: PongConfig) -> any Agent {
-        switch kind {
-        case .random: RandomAgent(actionCount: config.verticalMovement ? 5 : 3)
-        case let .tracker(skill): PongTracker(config: config, skill: skill)
-        case let .constant(action): ConstantAgent(action: action)
-        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
-        case let .recorded(actions): RecordedAgent(actions: actions)
-        }
     }
 }
 
@@ -258,7 +235,7 @@ public struct PongTask: GameTrainingTask {
     public let episodeSteps: Int
 
     /// - Precondition: at least one opponent; `linear` opponents passed
-    ///   ``AgentSpec/check(pong:)``.
+    ///   ``Pong/check(_:config:)``.
     public init(config: PongConfig, opponents: [Opponent], episodeSteps: Int) {
         precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
         precondition(!opponents.isEmpty, "at least one opponent")
@@ -277,7 +254,7 @@ public struct PongTask: GameTrainingTask {
     public func makeEnvironment(centre: LinearPolicy) -> PongEnvironments {
         PongEnvironments(games: opponents.map { opponent in
             let agent: any Agent = switch opponent {
-            case let .agent(spec): spec.makePongAgent(config: config)
+            case let .agent(spec): Pong.makeAgent(spec, config: config)
             case .selfPlay: LinearAgent(policy: centre)
             }
             return PongVersus(config: config, opponent: AnyAgent(agent))
@@ -291,7 +268,7 @@ public struct PongTask: GameTrainingTask {
     public func makeOpponents(centre: LinearPolicy) -> [any Agent] {
         opponents.map { opponent -> any Agent in
             switch opponent {
-            case let .agent(spec): spec.makePongAgent(config: config)
+            case let .agent(spec): Pong.makeAgent(spec, config: config)
             case .selfPlay: LinearAgent(policy: centre)
             }
         }
@@ -453,7 +430,7 @@ public enum PongTournament {
     /// ``PongMatch/play(config:seed:bottom:top:)`` plays it (batched by
     /// ``Matches``), so any game can be replayed from (config, seed,
     /// bottom spec, top spec) alone. The results are by game index, identical
-    /// for any number of workers. A `linear` spec must have passed ``AgentSpec/check(pong:)``.
+    /// for any number of workers. A `linear` spec must have passed ``Pong/check(_:config:)``.
     public static func run(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
                            runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
         play(config: config, agents: agents, schedule: schedule, games: 0 ..< schedule.gameCount,
@@ -641,10 +618,10 @@ public struct PongMatchRecord: Equatable, Sendable {
     /// Plays the recorded game again from its seed, config and agents.
     public func replay() throws(AgentSpecError) -> PongMatchResult {
         let bottomSpec = try AgentSpec.parse(bottom), topSpec = try AgentSpec.parse(top)
-        try bottomSpec.check(pong: config)
-        try topSpec.check(pong: config)
-        var b = bottomSpec.makePongAgent(config: config)
-        var t = topSpec.makePongAgent(config: config)
+        try Pong.check(bottomSpec, config: config)
+        try Pong.check(topSpec, config: config)
+        var b = Pong.makeAgent(bottomSpec, config: config)
+        var t = Pong.makeAgent(topSpec, config: config)
         return PongMatch.play(config: config, seed: result.seed, bottom: &b, top: &t)
     }
 }
@@ -747,13 +724,13 @@ extension Pong: TrainableGame {
                     opponents.append(.selfPlay)
                 } else {
                     let spec = try AgentSpec.parse(text)
-                    try spec.check(pong: game)
+                    try Pong.check(spec, config: game)
                     opponents.append(.agent(spec))
                 }
             }
             for text in TrainConfig.split(config.evalOpponent) {
                 let spec = try AgentSpec.parse(text)
-                try spec.check(pong: evalGame)
+                try Pong.check(spec, config: evalGame)
                 evalOpponents.append(spec)
             }
         } catch { throw .agent(error) }

@@ -161,13 +161,13 @@ struct Play: ParsableCommand {
     func chosenOpponent(remembered: String?, config: PongConfig) throws -> AgentSpec {
         if let opponent {
             let spec = try AgentSpec.parse(opponent)
-            try spec.check(pong: config)
+            try Pong.check(spec, config: config)
             return spec
         }
         if let remembered {
             do {
                 let spec = try AgentSpec.parse(remembered)
-                try spec.check(pong: config)
+                try Pong.check(spec, config: config)
                 return spec
             } catch {
                 printError("settings: opponent \"\(remembered)\": \(error); ignored, playing tracker")
@@ -197,7 +197,7 @@ struct Play: ParsableCommand {
             let saved = try PongTable.Save.decode(data, path: path)
             guard let text = saved.opponent else { throw CLIError("save file \(path) is corrupt: a Pong save names its \"opponent\"") }
             let spec = try AgentSpec.parse(text)
-            try spec.check(pong: saved.snapshot.config)
+            try Pong.check(spec, config: saved.snapshot.config)
             let table = try PongTable.resuming(saved, opponent: spec, path: path)
             try runSession(table, opponent: spec, sessionSeed: saved.sessionSeed, gameIndex: saved.gameIndex,
                            name: saved.name, folder: folder)

@@ -97,7 +97,7 @@ struct Tournament: ParsableCommand {
     /// two agents shown under one name.
     func parseAgents(_ texts: [String], config: PongConfig) throws -> [AgentSpec] {
         let specs = try uniqueSpecs(texts)
-        for spec in specs { try spec.check(pong: config) }
+        for spec in specs { try Pong.check(spec, config: config) }
         return specs
     }
 

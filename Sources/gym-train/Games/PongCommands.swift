@@ -153,7 +153,7 @@ struct PongTable: PlayTable {
         guard let spec = opponent else { preconditionFailure("a Pong table needs an opponent") }
         self.opponent = spec
         game = PongGame(config: config, seed: seed)
-        agent = spec.makePongAgent(config: config)
+        agent = Pong.makeAgent(spec, config: config)
         agent.reset(seed: Seeds.stream(seed, 11))
         result = PongMatchResult(startingFrom: seed)
         receiver = game.state.ballVY < 0 ? .bottom : .top
