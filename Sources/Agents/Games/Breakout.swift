@@ -300,38 +300,23 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
 
     /// Decodes a record line (`source` names it in errors).
     public static func decode(_ line: String, source: String) throws(ReplayError) -> BreakoutEpisodeRecord {
-        let doc: JSONValue
-        do { doc = try JSONValue.parse(line) } catch { throw .malformed(source: source, message: error.description) }
-        guard doc["game"] == .string("breakout") else {
+        let record = try RecordLine(line, source: source)
+        guard record["game"] == .string("breakout") else {
             throw .unsupported(source: source, message: "not a breakout record (\"game\" must be \"breakout\")")
         }
-        func int(_ key: String) throws(ReplayError) -> Int {
-            guard case let .number(x, _)? = doc[key], let i = Int(exactly: x) else { throw .missing(source: source, key: key, expected: "an integer") }
-            return i
-        }
-        guard case let .string(agent)? = doc["agent"] else { throw .missing(source: source, key: "agent", expected: "an agent spec") }
-        guard case let .number(_, seedText)? = doc["seed"], let seed = UInt64(seedText) else {
-            throw .missing(source: source, key: "seed", expected: "an unsigned 64-bit integer")
-        }
-        guard let configDoc = doc["config"] else { throw .missing(source: source, key: "config", expected: "a config object") }
-        let config: BreakoutConfig
-        do { config = try BreakoutConfig.decode(configDoc, source: "\(source) config") } catch {
-            throw .malformed(source: source, message: error.description)
-        }
-        if case let .string(hash)? = doc["configHash"], hash != String(config.configHash, radix: 16) {
-            throw .malformed(source: source, message: "configHash \(hash) does not match its config (\(String(config.configHash, radix: 16)))")
-        }
-        guard case let .string(endText)? = doc["end"], let end = EpisodeEnd.allCases.first(where: { $0.description == endText }) else {
-            throw .missing(source: source, key: "end", expected: "one of \(EpisodeEnd.allCases.map(\.description).joined(separator: ", "))")
-        }
+        let agent = try record.string("agent", expected: "an agent spec")
+        let seed = try record.seed()
+        let config = try record.config(BreakoutConfig.self)
+        let end = try record.end(try? record.string("end"))
         var events = BreakoutEvents()
-        events.ballsLost = Int32(clamping: (try? int("ballsLost")) ?? 0)
-        events.livesLost = Int32(clamping: (try? int("livesLost")) ?? 0)
-        events.levelsCleared = Int32(clamping: (try? int("levelsCleared")) ?? 0)
-        events.pushes = Int32(clamping: (try? int("pushes")) ?? 0)
-        return BreakoutEpisodeRecord(agent: agent, episode: (try? int("episode")) ?? 0, config: config,
-                                     result: BreakoutEpisode(index: (try? int("episode")) ?? 0, seed: seed, score: try int("score"),
-                                                             steps: try int("steps"), end: end, levelsCleared: Int(events.levelsCleared),
+        events.ballsLost = Int32(clamping: (try? record.int("ballsLost")) ?? 0)
+        events.livesLost = Int32(clamping: (try? record.int("livesLost")) ?? 0)
+        events.levelsCleared = Int32(clamping: (try? record.int("levelsCleared")) ?? 0)
+        events.pushes = Int32(clamping: (try? record.int("pushes")) ?? 0)
+        return BreakoutEpisodeRecord(agent: agent, episode: (try? record.int("episode")) ?? 0, config: config,
+                                     result: BreakoutEpisode(index: (try? record.int("episode")) ?? 0, seed: seed,
+                                                             score: try record.int("score"), steps: try record.int("steps"),
+                                                             end: end, levelsCleared: Int(events.levelsCleared),
                                                              livesLost: Int(events.livesLost), events: events))
     }
 

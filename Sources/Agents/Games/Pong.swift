@@ -575,44 +575,23 @@ public struct PongMatchRecord: Equatable, Sendable {
     /// Decodes a record line.
     /// - Parameter source: names the line in errors, e.g. `matches.jsonl:12`.
     public static func decode(_ line: String, source: String) throws(ReplayError) -> PongMatchRecord {
-        let doc: JSONValue
-        do { doc = try JSONValue.parse(line) } catch { throw .malformed(source: source, message: error.description) }
-        guard case .object = doc else { throw .malformed(source: source, message: "a match record is a JSON object") }
-        if let g = doc["game"], g != .string("pong") {
+        let record = try RecordLine(line, source: source)
+        guard case .object = record.doc else { throw .malformed(source: source, message: "a match record is a JSON object") }
+        if let g = record["game"], g != .string("pong") {
             throw .unsupported(source: source, message: "game \(g.serialized(pretty: false)) cannot be replayed; allowed: \"pong\"")
         }
-        func int(_ key: String) throws(ReplayError) -> Int {
-            guard case let .number(x, _)? = doc[key], let i = Int(exactly: x) else { throw .missing(source: source, key: key, expected: "an integer") }
-            return i
-        }
-        func string(_ key: String) throws(ReplayError) -> String {
-            guard case let .string(s)? = doc[key] else { throw .missing(source: source, key: key, expected: "a string") }
-            return s
-        }
-        guard case let .number(_, seedText)? = doc["seed"], let seed = UInt64(seedText) else {
-            throw .missing(source: source, key: "seed", expected: "an unsigned 64-bit integer")
-        }
-        guard let configDoc = doc["config"] else { throw .missing(source: source, key: "config", expected: "a config object") }
-        let config: PongConfig
-        do { config = try PongConfig.decode(configDoc, source: "\(source) config") } catch {
-            throw .malformed(source: source, message: error.description)
-        }
-        if case let .string(hash)? = doc["configHash"], hash != String(config.configHash, radix: 16) {
-            throw .malformed(source: source, message: "configHash \(hash) does not match its config (\(String(config.configHash, radix: 16)))")
-        }
-        let endText = try string("end")
-        guard let end = EpisodeEnd.allCases.first(where: { $0.description == endText }) else {
-            throw .missing(source: source, key: "end", expected: "one of \(EpisodeEnd.allCases.map(\.description).joined(separator: ", "))")
-        }
+        let seed = try record.seed()
+        let config = try record.config(PongConfig.self)
+        let end = try record.end(try record.string("end"))
         var speedSum = 0.0
-        if case let .number(x, _)? = doc["pointSpeedSum"] { speedSum = x }
-        let result = PongMatchResult(seed: seed, scoreBottom: try int("scoreBottom"), scoreTop: try int("scoreTop"),
-                                     steps: try int("steps"), end: end,
-                                     hitsBottom: (try? int("hitsBottom")) ?? 0, hitsTop: (try? int("hitsTop")) ?? 0,
-                                     receiverPoints: (try? int("receiverPoints")) ?? 0, pointSpeedSum: speedSum)
-        return PongMatchRecord(match: (try? int("match")) ?? 0, pairing: (try? int("pairing")) ?? 0,
-                               pair: (try? int("pair")) ?? 0, bottom: try string("bottom"), top: try string("top"),
-                               config: config, result: result)
+        if case let .number(x, _)? = record["pointSpeedSum"] { speedSum = x }
+        let result = PongMatchResult(seed: seed, scoreBottom: try record.int("scoreBottom"), scoreTop: try record.int("scoreTop"),
+                                     steps: try record.int("steps"), end: end,
+                                     hitsBottom: (try? record.int("hitsBottom")) ?? 0, hitsTop: (try? record.int("hitsTop")) ?? 0,
+                                     receiverPoints: (try? record.int("receiverPoints")) ?? 0, pointSpeedSum: speedSum)
+        return PongMatchRecord(match: (try? record.int("match")) ?? 0, pairing: (try? record.int("pairing")) ?? 0,
+                               pair: (try? record.int("pair")) ?? 0, bottom: try record.string("bottom"),
+                               top: try record.string("top"), config: config, result: result)
     }
 
     /// Plays the recorded game again from its seed, config and agents.
@@ -623,21 +602,6 @@ public struct PongMatchRecord: Equatable, Sendable {
         var b = Pong.makeAgent(bottomSpec, config: config)
         var t = Pong.makeAgent(topSpec, config: config)
         return PongMatch.play(config: config, seed: result.seed, bottom: &b, top: &t)
-    }
-}
-
-/// A match record that cannot be replayed.
-public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
-    case malformed(source: String, message: String)
-    case missing(source: String, key: String, expected: String)
-    case unsupported(source: String, message: String)
-
-    public var description: String {
-        switch self {
-        case let .malformed(source, message): "\(source): \(message)"
-        case let .missing(source, key, expected): "\(source): \"\(key)\" must be \(expected)"
-        case let .unsupported(source, message): "\(source): \(message)"
-        }
     }
 }
 
