@@ -22,7 +22,6 @@ protocol ContractGame {
     /// Every preset, plus configs whose episodes end within a few hundred
     /// steps (so the autoreset paths run often) in every frame setting.
     static func testConfigs() throws -> [(String, Batch.Config)]
-    static func batch(_ config: Batch.Config, count: Int, seed: UInt64, firstIndex: Int, mode: AutoresetMode) -> Batch
     static func single(_ config: Batch.Config, seed: UInt64) -> Single
     static func reset(_ game: inout Single, seed: UInt64)
     /// One reference step with the seats' actions (`actions[s]` for seat
@@ -69,10 +68,6 @@ enum PongContract: ContractGame {
             + [("short", short), ("short-ale", shortAle), ("short-ale-wins", aleWins), ("fast-skip8", skip8),
                ("touch-sticky", sticky),
                ("extreme", PongCollisionTests.extreme)]
-    }
-
-    static func batch(_ config: PongConfig, count: Int, seed: UInt64, firstIndex: Int, mode: AutoresetMode) -> PongBatch {
-        PongBatch(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: mode)
     }
 
     static func single(_ config: PongConfig, seed: UInt64) -> PongGame { PongGame(config: config, seed: seed) }
@@ -126,11 +121,6 @@ enum BreakoutContract: ContractGame {
         return try BreakoutConfig.presetNames.map { ($0, try BreakoutConfig.preset($0)) }
             + [("short", short), ("short-gravity-skip4-sticky", gravity), ("atari-skip4-sticky", sticky),
                ("classic-skip8", skip8), ("extreme", breakoutExtreme)]
-    }
-
-    static func batch(_ config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int,
-                      mode: AutoresetMode) -> BreakoutBatch {
-        BreakoutBatch(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: mode)
     }
 
     static func single(_ config: BreakoutConfig, seed: UInt64) -> BreakoutGame { BreakoutGame(config: config, seed: seed) }

@@ -23,7 +23,7 @@ import Testing
         let steps = G.self == PongContract.self ? 2000 : 1200
         for (name, config) in try G.testConfigs() {
             let seed: UInt64 = 42 &+ UInt64(name.utf8.count)
-            let batch = G.batch(config, count: count, seed: seed, firstIndex: 3, mode: mode)
+            let batch = G.Batch(config: config, count: count, seed: seed, firstIndex: 3, autoresetMode: mode)
             let seats = batch.seats, n = batch.observationLayout.count
             var refs = (0 ..< count).map { ReferenceGame<G>(config, batchSeed: seed, globalIndex: 3 + $0) }
             var play = ContractPlay(seed: seed, actions: batch.actionCount)
@@ -101,8 +101,8 @@ import Testing
 
     func resetReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
         let (name, config) = try G.shortConfig()
-        let alone = G.batch(config, count: 1, seed: 1, firstIndex: 0, mode: mode)
-        let many = G.batch(config, count: 9, seed: 2, firstIndex: 4, mode: mode)
+        let alone = G.Batch(config: config, count: 1, seed: 1, firstIndex: 0, autoresetMode: mode)
+        let many = G.Batch(config: config, count: 9, seed: 2, firstIndex: 4, autoresetMode: mode)
         let a = VectorBuffers(alone), m = VectorBuffers(many)
         var play = ContractPlay(seed: 3, actions: alone.actionCount)
         // Different histories first.
@@ -139,11 +139,11 @@ import Testing
 
     func streamReplays<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
         let (name, config) = try G.shortConfig()
-        let reference = G.batch(config, count: 1, seed: 77, firstIndex: 6, mode: mode)
+        let reference = G.Batch(config: config, count: 1, seed: 77, firstIndex: 6, autoresetMode: mode)
         let r = Seeds.stream(77, 6)
         #expect(reference.restartStream(0) == RestartStream(runSeed: r, next: 1))
-        let many = G.batch(config, count: 9, seed: 2, firstIndex: 0, mode: mode)
-        let other = G.batch(config, count: 3, seed: 5, firstIndex: 0, mode: mode)
+        let many = G.Batch(config: config, count: 9, seed: 2, firstIndex: 0, autoresetMode: mode)
+        let other = G.Batch(config: config, count: 3, seed: 5, firstIndex: 0, autoresetMode: mode)
         let a = VectorBuffers(reference), m = VectorBuffers(many), o = VectorBuffers(other)
         var play = ContractPlay(seed: 3, actions: many.actionCount)
         for _ in 0 ..< 150 {
@@ -195,9 +195,9 @@ import Testing
     func slicesReplay<G: ContractGame>(_: G.Type) throws {
         for (name, config) in try G.testConfigs() where name.hasPrefix("short") {
             for seed: UInt64 in [1, 2] {
-                let whole = G.batch(config, count: 11, seed: seed, firstIndex: 0, mode: .sameStep)
-                let parts = [G.batch(config, count: 4, seed: seed, firstIndex: 0, mode: .sameStep),
-                             G.batch(config, count: 7, seed: seed, firstIndex: 4, mode: .sameStep)]
+                let whole = G.Batch(config: config, count: 11, seed: seed, firstIndex: 0, autoresetMode: .sameStep)
+                let parts = [G.Batch(config: config, count: 4, seed: seed, firstIndex: 0, autoresetMode: .sameStep),
+                             G.Batch(config: config, count: 7, seed: seed, firstIndex: 4, autoresetMode: .sameStep)]
                 let wb = VectorBuffers(whole), pb = parts.map { VectorBuffers($0) }
                 let seats = whole.seats
                 var play = ContractPlay(seed: seed, actions: whole.actionCount)
@@ -231,8 +231,8 @@ import Testing
     func snapshotRestore<G: ContractGame>(_: G.Type) throws {
         let configs = try G.testConfigs()
         for (name, config) in configs {
-            let batch = G.batch(config, count: 4, seed: 5, firstIndex: 0, mode: .disabled)
-            let other = G.batch(config, count: 3, seed: 99, firstIndex: 0, mode: .disabled)
+            let batch = G.Batch(config: config, count: 4, seed: 5, firstIndex: 0, autoresetMode: .disabled)
+            let other = G.Batch(config: config, count: 3, seed: 99, firstIndex: 0, autoresetMode: .disabled)
             let b = VectorBuffers(batch), o = VectorBuffers(other)
             let seats = batch.seats
             var play = ContractPlay(seed: 5, actions: batch.actionCount)
@@ -270,8 +270,8 @@ import Testing
         }
         // A snapshot of another config is refused, and changes nothing.
         let (_, first) = configs[0], (_, last) = configs[configs.count - 1]
-        let a = G.batch(first, count: 2, seed: 1, firstIndex: 0, mode: .sameStep)
-        let foreign = G.batch(last, count: 1, seed: 1, firstIndex: 0, mode: .sameStep).snapshot(0)
+        let a = G.Batch(config: first, count: 2, seed: 1, firstIndex: 0, autoresetMode: .sameStep)
+        let foreign = G.Batch(config: last, count: 1, seed: 1, firstIndex: 0, autoresetMode: .sameStep).snapshot(0)
         let kept = G.state(a, 0)
         #expect(throws: SnapshotError.self) { try a.restore(foreign, into: 0) }
         #expect(G.state(a, 0) == kept)
@@ -294,7 +294,7 @@ import Testing
         // actions follow nothing, `follow` then picks the no-op.)
         let configs = try G.testConfigs() + edgeConfigs(G.Batch.Config.self)
         for (name, config) in configs {
-            let batch = G.batch(config, count: 8, seed: 11, firstIndex: 0, mode: .sameStep)
+            let batch = G.Batch(config: config, count: 8, seed: 11, firstIndex: 0, autoresetMode: .sameStep)
             let layout = batch.observationLayout
             #expect(layout.count == layout.lower.count && layout.count == layout.upper.count)
             let b = VectorBuffers(batch)
@@ -334,7 +334,7 @@ import Testing
     func allocations<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws {
         #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
         for (name, config) in try G.testConfigs() where name.hasPrefix("short") || name == "extreme" {
-            let batch = G.batch(config, count: 16, seed: 3, firstIndex: 0, mode: mode)
+            let batch = G.Batch(config: config, count: 16, seed: 3, firstIndex: 0, autoresetMode: mode)
             let b = VectorBuffers(batch)
             var play = ContractPlay(seed: 3, actions: batch.actionCount)
             var total: UInt64 = 0

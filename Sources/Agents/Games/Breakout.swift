@@ -3,14 +3,11 @@ import Gym
 /// Breakout as Agents plays it: one seat, records of whole episodes.
 public enum Breakout: PlayableGame {
     public typealias Config = BreakoutConfig
+    public typealias Vector = BreakoutBatch
     public typealias Record = BreakoutEpisode
     public typealias Tally = BreakoutEpisode
 
     public static var seats: Int { 1 }
-
-    public static func makeVector(config: BreakoutConfig, count: Int) -> BreakoutBatch {
-        BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
-    }
 
     public static var noEvents: BreakoutEvents { BreakoutEvents() }
 

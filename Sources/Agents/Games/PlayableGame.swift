@@ -18,9 +18,6 @@ public protocol PlayableGame: SendableMetatype {
     static var name: String { get }
     /// Seats per game (players acting each step).
     static var seats: Int { get }
-    /// A vector environment of `count` games with autoreset disabled (the
-    /// slot engine restarts each game itself, with its episode's seed).
-    static func makeVector(config: Config, count: Int) -> Vector
     /// Events of a step in which nothing happened.
     static var noEvents: Vector.Events { get }
     /// Whether the batched path (the slot engine) plays `config` faster than
@@ -49,6 +46,12 @@ public protocol PlayableGame: SendableMetatype {
 
 extension PlayableGame {
     public static var name: String { Config.gameName }
+
+    /// A vector environment of `count` games with autoreset disabled (the
+    /// slot engine restarts each game itself, with its episode's seed).
+    public static func makeVector(config: Config, count: Int) -> Vector {
+        Vector(config: config, count: count, seed: 0, firstIndex: 0, autoresetMode: .disabled)
+    }
 
     /// A fresh agent of `spec` (which passed ``check(_:config:)``); each
     /// worker builds its own. `random` plays uniformly over the game's

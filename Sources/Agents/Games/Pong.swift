@@ -4,6 +4,7 @@ import Gym
 /// observations (one policy plays either side), records of whole games.
 public enum Pong: PlayableGame {
     public typealias Config = PongConfig
+    public typealias Vector = PongBatch
     public typealias Record = PongMatchResult
 
     /// A game's running books: the record so far and the side the next serve heads to.
@@ -13,10 +14,6 @@ public enum Pong: PlayableGame {
     }
 
     public static var seats: Int { 2 }
-
-    public static func makeVector(config: PongConfig, count: Int) -> PongBatch {
-        PongBatch(config: config, count: count, seed: 0, autoresetMode: .disabled)
-    }
 
     public static var noEvents: PongEvents { PongEvents() }
 

@@ -174,6 +174,11 @@ public protocol VectorEnvironment: AnyObject {
     associatedtype Events
     associatedtype SavedGame
 
+    /// `count` games (at least 1) of `config`, each starting its episode 0,
+    /// seeded from `seed` and `firstIndex` (see "Seeds"), restarting as
+    /// `autoresetMode` says.
+    init(config: Config, count: Int, seed: UInt64, firstIndex: Int, autoresetMode: AutoresetMode)
+
     var config: Config { get }
     /// Number of games.
     var count: Int { get }
