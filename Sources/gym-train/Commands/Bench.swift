@@ -122,14 +122,8 @@ struct Bench: ParsableCommand {
         var results: [JSONValue] = []
         for (g, name, skip, sticky) in cases {
             let label = name + (skip.map { " frameSkip \($0)" } ?? "") + (sticky.map { " sticky \($0)" } ?? "")
-            switch g {
-            case .pong:
-                let config = try Bench.adjusted(try loadConfig(PongConfig.self, name), frameSkip: skip, sticky: sticky)
-                results.append(benchPong(label, config, workers: all))
-            case .breakout:
-                let config = try Bench.adjusted(try loadConfig(BreakoutConfig.self, name), frameSkip: skip, sticky: sticky)
-                results.append(benchBreakout(label, config, workers: all))
-            }
+            results.append(try benchGame(g.game, name, frameSkip: skip, sticky: sticky, label: label, workers: all,
+                                         chunk: chunk ?? Bench.defaultChunk(g)))
         }
         let report = JSONValue.object([
             ("command", .string(CommandLine.arguments.joined(separator: " "))),
@@ -206,36 +200,21 @@ struct Bench: ParsableCommand {
 
     // MARK: - One game
 
-    func benchPong(_ name: String, _ config: PongConfig, workers all: Int) -> JSONValue {
-        benchGame(name, config, workers: all, chunk: chunk ?? Bench.defaultChunk(.pong),
-                  make: { PongBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
-                  single: { [envs, seconds, seed, ticks] workers in
-                      Throughput.singleAPI(Pong.self, config: config, environments: envs, workers: workers,
-                                           seconds: seconds, seed: seed, ticksPerRound: ticks)
-                  })
-    }
-
-    func benchBreakout(_ name: String, _ config: BreakoutConfig, workers all: Int) -> JSONValue {
-        benchGame(name, config, workers: all, chunk: chunk ?? Bench.defaultChunk(.breakout),
-                  make: { BreakoutBatch(config: config, count: $1, seed: $2, firstIndex: $0) },
-                  single: { [envs, seconds, seed, ticks] workers in
-                      Throughput.singleAPI(Breakout.self, config: config, environments: envs, workers: workers,
-                                           seconds: seconds, seed: seed, ticksPerRound: ticks)
-                  })
-    }
-
-    /// Any game's figures through the one batched driver (``VectorBench``).
-    /// - Parameter make: the environment of `count` games from global game
-    ///   `first`, seeded with `seed`.
-    func benchGame<C: GameConfig, E: VectorEnvironment>(_ name: String, _ config: C, workers all: Int, chunk: Int,
-                                                        make: @escaping (_ first: Int, _ count: Int, _ seed: UInt64) -> E,
-                                                        single: @escaping (Int) -> Throughput.Measurement) -> JSONValue
-        where E.Config == C
-    {
+    /// Any game's figures for one case, the preset `name` (or the config
+    /// file) with the frame skip and sticky-action overrides given:
+    /// batched through the one driver (``VectorBench``) in chunks of
+    /// `chunk` games, and through the single-game API.
+    func benchGame<G: CommandGame>(_: G.Type, _ name: String, frameSkip skip: Int?, sticky: Float?, label: String,
+                                   workers all: Int, chunk: Int) throws -> JSONValue {
+        let config = try Bench.adjusted(try loadConfig(G.Config.self, name), frameSkip: skip, sticky: sticky)
         let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
+        // The environment of `count` games from global game `first`, seeded with `seed`.
+        let make = { (first: Int, count: Int, seed: UInt64) in
+            G.Vector(config: config, count: count, seed: seed, firstIndex: first, autoresetMode: .sameStep)
+        }
         let probe = make(0, 1, seed)
         let frameSkip = Bench.frameSkip(config.json)
-        return benchCase(game: C.gameName, preset: name, frameSkip: frameSkip, workers: all,
+        return benchCase(game: G.name, preset: label, frameSkip: frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: probe.observationLayout.count,
                                                     actions: probe.actionCount, seed: seed),
                          batched: { runner, control in
@@ -247,7 +226,10 @@ struct Bench: ParsableCommand {
                              return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
                                  bench.run(ticks: $0, wrappingEachWorker: $1)
                              }
-                         }, single: single)
+                         }, single: { workers in
+                             Throughput.singleAPI(G.self, config: config, environments: envs, workers: workers,
+                                                  seconds: seconds, seed: seed, ticksPerRound: ticks)
+                         })
     }
 
     /// A config's `frameSkip` (every game's config has one).

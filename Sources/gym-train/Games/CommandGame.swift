@@ -2,12 +2,13 @@ import Agents
 import Foundation
 import Gym
 
-/// What gym-train needs of a game beyond Agents' ``PlayableGame``: the
-/// lines, tables and files its commands write for that game. One
+/// What gym-train needs of a game beyond Agents' ``PlayableGame`` (and its
+/// single-game API for `bench`): the lines, tables and files its commands
+/// write for that game. One
 /// conformance per game (Reports/PongReports.swift, Reports/BreakoutReports.swift);
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
-protocol CommandGame: PlayableGame, RecordFields where Config: FieldConfig {
+protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig {
     /// `eval`'s files (episodes.csv, summary.json) and printed summary.
     static func reportEval(_ records: [Record], _ run: EvalRun, config: Config) throws
 
