@@ -86,13 +86,47 @@ extension BreakoutPhysics {
             // No lane still running: the sum of 1 per running lane is 0.
             if Self.laneSum(Lanes().replacing(with: 1, where: running)) == 0 { break }
         }
-        for g in 0 ..< 8 where done[g] > 0 {
-            let s = c + g
-            Self.endRun(&s.pointee, frames: Int(done[g]), cooldown: Int32(cooldown[g]), paddleX: px[g])
-            Self.setSlot0(&s.pointee.ballX, x[g])
-            Self.setSlot0(&s.pointee.ballY, y[g])
-            s.pointee.lastAction = UInt8(truncatingIfNeeded: actions[g])
-        }
+        // Written back to every game, lane by lane with constant lanes: a
+        // game that ran no frame gets its own values back (the gathered
+        // floats, its cooldown and a run of 0 through floats, exact), and
+        // keeps its last action.
+        let frameCounts = Self.integers(done), cooldowns = Self.integers(cooldown)
+        Self.endLane(c, 0, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 1, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 2, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 3, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 4, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 5, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 6, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 7, frameCounts, cooldowns, px, x, y, actions)
         return done.replacing(with: none, where: eligible .== 0)
+    }
+}
+
+extension BreakoutPhysics {
+    /// Lanes holding integers 0 ..< 2^23 as those integers, without a
+    /// range check: adding 2^23 puts the integer in the low 23 bits of the
+    /// pattern.
+    @inline(__always)
+    static func integers(_ v: Lanes) -> SIMD8<UInt32> {
+        unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+    }
+
+    /// Writes back lane `g` of ``quietLanes(_:actions:frames:)``'s run to
+    /// game `c[g]`: `frames[g]` frames (the action recorded when any),
+    /// its cooldown, paddle and ball.
+    @inline(__always)
+    static func endLane(_ c: UnsafeMutablePointer<BreakoutCore>, _ g: Int, _ frames: SIMD8<UInt32>,
+                        _ cooldowns: SIMD8<UInt32>, _ px: Lanes, _ x: Lanes, _ y: Lanes,
+                        _ actions: UnsafePointer<Int32>) {
+        let s = c + g
+        let k = frames[g]
+        s.pointee.frames &+= Int32(bitPattern: k)
+        s.pointee.pushCooldown = Int32(bitPattern: cooldowns[g])
+        s.pointee.paddleX = px[g]
+        setSlot0(&s.pointee.ballX, x[g])
+        setSlot0(&s.pointee.ballY, y[g])
+        let last = s.pointee.lastAction
+        s.pointee.lastAction = k != 0 ? UInt8(truncatingIfNeeded: actions[g]) : last
     }
 }
