@@ -110,9 +110,14 @@ extension BreakoutPhysics {
         Self.store(Self.widen(source, invHits), target)
         // The first index after 0 whose float starts a 32-byte block (1 ... 8).
         var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
-        while k &+ 8 < count {
+        // Two blocks per turn (half the loop's own instructions).
+        while k &+ 16 < count {
             Self.store(Self.widen(source + k, invHits), target + k)
-            k &+= 8
+            Self.store(Self.widen(source + (k &+ 8), invHits), target + (k &+ 8))
+            k &+= 16
+        }
+        if k &+ 8 < count {
+            Self.store(Self.widen(source + k, invHits), target + k)
         }
         Self.store(Self.widen(source + (count - 8), invHits), target + (count - 8))
     }
@@ -242,15 +247,20 @@ extension BreakoutPhysics {
         // compares were compiled to stores and reloads through memory.
         var bits = candidates &>> UInt32(first)
         let far = Lanes(repeating: .infinity)
-        for column in first ... last {
+        // The column number in every lane (counted in floats: exact).
+        var column = Lanes(repeating: Float(first))
+        for _ in first ... last {
             let isCandidate: LaneMask = unsafeBitCast((bits & 1) &<< 23, to: Lanes.self) .> 0
             bits &>>= 1
-            let d = Lanes(repeating: (Float(column) + 0.5) * brickW) - x
-            // |d| as a select (a −0 stays −0: equal to 0 in every comparison).
-            let distance = far.replacing(with: d.replacing(with: 0 - d, where: d .< 0), where: isCandidate)
+            let d = (column + 0.5) * brickW - x
+            // |d| by clearing the sign bit (a −0 becomes +0: equal in
+            // every comparison, and only comparisons read distances).
+            let magnitude = unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
+            let distance = far.replacing(with: magnitude, where: isCandidate)
             let take: LaneMask = distance .< bestDistance
             bestDistance = bestDistance.replacing(with: distance, where: take)
-            best = best.replacing(with: Float(column), where: take)
+            best = best.replacing(with: column, where: take)
+            column += 1
         }
         return best
     }
