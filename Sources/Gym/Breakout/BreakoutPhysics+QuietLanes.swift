@@ -32,10 +32,11 @@ extension BreakoutPhysics {
         let half = Self.gather(c) { $0.pointee.paddleHalfWidth }
         var px = Self.gather(c) { $0.pointee.paddleX }
         var cooldown = Self.gather(c) { Float($0.pointee.pushCooldown) }
-        var x = Self.gather(c) { $0.pointee.ballX[0] }
-        var y = Self.gather(c) { $0.pointee.ballY[0] }
-        let vx = Self.gather(c) { $0.pointee.ballVX[0] }
-        let vy = Self.gather(c) { $0.pointee.ballVY[0] }
+        // Slot 0 read as one float per game (a lane read loaded whole slot vectors).
+        var x = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballX) }
+        var y = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballY) }
+        let vx = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballVX) }
+        let vy = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballVY) }
         // Element by element (the vector conversion was left as a generic call).
         let action = Lanes(Float(actions[0]), Float(actions[1]), Float(actions[2]), Float(actions[3]),
                            Float(actions[4]), Float(actions[5]), Float(actions[6]), Float(actions[7]))
