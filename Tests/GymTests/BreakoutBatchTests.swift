@@ -59,48 +59,27 @@ import Testing
     /// step; and most frames go through the quiet path (the count fails if
     /// the batch stops using it).
     @Test func batchTakesTheQuietPathAndEqualsTheReference() throws {
-        var cases: [(String, BreakoutConfig)] = []
-        for name in BreakoutConfig.presetNames {
-            for (skip, sticky) in [(1, Float(0)), (4, 0), (8, 0), (4, 0.25)] {
-                var c = try BreakoutConfig.preset(name)
-                c.frameSkip = skip
-                c.stickyActionProbability = sticky
-                cases.append(("\(name) skip \(skip) sticky \(sticky)", c))
-            }
-        }
-        let count = 6, steps = 2500
-        for (name, config) in cases {
-            let seed: UInt64 = 7
-            let batch = BreakoutBatch(config: config, count: count, seed: seed)
-            var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
-            let b = VectorBuffers(batch)
-            var play = ContractPlay(seed: seed, actions: batch.actionCount)
-            var row = [Float](repeating: 0, count: batch.observationCount)
-            var frames = 0
-            stepping: for step in 0 ..< steps {
-                for i in 0 ..< count { b.actions[i] = play.next() }
-                b.step(batch)
-                for i in 0 ..< count {
-                    let before = refs[i].game.state.core.frames
-                    var events = BreakoutEvents()
-                    let r = refs[i].game.step(Int(b.actions[i]), events: &events)
-                    frames += Int(refs[i].game.state.core.frames &- before)
-                    var ok = b.rewards[i].bitPattern == r.reward.bitPattern && b.events[i] == events
-                        && (b.terminated[i] == 1) == r.terminated && (b.truncated[i] == 1) == r.truncated
-                    if r.isDone {
-                        row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
-                        ok = ok && b.finalObservation(i, 0) == row.map(\.bitPattern)
-                        refs[i].restart()
-                    }
-                    row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
-                    ok = ok && b.observation(i, 0) == row.map(\.bitPattern) && batch.state(i) == refs[i].game.state
-                    if !ok {
-                        Issue.record("\(name): game \(i) differs at step \(step)")
-                        break stepping
-                    }
-                }
-            }
+        for (name, config) in try breakoutSkipAndStickyCases() {
+            let (batch, frames) = expectBatchEqualsReference(name, config, count: 6, steps: 2500)
             #expect(batch.quietFrames * 2 > frames, "\(name): \(batch.quietFrames) of \(frames) frames took the quiet path")
+        }
+    }
+
+    /// The same rollouts in batches of 19 games (two groups of eight and a
+    /// tail of three): the groups' quiet frames run in lanes
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:)``) without sticky
+    /// actions, and the games still equal the reference bit for bit; most
+    /// of the groups' frames are run there (the count fails if the batch
+    /// stops using the lanes).
+    @Test func laneQuietFramesEqualTheReference() throws {
+        for (name, config) in try breakoutSkipAndStickyCases() {
+            let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
+            if config.stickyActionProbability > 0 {
+                #expect(batch.laneFrames == 0, "\(name): lane frames with sticky actions")
+            } else {
+                // Two thirds of the frames would be 16 of 19 games' frames all quiet.
+                #expect(batch.laneFrames * 2 > frames, "\(name): \(batch.laneFrames) of \(frames) frames in lanes")
+            }
         }
     }
 
@@ -171,4 +150,59 @@ import Testing
             }
         }
     }
+}
+
+/// Every preset at 1, 4 and 8 frames per step without sticky actions, and
+/// at 4 with sticky actions (probability 0.25).
+func breakoutSkipAndStickyCases() throws -> [(String, BreakoutConfig)] {
+    var cases: [(String, BreakoutConfig)] = []
+    for name in BreakoutConfig.presetNames {
+        for (skip, sticky) in [(1, Float(0)), (4, 0), (8, 0), (4, 0.25)] {
+            var c = try BreakoutConfig.preset(name)
+            c.frameSkip = skip
+            c.stickyActionProbability = sticky
+            cases.append(("\(name) skip \(skip) sticky \(sticky)", c))
+        }
+    }
+    return cases
+}
+
+/// A batch of `count` games of `config` against one ``BreakoutGame`` per
+/// slot for `steps` steps of random actions: every reward, flag, event,
+/// observation, final observation and state bit for bit, step after step
+/// (the first difference is recorded as an issue). Returns the batch and
+/// the frames the reference games ran.
+func expectBatchEqualsReference(_ name: String, _ config: BreakoutConfig, count: Int,
+                                steps: Int) -> (BreakoutBatch, frames: Int) {
+    let seed: UInt64 = 7
+    let batch = BreakoutBatch(config: config, count: count, seed: seed)
+    var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
+    let b = VectorBuffers(batch)
+    var play = ContractPlay(seed: seed, actions: batch.actionCount)
+    var row = [Float](repeating: 0, count: batch.observationCount)
+    var frames = 0
+    stepping: for step in 0 ..< steps {
+        for i in 0 ..< count { b.actions[i] = play.next() }
+        b.step(batch)
+        for i in 0 ..< count {
+            let before = refs[i].game.state.core.frames
+            var events = BreakoutEvents()
+            let r = refs[i].game.step(Int(b.actions[i]), events: &events)
+            frames += Int(refs[i].game.state.core.frames &- before)
+            var ok = b.rewards[i].bitPattern == r.reward.bitPattern && b.events[i] == events
+                && (b.terminated[i] == 1) == r.terminated && (b.truncated[i] == 1) == r.truncated
+            if r.isDone {
+                row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
+                ok = ok && b.finalObservation(i, 0) == row.map(\.bitPattern)
+                refs[i].restart()
+            }
+            row.withUnsafeMutableBufferPointer { refs[i].game.observe(into: $0) }
+            ok = ok && b.observation(i, 0) == row.map(\.bitPattern) && batch.state(i) == refs[i].game.state
+            if !ok {
+                Issue.record("\(name): game \(i) differs at step \(step)")
+                break stepping
+            }
+        }
+    }
+    return (batch, frames)
 }

@@ -7,7 +7,11 @@
 /// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
 /// path ``BreakoutGame`` uses — on them in place, except that a quiet frame
 /// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
-/// same result bit for bit) takes a fast path that reads no brick. Each
+/// same result bit for bit) takes a fast path that reads no brick; without
+/// sticky actions and gravity, the quiet frames of games with one ball in
+/// play run eight games at a time in float lanes
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:)``), and a game whose
+/// frames were all quiet there only finishes its step. Each
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
 /// recomputed only when its bricks change, so writing an observation does
 /// not scan the wall; its cells are widened from the grid's bytes eight at
@@ -48,6 +52,9 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Of those, frames run in registers by
     /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
     var quietRunFrames = 0
+    /// Of those, frames run eight games at a time in lanes by
+    /// ``BreakoutPhysics/quietLanes(_:actions:frames:)`` (no sticky actions).
+    var laneFrames = 0
     /// Of those, serve frames (no ball in play) run in registers by
     /// ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions).
     var serveRunFrames = 0
@@ -210,7 +217,19 @@ public final class BreakoutBatch: VectorEnvironment {
         // step and added to the properties once.
         var counts = QuietCounts()
         var events = BreakoutEvents()
+        // Quiet frames eight games at a time in lanes where they apply (one
+        // ball, no gravity, no sticky actions): `runs` holds the frames each
+        // game of the current group ran there (−1: none, see
+        // ``BreakoutPhysics/quietLanes(_:actions:frames:)``).
+        let lanes = physics.gravity <= 0 && !(physics.config.stickyActionProbability > 0)
+        let groups = lanes ? count & ~7 : 0
+        var runs = SIMD8<Float>(repeating: -1)
+        let frames = physics.config.frameSkip, skip = Float(frames)
         for i in 0 ..< count {
+            if i & 7 == 0 {
+                runs = i < groups ? physics.quietLanes(cores + i, actions: actions + i, frames: frames)
+                    : SIMD8<Float>(repeating: -1)
+            }
             let r: StepResult
             if nextStep, cores[i].end != .none {
                 // The step after the end: the new episode, this step's action ignored.
@@ -218,7 +237,15 @@ public final class BreakoutBatch: VectorEnvironment {
                 events = BreakoutEvents()
                 r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
             } else {
-                r = step(i, action: Int(actions[i]), events: &events, counts: &counts)
+                let run = runs[i & 7]
+                if run == skip {
+                    // Every frame ran quietly in lanes: no event, only the step's end.
+                    counts.lanes &+= frames
+                    events = BreakoutEvents()
+                    r = physics.finishStep(&cores[i], events: BreakoutEvents())
+                } else {
+                    r = step(i, action: Int(actions[i]), events: &events, counts: &counts, laneRun: Int(run))
+                }
                 if r.isDone, sameStep {
                     if let f = finals { physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * n) }
                     nextEpisode(i)
@@ -230,7 +257,8 @@ public final class BreakoutBatch: VectorEnvironment {
             if let e = ends { e[i] = r.end.rawValue }
             if let e = eventsOut { e[i] = events }
         }
-        quietFrames &+= counts.quiet &+ counts.run &+ counts.serve
+        quietFrames &+= counts.quiet &+ counts.run &+ counts.serve &+ counts.lanes
+        laneFrames &+= counts.lanes
         quietRunFrames &+= counts.run
         serveRunFrames &+= counts.serve
         // Observations in a second pass, eight games at a time: each game's
@@ -240,9 +268,9 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Frames one batch step took on each fast path (see ``quietFrames``,
     /// ``quietRunFrames``, ``serveRunFrames``): single quiet frames, frames
-    /// of quiet runs, frames of serve runs.
+    /// of quiet runs, frames of serve runs, frames run in lanes.
     struct QuietCounts {
-        var quiet = 0, run = 0, serve = 0
+        var quiet = 0, run = 0, serve = 0, lanes = 0
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
@@ -251,8 +279,14 @@ public final class BreakoutBatch: VectorEnvironment {
     /// while a serve is pending ``BreakoutPhysics/serveRun(_:action:frames:)``); refreshes the game's aim
     /// candidates when a brick changed (only a brick hit changes the grid,
     /// and a new wall comes only with a hit that clears the last brick).
+    ///
+    /// `laneRun` is the frames game `i` already ran this step in lanes
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:)``), or −1; a lane
+    /// run shorter than the frame skip stopped at a frame that is not
+    /// quiet, which goes straight to the tick.
     @inline(__always)
-    func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout QuietCounts) -> StepResult {
+    func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout QuietCounts,
+              laneRun: Int = -1) -> StepResult {
         let physics = self.physics
         let s = cores + i
         guard s.pointee.end == .none else {
@@ -262,7 +296,16 @@ public final class BreakoutBatch: VectorEnvironment {
         let sticky = physics.config.stickyActionProbability
         let frames = physics.config.frameSkip
         var f = 0
-        while f < frames {
+        if laneRun >= 0 {
+            counts.lanes &+= laneRun
+            f = laneRun
+            if f < frames {
+                s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
+                f += 1
+                physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
+            }
+        }
+        while f < frames, s.pointee.end == .none {
             if !(sticky > 0) {
                 // No sticky draw: every frame's action is `action`, so a
                 // run of quiet frames stays in registers.

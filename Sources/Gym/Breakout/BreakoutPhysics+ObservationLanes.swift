@@ -11,10 +11,10 @@ extension BreakoutPhysics {
     /// `scratch` holds ``laneScratchCount`` lane vectors (the caller's, so
     /// nothing is allocated here).
     ///
-    /// The head's first eight entries are computed for the eight games at
+    /// The head (ball slots included) is computed for the eight games at
     /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:)``),
-    /// the ball slots written game by game and the cells widened from the
-    /// grid's bytes eight at a time (``widenCells(_:into:invHits:)``); the
+    /// the cells widened from the grid's bytes eight at a time
+    /// (``widenCells(_:into:invHits:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
@@ -23,21 +23,20 @@ extension BreakoutPhysics {
         observeHeadLanes(cores, into: o, stride: stride, scratch: scratch)
         let invHits = 1 / Float(toughHits)
         for g in 0 ..< 8 {
-            let out = o + g * stride
-            observeBallSlots(cores + g, into: out)
-            widenCells(bricks + g * cells, into: out + cellStart, invHits: invHits)
+            widenCells(bricks + g * cells, into: o + g * stride + cellStart, invHits: invHits)
         }
         observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride, scratch: scratch)
     }
 
-    /// The first eight entries of ``observeHead(_:into:)`` (paddle, lives,
-    /// levels, cooldown, watchdog, serve, speed) of eight games, lane `g`
-    /// for game `g`, written to `o + g × stride` by two 4 × 4 transposes:
-    /// the same operations on the same operands (the divisions lane by
-    /// lane), every `min` replaced by a select on the comparison the
-    /// library's `min(a, b)` makes (`b < a ? b : a`). A cooldown of 0 gives
-    /// +0 either way (0 divided by a positive count). `scratch` takes the
-    /// eight entries.
+    /// ``observeHead(_:into:)`` (paddle, lives, levels, cooldown, watchdog,
+    /// serve, speed, then the ball slots) of eight games, lane `g` for game
+    /// `g`, written to `o + g × stride` by 4 × 4 transposes: the same
+    /// operations on the same operands (the divisions lane by lane), every
+    /// `min` replaced by a select on the comparison the library's
+    /// `min(a, b)` makes (`b < a ? b : a`) and every `max(a, b)` by one on
+    /// `b >= a`; a slot a game does not use is written as zeros, as the
+    /// scalar code writes it. A cooldown of 0 gives +0 either way (0
+    /// divided by a positive count). `scratch` takes the entries.
     @inline(always)
     func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
                           scratch: UnsafeMutablePointer<Lanes>) {
@@ -59,12 +58,37 @@ extension BreakoutPhysics {
         scratch[6] = Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
         let speed = Self.gather(c) { $0.pointee.speed } * invV
         scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
-        Self.storeRows(scratch, count: 8, into: o, stride: stride)
+        let cy = height / 2
+        let invCY = 1 / cy
+        let n = Self.gather(c) { Float($0.pointee.ballCount) }
+        var most: Int32 = 0
+        for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
+        for k in 0 ..< Int(maxBalls) {
+            let b = scratch + 8 + 5 * k
+            guard k < Int(most) else {
+                // No game has a ball in this slot: zeros, as the scalar code writes.
+                b[0] = zero; b[1] = zero; b[2] = zero; b[3] = zero; b[4] = zero
+                continue
+            }
+            let idle: LaneMask = .!(Lanes(repeating: Float(k)) .< n)
+            let x = Self.gather(c) { $0.pointee.ballX[k] }
+            let y = Self.gather(c) { $0.pointee.ballY[k] }
+            let vx = Self.gather(c) { $0.pointee.ballVX[k] }
+            let vy = Self.gather(c) { $0.pointee.ballVY[k] }
+            b[0] = one.replacing(with: 0, where: idle)
+            b[1] = ((x - cx) * invCX).replacing(with: 0, where: idle)
+            b[2] = Self.unitLanes((y - cy) * invCY).replacing(with: 0, where: idle)
+            b[3] = Self.unitLanes(vx * invV).replacing(with: 0, where: idle)
+            b[4] = Self.unitLanes(vy * invV).replacing(with: 0, where: idle)
+        }
+        Self.storeRows(scratch, count: 8 + 5 * Int(maxBalls), into: o, stride: stride)
     }
 
     /// Lane vectors ``observeEight(_:bricks:aim:into:stride:scratch:)``
-    /// needs as scratch: one per paddle-relative entry of a game.
-    @usableFromInline static let laneScratchCount = 3 * BreakoutConfig.ballSlots + 7
+    /// needs as scratch: one per entry of a game's head or of its
+    /// paddle-relative features, whichever are more.
+    @usableFromInline static let laneScratchCount = Swift.max(8 + 5 * BreakoutConfig.ballSlots,
+                                                              3 * BreakoutConfig.ballSlots + 7)
 
     /// ``writeCells(_:into:)`` eight cells at a time: each block of eight
     /// bytes is masked to its hits, widened to integers, converted and
@@ -86,9 +110,14 @@ extension BreakoutPhysics {
         Self.store(Self.widen(source, invHits), target)
         // The first index after 0 whose float starts a 32-byte block (1 ... 8).
         var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
-        while k &+ 8 < count {
+        // Two blocks per turn (half the loop's own instructions).
+        while k &+ 16 < count {
             Self.store(Self.widen(source + k, invHits), target + k)
-            k &+= 8
+            Self.store(Self.widen(source + (k &+ 8), invHits), target + (k &+ 8))
+            k &+= 16
+        }
+        if k &+ 8 < count {
+            Self.store(Self.widen(source + k, invHits), target + k)
         }
         Self.store(Self.widen(source + (count - 8), invHits), target + (count - 8))
     }
@@ -218,15 +247,20 @@ extension BreakoutPhysics {
         // compares were compiled to stores and reloads through memory.
         var bits = candidates &>> UInt32(first)
         let far = Lanes(repeating: .infinity)
-        for column in first ... last {
+        // The column number in every lane (counted in floats: exact).
+        var column = Lanes(repeating: Float(first))
+        for _ in first ... last {
             let isCandidate: LaneMask = unsafeBitCast((bits & 1) &<< 23, to: Lanes.self) .> 0
             bits &>>= 1
-            let d = Lanes(repeating: (Float(column) + 0.5) * brickW) - x
-            // |d| as a select (a −0 stays −0: equal to 0 in every comparison).
-            let distance = far.replacing(with: d.replacing(with: 0 - d, where: d .< 0), where: isCandidate)
+            let d = (column + 0.5) * brickW - x
+            // |d| by clearing the sign bit (a −0 becomes +0: equal in
+            // every comparison, and only comparisons read distances).
+            let magnitude = unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
+            let distance = far.replacing(with: magnitude, where: isCandidate)
             let take: LaneMask = distance .< bestDistance
             bestDistance = bestDistance.replacing(with: distance, where: take)
-            best = best.replacing(with: Float(column), where: take)
+            best = best.replacing(with: column, where: take)
+            column += 1
         }
         return best
     }
@@ -241,14 +275,21 @@ extension BreakoutPhysics {
 
     /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
     /// `o[g × stride + j]`, four entries at a time by 4 × 4 transposes
-    /// (``LaneTranspose``), the last `count % 4` lane by lane.
+    /// (``LaneTranspose``); the last `count % 4` by one more transpose of
+    /// the last four entries (writing some entries twice, with the same
+    /// values), or lane by lane when `count < 4`.
     @inline(always)
     static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, into o: UnsafeMutablePointer<Float>, stride: Int) {
         var j = 0
-        while j + 4 <= count {
-            let a = columns[j], b = columns[j + 1], c = columns[j + 2], d = columns[j + 3]
-            LaneTranspose.storeColumns(a, b, c, d, into: o + j, stride: stride)
-            j += 4
+        if count >= 4 {
+            // One transpose site (a second one was left as calls).
+            while j < count {
+                let at = Swift.min(j, count - 4)
+                let a = columns[at], b = columns[at + 1], c = columns[at + 2], d = columns[at + 3]
+                LaneTranspose.storeColumns(a, b, c, d, into: o + at, stride: stride)
+                j += 4
+            }
+            return
         }
         while j < count {
             let v = columns[j]

@@ -1,0 +1,134 @@
+extension BreakoutPhysics {
+    // MARK: - Quiet frames of eight games in lanes (the batch's fast path)
+
+    /// Runs up to `frames` frames of each of the eight games `c[0 ..< 8]`
+    /// (game `g` with action `actions[g]` every frame) while each frame is
+    /// quiet, lane `g` for game `g`, for games with one ball in play and no
+    /// gravity: ``quietRun(_:action:frames:)`` of each game, eight at once.
+    /// Returns per game (lane `g`) the frames run (0 ... `frames`), or −1 for a game
+    /// not in that case (its episode ended, a serve pending, another ball
+    /// count, no brick left), which is left untouched. A game whose run is
+    /// shorter than `frames` stopped at a frame that is not quiet (the
+    /// caller runs that frame by its tick). The state after `k` frames is
+    /// that of `k` quiet frames, bit for bit, the frames' action recorded as
+    /// ``frameAction(_:action:sticky:)`` records it without sticky actions.
+    ///
+    /// The same tests and operations as ``quietRun(_:action:frames:)``, lane
+    /// by lane: every `min(a, b)` a select on `b < a`, every `max(a, b)` a
+    /// select on `b >= a` (the standard library's definitions), `|d| < w`
+    /// written as `−w < d < w`, the push cooldown in floats (integers far
+    /// below 2^24, so exact), and ``frameIsClear(_:_:_:_:px0:pvx:half:)``'s
+    /// early return as a select. Only for configs without gravity; the
+    /// caller checks there are no sticky actions.
+    @inline(__always)
+    func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int) -> Lanes {
+        let eligible = Self.gather(c) { s in
+            s.pointee.end == .none && !s.pointee.servePending && s.pointee.ballCount == 1
+                && s.pointee.bricksLeft != 0 ? 1 : 0
+        }
+        let none = Lanes(repeating: -1)
+        guard Self.laneSum(eligible) != 0 else { return none }
+        var running: LaneMask = eligible .> 0
+        let half = Self.gather(c) { $0.pointee.paddleHalfWidth }
+        var px = Self.gather(c) { $0.pointee.paddleX }
+        var cooldown = Self.gather(c) { Float($0.pointee.pushCooldown) }
+        // Slot 0 read as one float per game (a lane read loaded whole slot vectors).
+        var x = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballX) }
+        var y = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballY) }
+        let vx = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballVX) }
+        let vy = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballVY) }
+        // Element by element (the vector conversion was left as a generic call).
+        let action = Lanes(Float(actions[0]), Float(actions[1]), Float(actions[2]), Float(actions[3]),
+                           Float(actions[4]), Float(actions[5]), Float(actions[6]), Float(actions[7]))
+        // paddleTarget's direction: left −1, right +1, any other action 0.
+        let dir = Lanes().replacing(with: -1, where: action .== Float(BreakoutAction.left.rawValue))
+            .replacing(with: 1, where: action .== Float(BreakoutAction.right.rawValue))
+        let pushes: LaneMask = action .== Float(BreakoutAction.push.rawValue)
+        let highX = width - half
+        let wx = half + r
+        let wy = paddleHalfH + r
+        let reach = half + r + Self.paddleMargin
+        var done = Lanes()
+        for f in 0 ..< frames {
+            let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
+            var ok = running
+            if pushImpulse > 0 { ok = ok .& .!(pushes .& (next .== 0)) }
+            // paddleTarget: min(max(px + dir × speed, half), width − half).
+            let t = px + dir * paddleSpeed
+            let low = t.replacing(with: half, where: half .>= t)
+            let px1 = low.replacing(with: highX, where: highX .< low)
+            let pvx = px1 - px
+            let pxEnd = px + pvx
+            let x1 = x + vx, y1 = y + vy
+            let dx = x1 - pxEnd, dy = y1 - paddleY
+            let squeezed: LaneMask = (dx .< wx) .& (dx .> -wx) .& (dy .< wy) .& (dy .> -wy)
+            // frameIsClear.
+            let lowY = y.replacing(with: y1, where: y1 .< y)
+            let highY = y.replacing(with: y1, where: y1 .>= y)
+            let inside: LaneMask = (x1 .>= r) .& (x1 .<= width - r) .& (y1 .<= height - r)
+            let offWall: LaneMask = (highY + r .<= wallBottom) .| (lowY - r .>= wallTop)
+            let inBand: LaneMask = lowY - r .< paddleTop
+            let rx0 = x - px, rx1 = x1 - (px + pvx)
+            let nearEnd = rx0.replacing(with: rx1, where: rx1 .< rx0)
+            let farEnd = rx0.replacing(with: rx1, where: rx1 .>= rx0)
+            let beside: LaneMask = (nearEnd .>= reach) .| (farEnd .<= -reach)
+            let below: LaneMask = highY + r .<= paddleMissBelow
+            let clear: LaneMask = inside .& offWall .& (.!inBand .| beside .| below)
+            ok = ok .& clear .& .!squeezed .& .!(y1 .< 0)
+            // The paddle's end of frame: min(max(px1, half), width − half).
+            let low1 = px1.replacing(with: half, where: half .>= px1)
+            let px2 = low1.replacing(with: highX, where: highX .< low1)
+            cooldown = cooldown.replacing(with: next, where: ok)
+            x = x.replacing(with: x1, where: ok)
+            y = y.replacing(with: y1, where: ok)
+            px = px.replacing(with: px2, where: ok)
+            done = done.replacing(with: done + 1, where: ok)
+            running = ok
+            // No lane still running (the sum of 1 per running lane is 0),
+            // tested only when a frame is left.
+            if f &+ 1 < frames, Self.laneSum(Lanes().replacing(with: 1, where: running)) == 0 { break }
+        }
+        // Written back to every game, lane by lane with constant lanes: a
+        // game that ran no frame gets its own values back (the gathered
+        // floats, its cooldown and a run of 0 through floats, exact), and
+        // keeps its last action.
+        let frameCounts = Self.integers(done), cooldowns = Self.integers(cooldown)
+        Self.endLane(c, 0, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 1, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 2, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 3, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 4, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 5, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 6, frameCounts, cooldowns, px, x, y, actions)
+        Self.endLane(c, 7, frameCounts, cooldowns, px, x, y, actions)
+        return done.replacing(with: none, where: eligible .== 0)
+    }
+}
+
+extension BreakoutPhysics {
+    /// Lanes holding integers 0 ..< 2^23 as those integers, without a
+    /// range check: adding 2^23 puts the integer in the low 23 bits of the
+    /// pattern.
+    @inline(__always)
+    static func integers(_ v: Lanes) -> SIMD8<UInt32> {
+        unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+    }
+
+    /// Writes back lane `g` of ``quietLanes(_:actions:frames:)``'s run to
+    /// game `c[g]`: `frames[g]` frames (the action recorded when any),
+    /// its cooldown, paddle and ball.
+    @inline(__always)
+    static func endLane(_ c: UnsafeMutablePointer<BreakoutCore>, _ g: Int, _ frames: SIMD8<UInt32>,
+                        _ cooldowns: SIMD8<UInt32>, _ px: Lanes, _ x: Lanes, _ y: Lanes,
+                        _ actions: UnsafePointer<Int32>) {
+        let s = c + g
+        let k = frames[g]
+        s.pointee.frames &+= Int32(bitPattern: k)
+        s.pointee.pushCooldown = Int32(bitPattern: cooldowns[g])
+        s.pointee.paddleX = px[g]
+        setSlot0(&s.pointee.ballX, x[g])
+        setSlot0(&s.pointee.ballY, y[g])
+        let last = s.pointee.lastAction
+        s.pointee.lastAction = k != 0 ? UInt8(truncatingIfNeeded: actions[g]) : last
+    }
+}
