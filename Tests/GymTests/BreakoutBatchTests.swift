@@ -70,7 +70,8 @@ import Testing
     /// (``BreakoutPhysics/quietLanes(_:actions:frames:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
-    /// stops using the lanes).
+    /// stops using the lanes), and groups whose games all ran every frame
+    /// there finish their steps together.
     @Test func laneQuietFramesEqualTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
@@ -79,6 +80,9 @@ import Testing
             } else {
                 // Two thirds of the frames would be 16 of 19 games' frames all quiet.
                 #expect(batch.laneFrames * 2 > frames, "\(name): \(batch.laneFrames) of \(frames) frames in lanes")
+                // Groups whose eight games all ran every frame in lanes
+                // finish their steps together.
+                #expect(batch.quietGroupSteps > 0, "\(name): no group finished its steps together")
             }
         }
     }

@@ -58,6 +58,11 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Of those, serve frames (no ball in play) run in registers by
     /// ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions).
     var serveRunFrames = 0
+    /// Game steps finished eight at a time by
+    /// ``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``
+    /// (every frame of the eight games ran in lanes): how tests see that
+    /// path is used.
+    var quietGroupSteps = 0
     /// Observations written eight games at a time so far
     /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:scratch:)``): how
     /// tests see that the lane path is used.
@@ -225,10 +230,22 @@ public final class BreakoutBatch: VectorEnvironment {
         let groups = lanes ? count & ~7 : 0
         var runs = SIMD8<Float>(repeating: -1)
         let frames = physics.config.frameSkip, skip = Float(frames)
-        for i in 0 ..< count {
+        var i = 0
+        while i < count {
             if i & 7 == 0 {
                 runs = i < groups ? physics.quietLanes(cores + i, actions: actions + i, frames: frames)
                     : SIMD8<Float>(repeating: -1)
+                // A group whose games all ran every frame in lanes (each
+                // run is at most `skip`, so the sum is 8 × skip only then)
+                // finishes its steps together unless one of them ends.
+                if i < groups, BreakoutPhysics.laneSum(runs) == 8 * skip,
+                   finishQuietGroup(i, rewards: rewards, terminated: terminated, truncated: truncated,
+                                    ends: ends, events: eventsOut) {
+                    counts.lanes &+= 8 &* frames
+                    counts.groups &+= 8
+                    i &+= 8
+                    continue
+                }
             }
             let r: StepResult
             if nextStep, cores[i].end != .none {
@@ -256,7 +273,9 @@ public final class BreakoutBatch: VectorEnvironment {
             truncated[i] = r.truncated ? 1 : 0
             if let e = ends { e[i] = r.end.rawValue }
             if let e = eventsOut { e[i] = events }
+            i &+= 1
         }
+        quietGroupSteps &+= counts.groups
         quietFrames &+= counts.quiet &+ counts.run &+ counts.serve &+ counts.lanes
         laneFrames &+= counts.lanes
         quietRunFrames &+= counts.run
@@ -268,9 +287,10 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Frames one batch step took on each fast path (see ``quietFrames``,
     /// ``quietRunFrames``, ``serveRunFrames``): single quiet frames, frames
-    /// of quiet runs, frames of serve runs, frames run in lanes.
+    /// of quiet runs, frames of serve runs, frames run in lanes; and the
+    /// games whose steps were finished eight at a time (``quietGroupSteps``).
     struct QuietCounts {
-        var quiet = 0, run = 0, serve = 0, lanes = 0
+        var quiet = 0, run = 0, serve = 0, lanes = 0, groups = 0
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``

@@ -1,0 +1,46 @@
+extension BreakoutBatch {
+    // MARK: - Finishing eight quiet steps together
+
+    /// Finishes the steps of the eight games `i ..< i + 8` whose frames all
+    /// ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:)``
+    /// returned the frame skip for each): what
+    /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
+    /// more step, one more step without progress — and their outputs
+    /// (reward 0, not terminated, not truncated, end `.none`, no event)
+    /// written eight at a time. Returns `false`, changing nothing, when
+    /// one of the games would end this step (its step limit or watchdog):
+    /// the caller then finishes each game on its own.
+    ///
+    /// Only for games still running (the lanes run no other), so the limits
+    /// are the only way a step ends here; the counters wrap as
+    /// ``BreakoutPhysics/finishStep(_:events:)``'s do.
+    @inline(__always)
+    func finishQuietGroup(_ i: Int, rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
+                          truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>?,
+                          events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
+        let config = physics.config
+        // A limit of 0 is off: no step count reaches Int.max.
+        let stepLimit = config.maxSteps > 0 ? config.maxSteps : Int.max
+        let watchdog = config.watchdogSteps > 0 ? config.watchdogSteps : Int.max
+        let c = cores + i
+        var ending = false
+        for g in 0 ..< 8 {
+            let s = c + g
+            ending = ending || Int(s.pointee.steps &+ 1) >= stepLimit
+                || Int(s.pointee.stepsSinceProgress &+ 1) >= watchdog
+        }
+        if ending { return false }
+        for g in 0 ..< 8 {
+            let s = c + g
+            s.pointee.steps &+= 1
+            s.pointee.stepsSinceProgress &+= 1
+        }
+        UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
+        // `.none` is raw value 0: eight zero bytes per flag array.
+        UnsafeMutableRawPointer(terminated + i).storeBytes(of: UInt64(0), as: UInt64.self)
+        UnsafeMutableRawPointer(truncated + i).storeBytes(of: UInt64(0), as: UInt64.self)
+        if let ends { UnsafeMutableRawPointer(ends + i).storeBytes(of: UInt64(0), as: UInt64.self) }
+        if let events { (events + i).update(repeating: BreakoutEvents(), count: 8) }
+        return true
+    }
+}
