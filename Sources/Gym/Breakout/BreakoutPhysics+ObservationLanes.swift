@@ -17,15 +17,18 @@ extension BreakoutPhysics {
     /// (``widenCells(_:into:invHits:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
-    /// (``observeRelativeLanes(_:aim:into:stride:scratch:)``).
+    /// (``observeRelativeLanes(_:aim:fields:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
         observeHeadLanes(cores, into: o, stride: stride, scratch: scratch)
+        // The fields both passes read, gathered by the head.
+        let fields = UnsafePointer(scratch + Self.laneFieldsStart)
         let invHits = 1 / Float(toughHits)
         for g in 0 ..< 8 {
             widenCells(bricks + g * cells, into: o + g * stride + cellStart, invHits: invHits)
         }
-        observeRelativeLanes(cores, aim: aim, into: o + relativeStart, stride: stride, scratch: scratch)
+        observeRelativeLanes(cores, aim: aim, fields: fields, into: o + relativeStart, stride: stride,
+                             scratch: scratch)
     }
 
     /// ``observeHead(_:into:)`` (paddle, lives, levels, cooldown, watchdog,
@@ -36,15 +39,24 @@ extension BreakoutPhysics {
     /// `min(a, b)` makes (`b < a ? b : a`) and every `max(a, b)` by one on
     /// `b >= a`; a slot a game does not use is written as zeros, as the
     /// scalar code writes it. A cooldown of 0 gives +0 either way (0
-    /// divided by a positive count). `scratch` takes the entries.
+    /// divided by a positive count). `scratch` takes the entries, and from
+    /// ``laneFieldsStart`` on the gathered fields
+    /// ``observeRelativeLanes(_:aim:fields:into:stride:scratch:)`` reads:
+    /// paddle x, paddle half width, ball count, then each slot's x, y, vx,
+    /// vy (only the slots some game uses).
     @inline(always)
     func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
                           scratch: UnsafeMutablePointer<Lanes>) {
         let cx = width / 2
         let invCX = 1 / cx, invV = 1 / maxSpeed
         let one = Lanes(repeating: 1), zero = Lanes()
-        scratch[0] = (Self.gather(c) { $0.pointee.paddleX } - cx) * invCX
-        let half = Self.gather(c) { $0.pointee.paddleHalfWidth } * invCX
+        let fields = scratch + Self.laneFieldsStart
+        let px = Self.gather(c) { $0.pointee.paddleX }
+        let halfWidth = Self.gather(c) { $0.pointee.paddleHalfWidth }
+        fields[0] = px
+        fields[1] = halfWidth
+        scratch[0] = (px - cx) * invCX
+        let half = halfWidth * invCX
         scratch[1] = half.replacing(with: 0.5, where: 0.5 .< half)
         scratch[2] = Self.gather(c) { Float($0.pointee.lives) } / Float(config.lives)
         scratch[3] = Self.gather(c) { Float($0.pointee.levelsCleared) } / Float(config.levels)
@@ -61,6 +73,7 @@ extension BreakoutPhysics {
         let cy = height / 2
         let invCY = 1 / cy
         let n = Self.gather(c) { Float($0.pointee.ballCount) }
+        fields[2] = n
         var most: Int32 = 0
         for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
         for k in 0 ..< Int(maxBalls) {
@@ -75,6 +88,8 @@ extension BreakoutPhysics {
             let y = Self.gather(c) { $0.pointee.ballY[k] }
             let vx = Self.gather(c) { $0.pointee.ballVX[k] }
             let vy = Self.gather(c) { $0.pointee.ballVY[k] }
+            let slot = fields + 3 + 4 * k
+            slot[0] = x; slot[1] = y; slot[2] = vx; slot[3] = vy
             b[0] = one.replacing(with: 0, where: idle)
             b[1] = ((x - cx) * invCX).replacing(with: 0, where: idle)
             b[2] = Self.unitLanes((y - cy) * invCY).replacing(with: 0, where: idle)
@@ -86,9 +101,12 @@ extension BreakoutPhysics {
 
     /// Lane vectors ``observeEight(_:bricks:aim:into:stride:scratch:)``
     /// needs as scratch: one per entry of a game's head or of its
-    /// paddle-relative features, whichever are more.
-    @usableFromInline static let laneScratchCount = Swift.max(8 + 5 * BreakoutConfig.ballSlots,
-                                                              3 * BreakoutConfig.ballSlots + 7)
+    /// paddle-relative features, whichever are more, then the gathered
+    /// fields (from ``laneFieldsStart``: three, and four per ball slot).
+    @usableFromInline static let laneScratchCount = laneFieldsStart + 3 + 4 * BreakoutConfig.ballSlots
+
+    /// Where the gathered fields start in the scratch (after the entries).
+    static let laneFieldsStart = Swift.max(8 + 5 * BreakoutConfig.ballSlots, 3 * BreakoutConfig.ballSlots + 7)
 
     /// ``writeCells(_:into:)`` eight cells at a time: each block of eight
     /// bytes is masked to its hits, widened to integers, converted and
@@ -162,14 +180,15 @@ extension BreakoutPhysics {
     /// (``nearestColumnLanes(_:to:)``). Each entry's eight values go to
     /// `scratch` (one lane vector per entry), and the games' rows are
     /// written from there four entries at a time by 4 × 4 transposes
-    /// (``storeRows(_:count:into:stride:)``), not lane by lane.
+    /// (``storeRows(_:count:into:stride:)``), not lane by lane. The games'
+    /// fields come from `fields`, as
+    /// ``observeHeadLanes(_:into:stride:scratch:)`` gathered them (outside
+    /// the entries this writes).
     @inline(never)
-    func observeRelativeLanes(_ c: UnsafePointer<BreakoutCore>, aim: UnsafePointer<UInt32>,
+    func observeRelativeLanes(_ c: UnsafePointer<BreakoutCore>, aim: UnsafePointer<UInt32>, fields: UnsafePointer<Lanes>,
                               into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
         let invW = 1 / width
-        let px = Self.gather(c) { $0.pointee.paddleX }
-        let half = Self.gather(c) { $0.pointee.paddleHalfWidth }
-        let n = Self.gather(c) { Float($0.pointee.ballCount) }
+        let px = fields[0], half = fields[1], n = fields[2]
         var focusTime = Lanes(repeating: .infinity), focusCrossing = px
         var focusX = Lanes(), focusVY = Lanes()
         var hasFocus = LaneMask()
@@ -186,10 +205,8 @@ extension BreakoutPhysics {
                 b[0] = Lanes(); b[1] = Lanes(); b[2] = Lanes()
                 continue
             }
-            let x = Self.gather(c) { $0.pointee.ballX[k] }
-            let y = Self.gather(c) { $0.pointee.ballY[k] }
-            let vx = Self.gather(c) { $0.pointee.ballVX[k] }
-            let vy = Self.gather(c) { $0.pointee.ballVY[k] }
+            let slot = fields + 3 + 4 * k
+            let x = slot[0], y = slot[1], vx = slot[2], vy = slot[3]
             let t = timeToFaceLanes(y: y, vy: vy)
             let crossing = crossingXLanes(x: x, vx: vx, time: t)
             b[0] = Self.unitLanes((x - px) * invW).replacing(with: 0, where: .!active)
