@@ -10,8 +10,10 @@
 /// same result bit for bit) takes a fast path that reads no brick; without
 /// sticky actions and gravity, the quiet frames of games with one ball in
 /// play run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:)``), and a game whose
-/// frames were all quiet there only finishes its step. Each
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:)``), a game whose
+/// frames were all quiet there only finishes its step, and eight such
+/// games of one group finish theirs together unless one of them ends
+/// (``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``). Each
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
 /// recomputed only when its bricks change, so writing an observation does
 /// not scan the wall; its cells are widened from the grid's bytes eight at
