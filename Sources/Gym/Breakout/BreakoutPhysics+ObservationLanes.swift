@@ -233,16 +233,18 @@ extension BreakoutPhysics {
     }
 
     /// ``nearestColumn(_:to:)`` lane by lane (`candidates[g]` and `x[g]`;
-    /// −1 where a game has no candidate): the scan that function equals,
-    /// every candidate in column order, a strictly nearer one replacing the
-    /// choice, on the same distances `|(c + 0.5) × brickW − x|`. Only the
+    /// −1 where a game has no candidate): the scan that function equals
+    /// (every candidate in column order, a strictly nearer one replacing
+    /// the choice), run from the highest column down with a nearer or
+    /// equally near one replacing it (the same choice: the lowest column
+    /// of least distance), on the same distances `|(c + 0.5) × brickW − x|`. Only the
     /// columns between the lowest and the highest candidate of any lane are
     /// scanned; no branch depends on a lane.
     ///
-    /// A column that is not a lane's candidate counts as infinitely far in
-    /// that lane, and the running best distance starts at infinity instead
-    /// of "none yet": for a finite `x` every candidate's distance is
-    /// finite, so the first candidate is taken as the scan takes it, and
+    /// A column that is not a lane's candidate is at a NaN distance in that
+    /// lane (never taken), and the running best distance starts at
+    /// infinity instead of "none yet": for a finite `x` every candidate's
+    /// distance is finite, so the first candidate is taken as it would be, and
     /// each column costs one compare and one select on the chain from
     /// column to column. A lane whose `x` is not finite (never in play)
     /// takes the scalar function.
@@ -259,25 +261,31 @@ extension BreakoutPhysics {
             return nearestColumnLanesOneByOne(candidates, to: x)
         }
         let first = union.trailingZeroBitCount, last = 31 - union.leadingZeroBitCount
-        // Each column's candidate bits, lowest first; tested by a float
-        // compare (bit set: the pattern of 2^−126 > 0), since integer lane
-        // compares were compiled to stores and reloads through memory.
-        var bits = candidates &>> UInt32(first)
-        let far = Lanes(repeating: .infinity)
+        // Each column's candidate bits in the sign bit, highest column
+        // first: the select reads the sign bit, so the test is one shift
+        // (arithmetic, giving a whole-lane mask) and the next column's bit
+        // one shift more.
+        var bits = SIMD8<Int32>(truncatingIfNeeded: candidates &<< UInt32(31 - last))
+        // A column that is not a candidate is at a NaN distance: never
+        // taken (no comparison with NaN holds).
+        let unset = Lanes(repeating: .nan)
         // The column number in every lane (counted in floats: exact).
-        var column = Lanes(repeating: Float(first))
+        var column = Lanes(repeating: Float(last))
         for _ in first ... last {
-            let isCandidate: LaneMask = unsafeBitCast((bits & 1) &<< 23, to: Lanes.self) .> 0
-            bits &>>= 1
+            let isCandidate = unsafeBitCast(bits &>> 31, to: LaneMask.self)
+            bits &<<= 1
             let d = (column + 0.5) * brickW - x
             // |d| by clearing the sign bit (a −0 becomes +0: equal in
             // every comparison, and only comparisons read distances).
             let magnitude = unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
-            let distance = far.replacing(with: magnitude, where: isCandidate)
-            let take: LaneMask = distance .< bestDistance
+            let distance = unset.replacing(with: magnitude, where: isCandidate)
+            // From the highest column down, a nearer or equally near
+            // candidate replaces the choice: the lowest of the nearest
+            // ones is kept, as the scan in column order keeps it.
+            let take: LaneMask = distance .<= bestDistance
             bestDistance = bestDistance.replacing(with: distance, where: take)
             best = best.replacing(with: column, where: take)
-            column += 1
+            column -= 1
         }
         return best
     }
