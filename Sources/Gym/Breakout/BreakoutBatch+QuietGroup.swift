@@ -12,22 +12,19 @@ extension BreakoutBatch {
     /// the caller then finishes each game on its own.
     ///
     /// Only for games still running (the lanes run no other), so the limits
-    /// are the only way a step ends here; the counters wrap as
-    /// ``BreakoutPhysics/finishStep(_:events:)``'s do.
+    /// (``BreakoutPhysics/limitEnd(steps:stepsSinceProgress:)``, the rule
+    /// ``BreakoutPhysics/finishStep(_:events:)`` applies) are the only way a
+    /// step ends here; the counters wrap as that function's do.
     @inline(__always)
     func finishQuietGroup(_ i: Int, rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
                           truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>?,
                           events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
-        let config = physics.config
-        // A limit of 0 is off: no step count reaches Int.max.
-        let stepLimit = config.maxSteps > 0 ? config.maxSteps : Int.max
-        let watchdog = config.watchdogSteps > 0 ? config.watchdogSteps : Int.max
         let c = cores + i
         var ending = false
         for g in 0 ..< 8 {
             let s = c + g
-            ending = ending || Int(s.pointee.steps &+ 1) >= stepLimit
-                || Int(s.pointee.stepsSinceProgress &+ 1) >= watchdog
+            ending = ending || physics.limitEnd(steps: s.pointee.steps &+ 1,
+                                                stepsSinceProgress: s.pointee.stepsSinceProgress &+ 1) != .none
         }
         if ending { return false }
         for g in 0 ..< 8 {

@@ -309,15 +309,20 @@ public final class BreakoutPhysics: Sendable {
         s.steps &+= 1
         let progress = events.brickHits > 0 || (config.watchdogPaddleResets && events.paddleHits > 0)
         s.stepsSinceProgress = progress ? 0 : s.stepsSinceProgress &+ 1
-        if s.end == .none {
-            if config.maxSteps > 0, Int(s.steps) >= config.maxSteps {
-                s.end = .stepLimit
-            } else if config.watchdogSteps > 0, Int(s.stepsSinceProgress) >= config.watchdogSteps {
-                s.end = .watchdog
-            }
-        }
+        if s.end == .none { s.end = limitEnd(steps: s.steps, stepsSinceProgress: s.stepsSinceProgress) }
         return StepResult(reward: Float(events.points), terminated: s.end != .none && !s.end.isTruncation,
                           truncated: s.end.isTruncation, end: s.end)
+    }
+
+    /// The end a running game reaches at the close of a step after which it
+    /// has taken `steps` steps, `stepsSinceProgress` of them without
+    /// progress: `.stepLimit` at `maxSteps`, else `.watchdog` at
+    /// `watchdogSteps` (a limit of 0 is off), else `.none`.
+    @inlinable @inline(__always)
+    public func limitEnd(steps: Int32, stepsSinceProgress: Int32) -> EpisodeEnd {
+        if config.maxSteps > 0, Int(steps) >= config.maxSteps { return .stepLimit }
+        if config.watchdogSteps > 0, Int(stepsSinceProgress) >= config.watchdogSteps { return .watchdog }
+        return .none
     }
 
     // MARK: - One frame
