@@ -14,11 +14,12 @@
 /// frames were all quiet there only finishes its step, and eight such
 /// games of one group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``). Each
-/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
-/// recomputed only when its bricks change, so writing an observation does
-/// not scan the wall; its cells are widened from the grid's bytes eight at
-/// a time. Buffers are allocated once in `init` and freed in `deinit`;
-/// stepping allocates nothing.
+/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
+/// cells' observation entries are kept and recomputed only when its bricks
+/// change, so writing an observation does not scan the wall, and eight
+/// games' observations copy their cell entries eight floats at a time.
+/// Buffers are allocated once in `init` and freed in `deinit`; stepping
+/// allocates nothing.
 ///
 /// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
 /// at `init`.
@@ -44,7 +45,10 @@ public final class BreakoutBatch: VectorEnvironment {
     let episodes: UnsafeMutablePointer<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:scratch:)``.
+    /// Each game's brick cells as observation entries (``BreakoutPhysics/writeCells(_:into:)``
+    /// of its current grid, `cellCount` floats per game).
+    let cellEntries: UnsafeMutablePointer<Float>
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -66,7 +70,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// path is used.
     var quietGroupSteps = 0
     /// Observations written eight games at a time so far
-    /// (``BreakoutPhysics/observeEight(_:bricks:aim:into:stride:scratch:)``): how
+    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``): how
     /// tests see that the lane path is used.
     var laneObservations = 0
 
@@ -96,6 +100,8 @@ public final class BreakoutBatch: VectorEnvironment {
         episodes.initialize(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
+        cellEntries = .allocate(capacity: max(1, count * cellCount))
+        cellEntries.initialize(repeating: 0, count: max(1, count * cellCount))
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
@@ -105,7 +111,8 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     deinit {
-        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate(); laneScratch.deallocate()
+        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
+        cellEntries.deallocate(); laneScratch.deallocate()
     }
 
     @inline(__always)
@@ -117,9 +124,10 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
-    /// candidates): after every change of the grid.
+    /// candidates and cell entries): after every change of the grid.
     func bricksChanged(_ i: Int) {
         aim[i] = physics.aimColumns(grid(i))
+        physics.writeCells(grid(i), into: cellEntries + i * cellCount)
     }
 
     // MARK: - One game (snapshots)
@@ -194,7 +202,7 @@ public final class BreakoutBatch: VectorEnvironment {
         let n = observationCount
         var i = 0
         while i + 8 <= count {
-            physics.observeEight(cores + i, bricks: grid(i), aim: aim + i, into: out + i * n, stride: n,
+            physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, into: out + i * n, stride: n,
                                  scratch: laneScratch)
             i += 8
         }

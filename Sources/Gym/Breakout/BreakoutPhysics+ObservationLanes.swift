@@ -5,27 +5,27 @@ extension BreakoutPhysics {
     @usableFromInline typealias LaneMask = SIMDMask<SIMD8<Int32>>
 
     /// Writes the observations of the eight games `cores[0 ..< 8]` (game
-    /// `g`'s grid at `bricks + g × cellCount`, its ``aimColumns(_:)`` in
-    /// `aim[g]`) to `o + g × stride`: what
-    /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit.
+    /// `g`'s cell entries — ``writeCells(_:into:)`` of its grid — at
+    /// `entries + g × cellCount`, its ``aimColumns(_:)`` in `aim[g]`) to
+    /// `o + g × stride`: what ``observe(_:bricks:aimColumns:into:)`` writes
+    /// for each, bit for bit.
     /// `scratch` holds ``laneScratchCount`` lane vectors (the caller's, so
     /// nothing is allocated here).
     ///
     /// The head (ball slots included) is computed for the eight games at
     /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:)``),
-    /// the cells widened from the grid's bytes eight at a time
-    /// (``widenCells(_:into:invHits:)``); the
+    /// the cell entries copied eight at a time
+    /// (``copyCells(_:into:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(_:aim:fields:into:stride:scratch:)``).
-    func observeEight(_ cores: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aim: UnsafePointer<UInt32>,
+    func observeEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
         observeHeadLanes(cores, into: o, stride: stride, scratch: scratch)
         // The fields both passes read, gathered by the head.
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
-        let invHits = 1 / Float(toughHits)
         for g in 0 ..< 8 {
-            widenCells(bricks + g * cells, into: o + g * stride + cellStart, invHits: invHits)
+            copyCells(entries + g * cells, into: o + g * stride + cellStart)
         }
         observeRelativeLanes(cores, aim: aim, fields: fields, into: o + relativeStart, stride: stride,
                              scratch: scratch)
@@ -99,7 +99,7 @@ extension BreakoutPhysics {
         Self.storeRows(scratch, count: 8 + 5 * Int(maxBalls), into: o, stride: stride)
     }
 
-    /// Lane vectors ``observeEight(_:bricks:aim:into:stride:scratch:)``
+    /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the gathered
     /// fields (from ``laneFieldsStart``: three, and four per ball slot).
@@ -108,43 +108,34 @@ extension BreakoutPhysics {
     /// Where the gathered fields start in the scratch (after the entries).
     static let laneFieldsStart = Swift.max(8 + 5 * BreakoutConfig.ballSlots, 3 * BreakoutConfig.ballSlots + 7)
 
-    /// ``writeCells(_:into:)`` eight cells at a time: each block of eight
-    /// bytes is masked to its hits, widened to integers, converted and
-    /// multiplied by the same `1 / toughHits` (the same operations per
-    /// cell, so the same floats); the last block ends at the last cell (it
-    /// may overlap the one before), so no byte past the grid is read. A
-    /// grid of fewer than eight cells takes the scalar loop. `invHits` is
-    /// `1 / Float(toughHits)`, given (computed once for eight games). After the first block, the
-    /// blocks start at 32-byte boundaries of `target` (observation rows
-    /// start anywhere, and a store across a cache line costs two); the
-    /// blocks overlap where needed and write the same values there.
+    /// Copies one game's ``cellCount`` cell entries (kept by the batch as
+    /// ``writeCells(_:into:)`` wrote them) from `source` to `target`, eight
+    /// floats per load and store; the last block ends at the last cell (it
+    /// may overlap the one before, writing the same values), so nothing
+    /// past either row is touched. A game of fewer than eight cells takes
+    /// the scalar loop. After the first block, the blocks start at 32-byte
+    /// boundaries of `target` (observation rows start anywhere, and a store
+    /// across a cache line costs two).
     @inline(always)
-    func widenCells(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<Float>, invHits: Float) {
+    func copyCells(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>) {
         let count = cells
         guard count >= 8 else {
-            writeCells(source, into: target)
+            for k in 0 ..< count { target[k] = source[k] }
             return
         }
-        Self.store(Self.widen(source, invHits), target)
+        Self.store(Self.load(source), target)
         // The first index after 0 whose float starts a 32-byte block (1 ... 8).
         var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
         // Two blocks per turn (half the loop's own instructions).
         while k &+ 16 < count {
-            Self.store(Self.widen(source + k, invHits), target + k)
-            Self.store(Self.widen(source + (k &+ 8), invHits), target + (k &+ 8))
+            Self.store(Self.load(source + k), target + k)
+            Self.store(Self.load(source + (k &+ 8)), target + (k &+ 8))
             k &+= 16
         }
         if k &+ 8 < count {
-            Self.store(Self.widen(source + k, invHits), target + k)
+            Self.store(Self.load(source + k), target + k)
         }
-        Self.store(Self.widen(source + (count - 8), invHits), target + (count - 8))
-    }
-
-    /// Eight cells' entries: `Float(cell & hitsMask) × invHits` lane by lane.
-    @inline(always)
-    static func widen(_ p: UnsafePointer<UInt8>, _ invHits: Float) -> Lanes {
-        let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self) & SIMD8(repeating: BrickCell.hitsMask)
-        return Lanes(SIMD8<Int32>(truncatingIfNeeded: bytes)) * invHits
+        Self.store(Self.load(source + (count - 8)), target + (count - 8))
     }
 
     /// The sum of the eight lanes, pairwise from element reads (the
