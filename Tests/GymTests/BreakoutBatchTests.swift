@@ -67,11 +67,12 @@ import Testing
 
     /// The same rollouts in batches of 19 games (two groups of eight and a
     /// tail of three): the groups' quiet frames run in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:)``) without sticky
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame
-    /// there finish their steps together.
+    /// there finish their steps together, their observations written from
+    /// the fields the lanes left (``BreakoutBatch/quietGroupObservations``).
     @Test func laneQuietFramesEqualTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
@@ -83,6 +84,8 @@ import Testing
                 // Groups whose eight games all ran every frame in lanes
                 // finish their steps together.
                 #expect(batch.quietGroupSteps > 0, "\(name): no group finished its steps together")
+                // Their observations are written from the lanes' fields.
+                #expect(batch.quietGroupObservations > 0, "\(name): no observation from the lanes' fields")
             }
         }
     }

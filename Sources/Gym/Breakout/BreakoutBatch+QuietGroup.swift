@@ -2,7 +2,7 @@ extension BreakoutBatch {
     // MARK: - Finishing eight quiet steps together
 
     /// Finishes the steps of the eight games `i ..< i + 8` whose frames all
-    /// ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:)``
+    /// ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
     /// more step, one more step without progress — and their outputs

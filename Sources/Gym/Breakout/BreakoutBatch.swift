@@ -10,7 +10,7 @@
 /// same result bit for bit) takes a fast path that reads no brick; without
 /// sticky actions and gravity, the quiet frames of games with one ball in
 /// play run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``), a game whose
 /// frames were all quiet there only finishes its step, and eight such
 /// games of one group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``). Each
@@ -59,7 +59,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
     var quietRunFrames = 0
     /// Of those, frames run eight games at a time in lanes by
-    /// ``BreakoutPhysics/quietLanes(_:actions:frames:)`` (no sticky actions).
+    /// ``BreakoutPhysics/quietLanes(_:actions:frames:fields:)`` (no sticky actions).
     var laneFrames = 0
     /// Of those, serve frames (no ball in play) run in registers by
     /// ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions).
@@ -69,6 +69,11 @@ public final class BreakoutBatch: VectorEnvironment {
     /// (every frame of the eight games ran in lanes): how tests see that
     /// path is used.
     var quietGroupSteps = 0
+    /// Of those, observations of groups finished together written from the
+    /// fields their lanes left
+    /// (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``):
+    /// how tests see that path is used.
+    var quietGroupObservations = 0
     /// Observations written eight games at a time so far
     /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``): how
     /// tests see that the lane path is used.
@@ -199,18 +204,33 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        let n = observationCount
         var i = 0
         while i + 8 <= count {
-            physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, into: out + i * n, stride: n,
-                                 scratch: laneScratch)
+            observeGroup(i, into: out)
             i += 8
         }
         laneObservations &+= i
         while i < count {
-            physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out + i * n)
+            observeOne(i, into: out)
             i += 1
         }
+    }
+
+    /// Writes the observations of the eight games `i ..< i + 8` into their
+    /// rows of `out` (the batch's observation buffer), in lanes.
+    @inline(__always)
+    func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
+        let n = observationCount
+        physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, into: out + i * n, stride: n,
+                             scratch: laneScratch)
+    }
+
+    /// Writes game `i`'s observation into its row of `out` (the batch's
+    /// observation buffer).
+    @inline(__always)
+    func observeOne(_ i: Int, into out: UnsafeMutablePointer<Float>) {
+        let n = observationCount
+        physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out + i * n)
     }
 
     // MARK: - Stepping
@@ -235,15 +255,21 @@ public final class BreakoutBatch: VectorEnvironment {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball, no gravity, no sticky actions): `runs` holds the frames each
         // game of the current group ran there (−1: none, see
-        // ``BreakoutPhysics/quietLanes(_:actions:frames:)``).
+        // ``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``).
         let lanes = physics.gravity <= 0 && !(physics.config.stickyActionProbability > 0)
-        let groups = lanes ? count & ~7 : 0
+        let whole = count & ~7
+        let groups = lanes ? whole : 0
         var runs = SIMD8<Float>(repeating: -1)
         let frames = physics.config.frameSkip, skip = Float(frames)
+        // Observations are written group by group as each group's eight
+        // games finish their step (each game's is independent of the
+        // others'), then for the games after the last whole group.
+        let observations = observed ? out.observations : nil
+        let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
         while i < count {
             if i & 7 == 0 {
-                runs = i < groups ? physics.quietLanes(cores + i, actions: actions + i, frames: frames)
+                runs = i < groups ? physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields)
                     : SIMD8<Float>(repeating: -1)
                 // A group whose games all ran every frame in lanes (each
                 // run is at most `skip`, so the sum is 8 × skip only then)
@@ -253,6 +279,12 @@ public final class BreakoutBatch: VectorEnvironment {
                                     ends: ends, events: eventsOut) {
                     counts.lanes &+= 8 &* frames
                     counts.groups &+= 8
+                    if let o = observations {
+                        // The lanes still hold these games' paddles and balls.
+                        physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
+                                                  into: o + i * n, stride: n, scratch: laneScratch)
+                        counts.quietObservations &+= 8
+                    }
                     i &+= 8
                     continue
                 }
@@ -284,23 +316,30 @@ public final class BreakoutBatch: VectorEnvironment {
             if let e = ends { e[i] = r.end.rawValue }
             if let e = eventsOut { e[i] = events }
             i &+= 1
+            if i & 7 == 0, i <= whole, let o = observations {
+                observeGroup(i &- 8, into: o)
+            }
         }
         quietGroupSteps &+= counts.groups
         quietFrames &+= counts.quiet &+ counts.run &+ counts.serve &+ counts.lanes
         laneFrames &+= counts.lanes
         quietRunFrames &+= counts.run
         serveRunFrames &+= counts.serve
-        // Observations in a second pass, eight games at a time: each game's
-        // is independent, so their arithmetic runs in float lanes.
-        if observed, let o = out.observations { observe(into: o) }
+        quietGroupObservations &+= counts.quietObservations
+        if let o = observations {
+            laneObservations &+= whole
+            for g in whole ..< count { observeOne(g, into: o) }
+        }
     }
 
     /// Frames one batch step took on each fast path (see ``quietFrames``,
     /// ``quietRunFrames``, ``serveRunFrames``): single quiet frames, frames
-    /// of quiet runs, frames of serve runs, frames run in lanes; and the
-    /// games whose steps were finished eight at a time (``quietGroupSteps``).
+    /// of quiet runs, frames of serve runs, frames run in lanes; the games
+    /// whose steps were finished eight at a time (``quietGroupSteps``), and
+    /// of those the observations written from the lanes' fields
+    /// (``quietGroupObservations``).
     struct QuietCounts {
-        var quiet = 0, run = 0, serve = 0, lanes = 0, groups = 0
+        var quiet = 0, run = 0, serve = 0, lanes = 0, groups = 0, quietObservations = 0
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
@@ -311,7 +350,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// and a new wall comes only with a hit that clears the last brick).
     ///
     /// `laneRun` is the frames game `i` already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:)``), or −1; a lane
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``), or −1; a lane
     /// run shorter than the frame skip stopped at a frame that is not
     /// quiet, which goes straight to the tick.
     @inline(__always)

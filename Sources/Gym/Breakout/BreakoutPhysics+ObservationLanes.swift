@@ -13,21 +13,43 @@ extension BreakoutPhysics {
     /// nothing is allocated here).
     ///
     /// The head (ball slots included) is computed for the eight games at
-    /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:)``),
+    /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:quiet:)``),
     /// the cell entries copied eight at a time
     /// (``copyCells(_:into:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
-    /// (``observeRelativeLanes(_:aim:fields:into:stride:scratch:)``).
+    /// (``observeRelativeLanes(aim:fields:most:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
-        observeHeadLanes(cores, into: o, stride: stride, scratch: scratch)
-        // The fields both passes read, gathered by the head.
+        observeEightLanes(cores, cells: entries, aim: aim, into: o, stride: stride, scratch: scratch, quiet: false)
+    }
+
+    /// ``observeEight(_:cells:aim:into:stride:scratch:)`` of eight games
+    /// whose step ran every frame in lanes
+    /// (``quietLanes(_:actions:frames:fields:)``, which left their paddle,
+    /// ball and cooldown lanes in `scratch` from ``laneFieldsStart`` on)
+    /// and was finished without an end: each has one ball in play and no
+    /// serve pending, so those fields are taken from `scratch` instead of
+    /// being gathered again from the cores, the same values bit for bit.
+    func observeQuietEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
+                           aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
+                           scratch: UnsafeMutablePointer<Lanes>) {
+        observeEightLanes(cores, cells: entries, aim: aim, into: o, stride: stride, scratch: scratch, quiet: true)
+    }
+
+    /// The body of both: `quiet` as in
+    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)``.
+    @inline(always)
+    func observeEightLanes(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
+                           aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
+                           scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) {
+        let most = observeHeadLanes(cores, into: o, stride: stride, scratch: scratch, quiet: quiet)
+        // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
         for g in 0 ..< 8 {
             copyCells(entries + g * cells, into: o + g * stride + cellStart)
         }
-        observeRelativeLanes(cores, aim: aim, fields: fields, into: o + relativeStart, stride: stride,
+        observeRelativeLanes(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
                              scratch: scratch)
     }
 
@@ -41,41 +63,66 @@ extension BreakoutPhysics {
     /// scalar code writes it. A cooldown of 0 gives +0 either way (0
     /// divided by a positive count). `scratch` takes the entries, and from
     /// ``laneFieldsStart`` on the gathered fields
-    /// ``observeRelativeLanes(_:aim:fields:into:stride:scratch:)`` reads:
+    /// ``observeRelativeLanes(aim:fields:most:into:stride:scratch:)`` reads:
     /// paddle x, paddle half width, ball count, then each slot's x, y, vx,
-    /// vy (only the slots some game uses).
+    /// vy (only the slots some game uses). Returns the most balls any of
+    /// the eight games has.
+    ///
+    /// `quiet`: the eight games' steps all ran in lanes and did not end
+    /// (see ``observeQuietEight(_:cells:aim:into:stride:scratch:)``):
+    /// paddle x, half width, slot 0 and the push cooldown are read from
+    /// the fields ``quietLanes(_:actions:frames:fields:)`` left, the ball
+    /// count is 1 and no serve is pending in every lane.
     @inline(always)
     func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
-                          scratch: UnsafeMutablePointer<Lanes>) {
+                          scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) -> Int32 {
         let cx = width / 2
         let invCX = 1 / cx, invV = 1 / maxSpeed
         let one = Lanes(repeating: 1), zero = Lanes()
         let fields = scratch + Self.laneFieldsStart
-        let px = Self.gather(c) { $0.pointee.paddleX }
-        let halfWidth = Self.gather(c) { $0.pointee.paddleHalfWidth }
-        fields[0] = px
-        fields[1] = halfWidth
+        let px: Lanes, halfWidth: Lanes
+        if quiet {
+            px = fields[0]
+            halfWidth = fields[1]
+        } else {
+            px = Self.gather(c) { $0.pointee.paddleX }
+            halfWidth = Self.gather(c) { $0.pointee.paddleHalfWidth }
+            fields[0] = px
+            fields[1] = halfWidth
+        }
         scratch[0] = (px - cx) * invCX
         let half = halfWidth * invCX
         scratch[1] = half.replacing(with: 0.5, where: 0.5 .< half)
         scratch[2] = Self.gather(c) { Float($0.pointee.lives) } / Float(config.lives)
         scratch[3] = Self.gather(c) { Float($0.pointee.levelsCleared) } / Float(config.levels)
-        scratch[4] = pushCooldown > 0 ? Self.gather(c) { Float($0.pointee.pushCooldown) } / Float(pushCooldown) : zero
+        if pushCooldown > 0 {
+            let cooldown = quiet ? fields[Self.laneCooldownField] : Self.gather(c) { Float($0.pointee.pushCooldown) }
+            scratch[4] = cooldown / Float(pushCooldown)
+        } else {
+            scratch[4] = zero
+        }
         if config.watchdogSteps > 0 {
             let w = Self.gather(c) { Float($0.pointee.stepsSinceProgress) } / Float(config.watchdogSteps)
             scratch[5] = one.replacing(with: w, where: w .< 1)
         } else {
             scratch[5] = zero
         }
-        scratch[6] = Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
+        scratch[6] = quiet ? zero : Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
         let speed = Self.gather(c) { $0.pointee.speed } * invV
         scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
         let cy = height / 2
         let invCY = 1 / cy
-        let n = Self.gather(c) { Float($0.pointee.ballCount) }
-        fields[2] = n
+        let n: Lanes
         var most: Int32 = 0
-        for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
+        if quiet {
+            n = one
+            fields[2] = n
+            most = 1
+        } else {
+            n = Self.gather(c) { Float($0.pointee.ballCount) }
+            fields[2] = n
+            for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
+        }
         for k in 0 ..< Int(maxBalls) {
             let b = scratch + 8 + 5 * k
             guard k < Int(most) else {
@@ -84,12 +131,18 @@ extension BreakoutPhysics {
                 continue
             }
             let idle: LaneMask = .!(Lanes(repeating: Float(k)) .< n)
-            let x = Self.gather(c) { $0.pointee.ballX[k] }
-            let y = Self.gather(c) { $0.pointee.ballY[k] }
-            let vx = Self.gather(c) { $0.pointee.ballVX[k] }
-            let vy = Self.gather(c) { $0.pointee.ballVY[k] }
             let slot = fields + 3 + 4 * k
-            slot[0] = x; slot[1] = y; slot[2] = vx; slot[3] = vy
+            let x: Lanes, y: Lanes, vx: Lanes, vy: Lanes
+            if quiet {
+                // Slot 0 only (most is 1).
+                x = slot[0]; y = slot[1]; vx = slot[2]; vy = slot[3]
+            } else {
+                x = Self.gather(c) { $0.pointee.ballX[k] }
+                y = Self.gather(c) { $0.pointee.ballY[k] }
+                vx = Self.gather(c) { $0.pointee.ballVX[k] }
+                vy = Self.gather(c) { $0.pointee.ballVY[k] }
+                slot[0] = x; slot[1] = y; slot[2] = vx; slot[3] = vy
+            }
             b[0] = one.replacing(with: 0, where: idle)
             b[1] = ((x - cx) * invCX).replacing(with: 0, where: idle)
             b[2] = Self.unitLanes((y - cy) * invCY).replacing(with: 0, where: idle)
@@ -97,13 +150,18 @@ extension BreakoutPhysics {
             b[4] = Self.unitLanes(vy * invV).replacing(with: 0, where: idle)
         }
         Self.storeRows(scratch, count: 8 + 5 * Int(maxBalls), into: o, stride: stride)
+        return most
     }
 
     /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the gathered
-    /// fields (from ``laneFieldsStart``: three, and four per ball slot).
-    @usableFromInline static let laneScratchCount = laneFieldsStart + 3 + 4 * BreakoutConfig.ballSlots
+    /// fields (from ``laneFieldsStart``: three, four per ball slot, and the
+    /// push cooldown ``quietLanes(_:actions:frames:fields:)`` leaves).
+    @usableFromInline static let laneScratchCount = laneFieldsStart + laneCooldownField + 1
+
+    /// The push cooldown's place among the fields (after the ball slots).
+    static let laneCooldownField = 3 + 4 * BreakoutConfig.ballSlots
 
     /// Where the gathered fields start in the scratch (after the entries).
     static let laneFieldsStart = Swift.max(8 + 5 * BreakoutConfig.ballSlots, 3 * BreakoutConfig.ballSlots + 7)
@@ -157,8 +215,9 @@ extension BreakoutPhysics {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
     }
 
-    /// ``observeRelative(_:aimColumns:into:)`` of eight games (`cores[g]`
-    /// and `aim[g]`, written to `o + g × stride`), lane `g` for game `g`.
+    /// ``observeRelative(_:aimColumns:into:)`` of eight games (game `g`'s
+    /// fields in lane `g` of `fields`, its aim candidates in `aim[g]`,
+    /// written to `o + g × stride`).
     ///
     /// Bit for bit the scalar code's values: the same operations on the same
     /// operands in the same order, every branch and every `min`/`max`
@@ -173,10 +232,11 @@ extension BreakoutPhysics {
     /// written from there four entries at a time by 4 × 4 transposes
     /// (``storeRows(_:count:into:stride:)``), not lane by lane. The games'
     /// fields come from `fields`, as
-    /// ``observeHeadLanes(_:into:stride:scratch:)`` gathered them (outside
-    /// the entries this writes).
+    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` gathered them
+    /// (outside the entries this writes); `most` is the most balls any of
+    /// the eight games has, as that function returned it.
     @inline(never)
-    func observeRelativeLanes(_ c: UnsafePointer<BreakoutCore>, aim: UnsafePointer<UInt32>, fields: UnsafePointer<Lanes>,
+    func observeRelativeLanes(aim: UnsafePointer<UInt32>, fields: UnsafePointer<Lanes>, most: Int32,
                               into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
         let invW = 1 / width
         let px = fields[0], half = fields[1], n = fields[2]
@@ -184,10 +244,8 @@ extension BreakoutPhysics {
         var focusX = Lanes(), focusVY = Lanes()
         var hasFocus = LaneMask()
         let balls = Int(maxBalls)
-        // The most balls any of the eight games has: slot k is used by some
-        // game iff k < most (a scalar test; a mask reduction was a call).
-        var most: Int32 = 0
-        for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
+        // Slot k is used by some game iff k < most (a scalar test; a mask
+        // reduction was a call).
         for k in 0 ..< balls {
             let b = scratch + 3 * k
             let active: LaneMask = Lanes(repeating: Float(k)) .< n

@@ -20,8 +20,17 @@ extension BreakoutPhysics {
     /// below 2^24, so exact), and ``frameIsClear(_:_:_:_:px0:pvx:half:)``'s
     /// early return as a select. Only for configs without gravity; the
     /// caller checks there are no sticky actions.
+    ///
+    /// The lanes' paddle x and half width, slot 0's x, y, vx and vy and
+    /// the push cooldown as they end (each game's own values where it ran
+    /// no frame) are also left in `fields` where
+    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` reads them
+    /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
+    /// an observation of the eight games right after a step whose frames
+    /// all ran here reads them instead of gathering them again.
     @inline(__always)
-    func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int) -> Lanes {
+    func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
+                    fields: UnsafeMutablePointer<Lanes>) -> Lanes {
         let eligible = Self.gather(c) { s in
             s.pointee.end == .none && !s.pointee.servePending && s.pointee.ballCount == 1
                 && s.pointee.bricksLeft != 0 ? 1 : 0
@@ -92,6 +101,13 @@ extension BreakoutPhysics {
         // game that ran no frame gets its own values back (the gathered
         // floats, its cooldown and a run of 0 through floats, exact), and
         // keeps its last action.
+        fields[0] = px
+        fields[1] = half
+        fields[3] = x
+        fields[4] = y
+        fields[5] = vx
+        fields[6] = vy
+        fields[Self.laneCooldownField] = cooldown
         let frameCounts = Self.integers(done), cooldowns = Self.integers(cooldown)
         Self.endLane(c, 0, frameCounts, cooldowns, px, x, y, actions)
         Self.endLane(c, 1, frameCounts, cooldowns, px, x, y, actions)
@@ -114,7 +130,7 @@ extension BreakoutPhysics {
         unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
     }
 
-    /// Writes back lane `g` of ``quietLanes(_:actions:frames:)``'s run to
+    /// Writes back lane `g` of ``quietLanes(_:actions:frames:fields:)``'s run to
     /// game `c[g]`: `frames[g]` frames (the action recorded when any),
     /// its cooldown, paddle and ball.
     @inline(__always)
