@@ -46,8 +46,12 @@ extension BreakoutPhysics {
         let most = observeHeadLanes(cores, into: o, stride: stride, scratch: scratch, quiet: quiet)
         // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
-        for g in 0 ..< 8 {
-            copyCells(entries + g * cells, into: o + g * stride + cellStart)
+        // Pointers stepped from game to game (no multiplication per game).
+        var source = entries, target = o + cellStart
+        for _ in 0 ..< 8 {
+            copyCells(source, into: target)
+            source += cells
+            target += stride
         }
         observeRelativeLanes(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
                              scratch: scratch)
@@ -184,14 +188,18 @@ extension BreakoutPhysics {
         Self.store(Self.load(source), target)
         // The first index after 0 whose float starts a 32-byte block (1 ... 8).
         var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
-        // Two blocks per turn (half the loop's own instructions).
-        while k &+ 16 < count {
+        // Four blocks per turn (a quarter of the loop's own instructions),
+        // then single blocks.
+        while k &+ 32 < count {
             Self.store(Self.load(source + k), target + k)
             Self.store(Self.load(source + (k &+ 8)), target + (k &+ 8))
-            k &+= 16
+            Self.store(Self.load(source + (k &+ 16)), target + (k &+ 16))
+            Self.store(Self.load(source + (k &+ 24)), target + (k &+ 24))
+            k &+= 32
         }
-        if k &+ 8 < count {
+        while k &+ 8 < count {
             Self.store(Self.load(source + k), target + k)
+            k &+= 8
         }
         Self.store(Self.load(source + (count - 8)), target + (count - 8))
     }
