@@ -90,6 +90,35 @@ import Testing
         }
     }
 
+    /// Groups of eight finishing their steps together stop at the step
+    /// limit and the watchdog as each game alone does: every 40th step
+    /// one game of each group (never the group's first) is set one step
+    /// short of the limit, in the batch and in its reference alike, so a
+    /// group whose frames were all quiet has one game ending and others
+    /// not; batches of 16 games against the reference bit for bit, with
+    /// groups finished together along the way.
+    @Test func groupFinishStopsAtTheLimits() throws {
+        for (maxSteps, watchdog) in [(5000, 0), (0, 5000)] {
+            var config = try BreakoutConfig.preset("classic")
+            config.maxSteps = maxSteps
+            config.watchdogSteps = watchdog
+            let name = "classic maxSteps \(maxSteps) watchdog \(watchdog)"
+            let (batch, _) = expectBatchEqualsReference(name, config, count: 16, steps: 900) { step, batch, refs in
+                guard step % 40 == 20 else { return }
+                for i in [1 + step % 7, 9 + step % 7] {
+                    if maxSteps > 0 {
+                        batch.cores[i].steps = Int32(maxSteps - 1)
+                        refs[i].game.state.core.steps = Int32(maxSteps - 1)
+                    } else {
+                        batch.cores[i].stepsSinceProgress = Int32(watchdog - 1)
+                        refs[i].game.state.core.stepsSinceProgress = Int32(watchdog - 1)
+                    }
+                }
+            }
+            #expect(batch.quietGroupSteps > 0, "\(name): no group finished its steps together")
+        }
+    }
+
     /// ``BreakoutPhysics/aimColumns(_:)`` against the aim feature's
     /// definition (a column's hits summed over its rows; the columns with
     /// the most), on random grids of every shape up to 16 × 32 with every
@@ -177,10 +206,13 @@ func breakoutSkipAndStickyCases() throws -> [(String, BreakoutConfig)] {
 /// A batch of `count` games of `config` against one ``BreakoutGame`` per
 /// slot for `steps` steps of random actions: every reward, flag, event,
 /// observation, final observation and state bit for bit, step after step
-/// (the first difference is recorded as an issue). Returns the batch and
-/// the frames the reference games ran.
-func expectBatchEqualsReference(_ name: String, _ config: BreakoutConfig, count: Int,
-                                steps: Int) -> (BreakoutBatch, frames: Int) {
+/// (the first difference is recorded as an issue). `prepare` runs before
+/// each step (to change the batch's games and their references alike).
+/// Returns the batch and the frames the reference games ran.
+func expectBatchEqualsReference(
+    _ name: String, _ config: BreakoutConfig, count: Int, steps: Int,
+    prepare: (_ step: Int, BreakoutBatch, inout [ReferenceGame<BreakoutContract>]) -> Void = { _, _, _ in }
+) -> (BreakoutBatch, frames: Int) {
     let seed: UInt64 = 7
     let batch = BreakoutBatch(config: config, count: count, seed: seed)
     var refs = (0 ..< count).map { ReferenceGame<BreakoutContract>(config, batchSeed: seed, globalIndex: $0) }
@@ -189,6 +221,7 @@ func expectBatchEqualsReference(_ name: String, _ config: BreakoutConfig, count:
     var row = [Float](repeating: 0, count: batch.observationCount)
     var frames = 0
     stepping: for step in 0 ..< steps {
+        prepare(step, batch, &refs)
         for i in 0 ..< count { b.actions[i] = play.next() }
         b.step(batch)
         for i in 0 ..< count {

@@ -20,13 +20,17 @@ extension BreakoutBatch {
                           truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>?,
                           events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
         let c = cores + i
-        var ending = false
+        // limitEnd reaches an end at a count iff it does at any larger one
+        // (each limit is a threshold), so one of the eight games ends iff
+        // the largest of their next counts do (counted as the games'
+        // counters wrap, before the largest is taken).
+        var steps = Int32.min, sinceProgress = Int32.min
         for g in 0 ..< 8 {
             let s = c + g
-            ending = ending || physics.limitEnd(steps: s.pointee.steps &+ 1,
-                                                stepsSinceProgress: s.pointee.stepsSinceProgress &+ 1) != .none
+            steps = Swift.max(steps, s.pointee.steps &+ 1)
+            sinceProgress = Swift.max(sinceProgress, s.pointee.stepsSinceProgress &+ 1)
         }
-        if ending { return false }
+        if physics.limitEnd(steps: steps, stepsSinceProgress: sinceProgress) != .none { return false }
         for g in 0 ..< 8 {
             let s = c + g
             s.pointee.steps &+= 1
