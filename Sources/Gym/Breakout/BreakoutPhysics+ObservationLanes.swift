@@ -328,7 +328,10 @@ extension BreakoutPhysics {
         let unset = Lanes(repeating: .nan)
         // The column number in every lane (counted in floats: exact).
         var column = Lanes(repeating: Float(last))
-        for _ in first ... last {
+        // Columns left to scan (at least one: the union is not empty),
+        // counted down without an overflow check.
+        var left = last &- first &+ 1
+        repeat {
             let isCandidate = unsafeBitCast(bits &>> 31, to: LaneMask.self)
             bits &<<= 1
             let d = (column + 0.5) * brickW - x
@@ -343,7 +346,8 @@ extension BreakoutPhysics {
             bestDistance = bestDistance.replacing(with: distance, where: take)
             best = best.replacing(with: column, where: take)
             column -= 1
-        }
+            left &-= 1
+        } while left != 0
         return best
     }
 
