@@ -28,7 +28,7 @@ public enum Breakout: PlayableGame {
         }
     }
 
-    public static func makeTracker(config: BreakoutConfig, skill: TrackerSkill) -> any Agent {
+    public static func makeTracker(config: BreakoutConfig, skill: TrackerSkill) -> BreakoutTracker {
         BreakoutTracker(config: config, skill: skill)
     }
 

@@ -13,6 +13,8 @@ public protocol PlayableGame: SendableMetatype {
     associatedtype Record: Sendable
     /// An episode's running books (the record so far, and what booking it needs).
     associatedtype Tally
+    /// The game's heuristic player (``makeTracker(config:skill:)``).
+    associatedtype Tracker: Agent
 
     /// The game's name (``GameConfig/gameName``: "pong", "breakout").
     static var name: String { get }
@@ -30,7 +32,7 @@ public protocol PlayableGame: SendableMetatype {
     /// this game's layout and shape; actions must exist).
     static func check(_ spec: AgentSpec, config: Config) throws(AgentSpecError)
     /// The game's heuristic player (`tracker` specs) with `skill`.
-    static func makeTracker(config: Config, skill: TrackerSkill) -> any Agent
+    static func makeTracker(config: Config, skill: TrackerSkill) -> Tracker
 
     /// The books of game `i` of `vector`, just reset with `seed`.
     static func beginRecord(_ vector: Vector, _ i: Int, seed: UInt64) -> Tally

@@ -33,7 +33,7 @@ public enum Pong: PlayableGame {
         try spec.checkPolicy(policyTarget(config))
     }
 
-    public static func makeTracker(config: PongConfig, skill: TrackerSkill) -> any Agent {
+    public static func makeTracker(config: PongConfig, skill: TrackerSkill) -> PongTracker {
         PongTracker(config: config, skill: skill)
     }
 

@@ -64,14 +64,14 @@ extension GameTrainingTask {
 /// The seats of a learner's slots: per slot, the learner's seat and its
 /// opponent (one instance per slot and opponent), set per episode as the
 /// task seats it.
-final class LearnerSeats {
+final class LearnerSeats<Game: PlayableGame> {
     let seats: Int, observationCount: Int, opponentCount: Int
     /// Opponent `o` of slot `i` at `i × opponentCount + o`.
-    let opponents: SlotAgents
+    let opponents: SlotAgents<Game>
     var learnerSeat: [Int], opponent: [Int]
 
-    init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int) {
-        seats = Task.Game.seats
+    init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int) where Task.Game == Game {
+        seats = Game.seats
         observationCount = centre.inputs
         let list = task.makeOpponents(centre: centre)
         opponentCount = list.count
@@ -82,7 +82,7 @@ final class LearnerSeats {
     }
 
     /// Seats episode `k` (seeded `seed`) in slot `i` and resets its opponent.
-    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64) {
+    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64) where Task.Game == Game {
         let (learner, o) = task.seating(k)
         learnerSeat[i] = learner
         guard seats > 1 else { return }
@@ -125,7 +125,7 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     typealias Game = Task.Game
     let task: Task
     let plan: RolloutPlan
-    let seats: LearnerSeats
+    let seats: LearnerSeats<Game>
     var learners: [LinearPolicy]
     /// Per slot: its member, current episode and end episode.
     var member, episode, end: [Int]
@@ -199,7 +199,7 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
     typealias Game = Task.Game
     let task: Task
     let plan: ReinforcePlan
-    let seats: LearnerSeats
+    let seats: LearnerSeats<Game>
     let storage: TrajectoryStorage
     let trajectories: [Trajectory]
     var running: [TrajectoryEpisode]

@@ -86,7 +86,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     typealias Game = G
     let seats: Int, rosterCount: Int, observationCount: Int
     /// Player of roster entry `r` in seat `s` of slot `i` at `(i × seats + s) × rosterCount + r`.
-    let players: SlotAgents
+    let players: SlotAgents<G>
     /// Per slot and seat: the position of the seated player in `players`.
     var seated: [Int]
     var jobs: OneEpisodeJobs

@@ -2,17 +2,17 @@ import Gym
 
 /// Agents held by their concrete types in buffers allocated once, so that
 /// `act` on agent `k` is a direct call mutating it in place (no existential
-/// box made unique, no copy or reference counting per step). Agents of other
-/// types than the five ``AgentSpec`` makes are held as `any Agent`.
-final class SlotAgents {
-    enum Kind: UInt8 { case tracker, breakoutTracker, random, linear, constant, other }
+/// box made unique, no copy or reference counting per step). `Game`'s
+/// tracker is one of those types; agents of other types than the ones
+/// ``AgentSpec`` makes are held as `any Agent`.
+final class SlotAgents<Game: PlayableGame> {
+    enum Kind: UInt8 { case tracker, random, linear, constant, other }
 
     let count: Int
     let kinds: UnsafeMutableBufferPointer<Kind>
     /// Agent `k`'s index in the buffer of its kind.
     let positions: UnsafeMutableBufferPointer<Int>
-    let trackers: UnsafeMutableBufferPointer<PongTracker>
-    let breakoutTrackers: UnsafeMutableBufferPointer<BreakoutTracker>
+    let trackers: UnsafeMutableBufferPointer<Game.Tracker>
     let randoms: UnsafeMutableBufferPointer<RandomAgent>
     let linears: UnsafeMutableBufferPointer<LinearAgent>
     let constants: UnsafeMutableBufferPointer<ConstantAgent>
@@ -22,13 +22,12 @@ final class SlotAgents {
         count = agents.count
         kinds = .allocate(capacity: count)
         positions = .allocate(capacity: count)
-        var t: [PongTracker] = [], bt: [BreakoutTracker] = [], r: [RandomAgent] = [], l: [LinearAgent] = [], c: [ConstantAgent] = []
+        var t: [Game.Tracker] = [], r: [RandomAgent] = [], l: [LinearAgent] = [], c: [ConstantAgent] = []
         var o: [any Agent] = []
         for (k, agent) in agents.enumerated() {
             let (kind, position): (Kind, Int)
             switch agent {
-            case let a as PongTracker: (kind, position) = (.tracker, t.count); t.append(a)
-            case let a as BreakoutTracker: (kind, position) = (.breakoutTracker, bt.count); bt.append(a)
+            case let a as Game.Tracker: (kind, position) = (.tracker, t.count); t.append(a)
             case let a as RandomAgent: (kind, position) = (.random, r.count); r.append(a)
             case let a as LinearAgent: (kind, position) = (.linear, l.count); l.append(a)
             case let a as ConstantAgent: (kind, position) = (.constant, c.count); c.append(a)
@@ -42,7 +41,7 @@ final class SlotAgents {
             _ = b.initialize(from: values)
             return b
         }
-        trackers = buffer(t); breakoutTrackers = buffer(bt); randoms = buffer(r); linears = buffer(l); constants = buffer(c)
+        trackers = buffer(t); randoms = buffer(r); linears = buffer(l); constants = buffer(c)
         others = o
     }
 
@@ -51,18 +50,17 @@ final class SlotAgents {
             b.baseAddress?.deinitialize(count: n)
             b.deallocate()
         }
-        var n = (0, 0, 0, 0), nb = 0
+        var n = (0, 0, 0, 0)
         for k in 0 ..< count {
             switch kinds[k] {
             case .tracker: n.0 += 1
-            case .breakoutTracker: nb += 1
             case .random: n.1 += 1
             case .linear: n.2 += 1
             case .constant: n.3 += 1
             case .other: break
             }
         }
-        free(trackers, n.0); free(breakoutTrackers, nb); free(randoms, n.1); free(linears, n.2); free(constants, n.3)
+        free(trackers, n.0); free(randoms, n.1); free(linears, n.2); free(constants, n.3)
         kinds.deallocate(); positions.deallocate()
     }
 
@@ -70,7 +68,6 @@ final class SlotAgents {
         let p = positions[k]
         switch kinds[k] {
         case .tracker: trackers[p].reset(seed: seed)
-        case .breakoutTracker: breakoutTrackers[p].reset(seed: seed)
         case .random: randoms[p].reset(seed: seed)
         case .linear: linears[p].reset(seed: seed)
         case .constant: constants[p].reset(seed: seed)
@@ -83,7 +80,6 @@ final class SlotAgents {
         let p = positions[k]
         switch kinds[k] {
         case .tracker: return trackers[p].act(observation)
-        case .breakoutTracker: return breakoutTrackers[p].act(observation)
         case .random: return randoms[p].act(observation)
         case .linear: return linears[p].act(observation)
         case .constant: return constants[p].act(observation)
