@@ -16,7 +16,7 @@ import Testing
     @Test func laneObservationsEqualTheReference() throws {
         let count = 19, steps = 1200, seed: UInt64 = 11
         for (name, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
-            let before = batch.laneObservations
+            let before = batch.fastPath.laneObservations
             var row = [Float](repeating: 0, count: batch.observationCount)
             var play = ContractPlay(seed: seed, actions: batch.actionCount)
             let b = VectorBuffers(batch)
@@ -41,7 +41,7 @@ import Testing
                     }
                 }
             }
-            #expect(batch.laneObservations - before >= steps * 16, "\(name): \(batch.laneObservations - before) observations in lanes")
+            #expect(batch.fastPath.laneObservations - before >= steps * 16, "\(name): \(batch.fastPath.laneObservations - before) observations in lanes")
         }
     }
 

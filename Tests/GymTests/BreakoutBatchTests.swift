@@ -61,7 +61,7 @@ import Testing
     @Test func batchTakesTheQuietPathAndEqualsTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 6, steps: 2500)
-            #expect(batch.quietFrames * 2 > frames, "\(name): \(batch.quietFrames) of \(frames) frames took the quiet path")
+            #expect(batch.fastPath.frames * 2 > frames, "\(name): \(batch.fastPath.frames) of \(frames) frames took the quiet path")
         }
     }
 
@@ -72,20 +72,20 @@ import Testing
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame
     /// there finish their steps together, their observations written from
-    /// the fields the lanes left (``BreakoutBatch/quietGroupObservations``).
+    /// the fields the lanes left (`BreakoutBatch.fastPath.quietObservations`).
     @Test func laneQuietFramesEqualTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
             if config.stickyActionProbability > 0 {
-                #expect(batch.laneFrames == 0, "\(name): lane frames with sticky actions")
+                #expect(batch.fastPath.lanes == 0, "\(name): lane frames with sticky actions")
             } else {
                 // Two thirds of the frames would be 16 of 19 games' frames all quiet.
-                #expect(batch.laneFrames * 2 > frames, "\(name): \(batch.laneFrames) of \(frames) frames in lanes")
+                #expect(batch.fastPath.lanes * 2 > frames, "\(name): \(batch.fastPath.lanes) of \(frames) frames in lanes")
                 // Groups whose eight games all ran every frame in lanes
                 // finish their steps together.
-                #expect(batch.quietGroupSteps > 0, "\(name): no group finished its steps together")
+                #expect(batch.fastPath.groups > 0, "\(name): no group finished its steps together")
                 // Their observations are written from the lanes' fields.
-                #expect(batch.quietGroupObservations > 0, "\(name): no observation from the lanes' fields")
+                #expect(batch.fastPath.quietObservations > 0, "\(name): no observation from the lanes' fields")
             }
         }
     }
@@ -115,7 +115,7 @@ import Testing
                     }
                 }
             }
-            #expect(batch.quietGroupSteps > 0, "\(name): no group finished its steps together")
+            #expect(batch.fastPath.groups > 0, "\(name): no group finished its steps together")
         }
     }
 

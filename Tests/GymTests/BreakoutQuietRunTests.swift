@@ -23,7 +23,7 @@ import Testing
     /// batch too small for lanes (seven games) are run by
     /// ``BreakoutPhysics/quietRun(_:action:frames:)``.
     @Test func batchRunsQuietFramesInRegisters() throws {
-        for (name, frames) in try framesInRuns(lanes: false, counter: { $0.quietRunFrames }) {
+        for (name, frames) in try framesInRuns(lanes: false, counter: { $0.fastPath.run }) {
             #expect(frames * 2 > 500 * 7 * 4, "\(name): \(frames) frames in runs")
         }
     }
@@ -53,7 +53,7 @@ import Testing
     /// At frame skip 4 without sticky actions, a batch runs its serve
     /// frames by ``BreakoutPhysics/serveRun(_:action:frames:)``.
     @Test func batchRunsServeFramesInRegisters() throws {
-        for (name, frames) in try framesInRuns(counter: { $0.serveRunFrames }) {
+        for (name, frames) in try framesInRuns(counter: { $0.fastPath.serve }) {
             #expect(frames * 50 > 500 * 10 * 4, "\(name): \(frames) serve frames in runs")
         }
     }

@@ -52,32 +52,9 @@ public final class BreakoutBatch: VectorEnvironment {
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
-    /// Frames taken by the quiet-frame fast path so far (all games): how
-    /// tests see that the fast path is used.
-    var quietFrames = 0
-    /// Of those, frames run in registers by
-    /// ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions).
-    var quietRunFrames = 0
-    /// Of those, frames run eight games at a time in lanes by
-    /// ``BreakoutPhysics/quietLanes(_:actions:frames:fields:)`` (no sticky actions).
-    var laneFrames = 0
-    /// Of those, serve frames (no ball in play) run in registers by
-    /// ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions).
-    var serveRunFrames = 0
-    /// Game steps finished eight at a time by
-    /// ``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``
-    /// (every frame of the eight games ran in lanes): how tests see that
-    /// path is used.
-    var quietGroupSteps = 0
-    /// Of those, observations of groups finished together written from the
-    /// fields their lanes left
-    /// (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``):
-    /// how tests see that path is used.
-    var quietGroupObservations = 0
-    /// Observations written eight games at a time so far
-    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``): how
-    /// tests see that the lane path is used.
-    var laneObservations = 0
+    /// What the fast paths took so far (all games): how tests see that
+    /// each path is used.
+    var fastPath = FastPathCounts()
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -209,7 +186,7 @@ public final class BreakoutBatch: VectorEnvironment {
             observeGroup(i, into: out)
             i += 8
         }
-        laneObservations &+= i
+        fastPath.laneObservations &+= i
         while i < count {
             observeOne(i, into: out)
             i += 1
@@ -250,7 +227,7 @@ public final class BreakoutBatch: VectorEnvironment {
         let rewards = out.rewards, terminated = out.terminated, truncated = out.truncated
         // The fast paths' frame counts, kept in locals for the whole batch
         // step and added to the properties once.
-        var counts = QuietCounts()
+        var counts = FastPathCounts()
         var events = BreakoutEvents()
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball, no gravity, no sticky actions): `runs` holds the frames each
@@ -320,26 +297,42 @@ public final class BreakoutBatch: VectorEnvironment {
                 observeGroup(i &- 8, into: o)
             }
         }
-        quietGroupSteps &+= counts.groups
-        quietFrames &+= counts.quiet &+ counts.run &+ counts.serve &+ counts.lanes
-        laneFrames &+= counts.lanes
-        quietRunFrames &+= counts.run
-        serveRunFrames &+= counts.serve
-        quietGroupObservations &+= counts.quietObservations
         if let o = observations {
-            laneObservations &+= whole
+            counts.laneObservations &+= whole
             for g in whole ..< count { observeOne(g, into: o) }
         }
+        fastPath &+= counts
     }
 
-    /// Frames one batch step took on each fast path (see ``quietFrames``,
-    /// ``quietRunFrames``, ``serveRunFrames``): single quiet frames, frames
-    /// of quiet runs, frames of serve runs, frames run in lanes; the games
-    /// whose steps were finished eight at a time (``quietGroupSteps``), and
-    /// of those the observations written from the lanes' fields
-    /// (``quietGroupObservations``).
-    struct QuietCounts {
-        var quiet = 0, run = 0, serve = 0, lanes = 0, groups = 0, quietObservations = 0
+    /// Counts of what the fast paths took, kept by the batch
+    /// (``fastPath``) and by each step call (added to it at the end):
+    /// - `quiet`: single quiet frames (``BreakoutPhysics/quietFrame(_:action:)``);
+    /// - `run`: frames run in registers by
+    ///   ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions);
+    /// - `serve`: serve frames (no ball in play) run in registers by
+    ///   ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions);
+    /// - `lanes`: frames run eight games at a time in lanes by
+    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:)`` (no sticky actions);
+    /// - `groups`: game steps finished eight at a time by
+    ///   ``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``
+    ///   (every frame of the eight games ran in lanes);
+    /// - `quietObservations`: of those, observations written from the fields
+    ///   their lanes left
+    ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``);
+    /// - `laneObservations`: observations written eight games at a time
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``
+    ///   or `observeQuietEight`).
+    struct FastPathCounts {
+        var quiet = 0, run = 0, serve = 0, lanes = 0, groups = 0, quietObservations = 0, laneObservations = 0
+
+        /// Frames taken by any quiet-frame fast path.
+        var frames: Int { quiet &+ run &+ serve &+ lanes }
+
+        static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
+            a.quiet &+= b.quiet; a.run &+= b.run; a.serve &+= b.serve; a.lanes &+= b.lanes
+            a.groups &+= b.groups; a.quietObservations &+= b.quietObservations
+            a.laneObservations &+= b.laneObservations
+        }
     }
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
@@ -354,7 +347,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// run shorter than the frame skip stopped at a frame that is not
     /// quiet, which goes straight to the tick.
     @inline(__always)
-    func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout QuietCounts,
+    func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout FastPathCounts,
               laneRun: Int = -1) -> StepResult {
         let physics = self.physics
         let s = cores + i
