@@ -16,7 +16,9 @@ out=$1; shift
 mkdir -p "$out"
 builds=$*
 [ "${REVERSE:-0}" = 1 ] && builds=$(for nb in "$@"; do echo "$nb"; done | awk '{ a[NR] = $0 } END { for (i = NR; i >= 1; i--) printf "%s ", a[i] }')
-start=$(grep -c '^### round' "$out/bench.log" 2>/dev/null || echo 0)
+# Rounds already in OUT/bench.log (one "### round R NAME" line per build per round).
+start=$( (grep '^### round' "$out/bench.log" 2>/dev/null || true) | awk '{ print $3 }' | sort -un | tail -n 1)
+start=${start:-0}
 for r in $(seq 1 "${ROUNDS:-3}"); do
   for nb in $builds; do
     n=${nb%%=*}; b=${nb#*=}
