@@ -248,9 +248,10 @@ public final class BreakoutBatch: VectorEnvironment {
             if i & 7 == 0 {
                 runs = i < groups ? physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields)
                     : SIMD8<Float>(repeating: -1)
-                // A group whose games all ran every frame in lanes (each
-                // run is at most `skip`, so the sum is 8 × skip only then)
-                // finishes its steps together unless one of them ends.
+                // A group whose games all ran every frame in lanes (no run
+                // exceeds the frame skip, so the runs sum to eight frame
+                // skips only then) finishes its steps together unless one
+                // of them ends.
                 if i < groups, BreakoutPhysics.laneSum(runs) == 8 * skip,
                    finishQuietGroup(i, rewards: rewards, terminated: terminated, truncated: truncated,
                                     ends: ends, events: eventsOut) {

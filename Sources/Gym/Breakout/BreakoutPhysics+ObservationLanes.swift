@@ -59,7 +59,7 @@ extension BreakoutPhysics {
 
     /// ``observeHead(_:into:)`` (paddle, lives, levels, cooldown, watchdog,
     /// serve, speed, then the ball slots) of eight games, lane `g` for game
-    /// `g`, written to `o + g × stride` by 4 × 4 transposes: the same
+    /// `g`, written to the games' rows by ``storeRows(_:count:into:stride:)``: the same
     /// operations on the same operands (the divisions lane by lane), every
     /// `min` replaced by a select on the comparison the library's
     /// `min(a, b)` makes (`b < a ? b : a`) and every `max(a, b)` by one on
@@ -237,7 +237,7 @@ extension BreakoutPhysics {
     /// column is the scan ``nearestColumn(_:to:)`` equals, in lanes
     /// (``nearestColumnLanes(_:to:)``). Each entry's eight values go to
     /// `scratch` (one lane vector per entry), and the games' rows are
-    /// written from there four entries at a time by 4 × 4 transposes
+    /// written from there four entries at a time by four-by-four transposes
     /// (``storeRows(_:count:into:stride:)``), not lane by lane. The games'
     /// fields come from `fields`, as
     /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` gathered them
@@ -360,7 +360,7 @@ extension BreakoutPhysics {
     }
 
     /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
-    /// `o[g × stride + j]`, four entries at a time by 4 × 4 transposes
+    /// `o[g × stride + j]`, four entries at a time by four-by-four transposes
     /// (``LaneTranspose``); the last `count % 4` by one more transpose of
     /// the last four entries (writing some entries twice, with the same
     /// values), or lane by lane when `count < 4`.
