@@ -83,11 +83,7 @@ struct Bench: ParsableCommand {
         var cases: [(GameKind, String, Int?, Float?)] = []
         let skips = try frameSkips()
         for g in games {
-            let names: [String]
-            switch g {
-            case .pong: names = PongConfig.presetNames
-            case .breakout: names = BreakoutConfig.presetNames
-            }
+            let names = g.game.presetNames
             var base: [String]
             if let configFile = rules.configFile {
                 base = [configFile]
@@ -151,16 +147,8 @@ struct Bench: ParsableCommand {
     }
 
     /// Games per chunk of the batched figures unless `--chunk` says
-    /// otherwise, chosen with `--chunk` runs (the best scaling over two
-    /// workers): smaller chunks lose with the policy in the loop (two
-    /// workers calling a small sgemm at once wait on OpenBLAS's buffer
-    /// lock), larger ones fall out of the caches.
-    static func defaultChunk(_ game: GameKind) -> Int {
-        switch game {
-        case .pong: 64
-        case .breakout: 32
-        }
-    }
+    /// otherwise (``CommandGame/benchChunk``).
+    static func defaultChunk(_ game: GameKind) -> Int { game.game.benchChunk }
 
     /// Frame skips measured beside each game's presets by default.
     static let defaultExtraFrameSkips = [4, 8]

@@ -6,6 +6,8 @@ import Gym
 // (``CommandGame``) and play's table (``BreakoutTable``); the rules stay in Gym.
 
 extension Breakout: CommandGame {
+    static let benchChunk = 32
+
     /// The agent alone: mean score with a 95% interval, walls cleared, lives lost, length.
     static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig) throws {
         let results = records.enumerated().map { index, episode in

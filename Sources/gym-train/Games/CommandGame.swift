@@ -5,7 +5,7 @@ import Gym
 /// What gym-train needs of a game beyond Agents' ``PlayableGame`` (and its
 /// single-game API for `bench`): the lines, tables and files its commands
 /// write for that game. One
-/// conformance per game (Reports/PongReports.swift, Reports/BreakoutReports.swift);
+/// conformance per game (Games/PongCommands.swift, Games/BreakoutCommands.swift);
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
 protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig {
@@ -45,6 +45,19 @@ protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig {
     /// (Breakout: compared seed by seed).
     static func tournamentPlay(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
                                options: Tournament, records: [Record]) -> TournamentPlay
+
+    // MARK: bench
+    /// Games per chunk of `bench`'s batched figures unless `--chunk` says
+    /// otherwise, chosen with `--chunk` runs (the best scaling over two
+    /// workers): smaller chunks lose with the policy in the loop (two
+    /// workers calling a small sgemm at once wait on OpenBLAS's buffer
+    /// lock), larger ones fall out of the caches.
+    static var benchChunk: Int { get }
+}
+
+extension CommandGame {
+    /// The names of the game's presets (``GameConfig/presetNames``).
+    static var presetNames: [String] { Config.presetNames }
 }
 
 /// A tournament's mode name, run.json sizes and number of games (see ``CommandGame``).

@@ -6,6 +6,8 @@ import Gym
 // (``CommandGame``) and play's table (``PongTable``); the rules stay in Gym.
 
 extension Pong: CommandGame {
+    static let benchChunk = 64
+
     /// The agent alternates sides by episode; win rate, points share, score and length.
     static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig) throws {
         let results = records.enumerated().map { index, match in
