@@ -72,4 +72,49 @@ import Testing
             }
         }
     }
+
+    /// ``BreakoutPhysics/nearestColumnPlacedLanes(_:to:)`` (the path of
+    /// ``BreakoutPhysics/nearestColumnLanes(_:to:)`` for walls of at most
+    /// ``BreakoutPhysics/placedColumnsLimit`` columns) against
+    /// ``BreakoutPhysics/nearestColumn(_:to:)`` lane by lane: at every
+    /// column centre and edge and one rounding step either side (where the
+    /// first guess needs its correction), at zeros and beyond the field,
+    /// with empty, full and random candidate sets, for every such wall in
+    /// several field widths.
+    @Test func placedNearestColumnIsTheScalarOne() {
+        var rng = Xoshiro256(seed: 0x9A1C)
+        for cols in 1 ... BreakoutPhysics.placedColumnsLimit {
+            for width: Float in [320, 160, 640, 97, 333.3] {
+                var config = BreakoutConfig()
+                config.brickColumns = cols
+                config.fieldWidth = width
+                let physics = BreakoutPhysics(config: config)
+                let all: UInt32 = (1 << UInt32(cols)) - 1
+                var xs: [Float] = [-1e30, -width, -0.0, 0, 2 * width, 1e30]
+                for c in 0 ... cols {
+                    for base in [(Float(c) + 0.5) * physics.brickW, Float(c) * physics.brickW] {
+                        xs += [base, base.nextUp, base.nextDown]
+                    }
+                }
+                var k = 0
+                while k < xs.count {
+                    var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
+                    for g in 0 ..< 8 {
+                        candidates[g] = switch rng.below(4) {
+                        case 0: 0
+                        case 1: all
+                        default: UInt32(truncatingIfNeeded: rng.next()) & all
+                        }
+                        x[g] = xs[(k + g) % xs.count]
+                    }
+                    let lanes = physics.nearestColumnPlacedLanes(candidates, to: x)
+                    for g in 0 ..< 8 {
+                        #expect(lanes[g] == Float(physics.nearestColumn(candidates[g], to: x[g])),
+                                "\(cols) columns, width \(width), candidates \(candidates[g]), x \(x[g])")
+                    }
+                    k += 8
+                }
+            }
+        }
+    }
 }

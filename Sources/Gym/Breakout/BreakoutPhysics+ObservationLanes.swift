@@ -317,6 +317,9 @@ extension BreakoutPhysics {
         guard Self.laneSum(probe) == 0 else {
             return nearestColumnLanesOneByOne(candidates, to: x)
         }
+        if cols <= Self.placedColumnsLimit {
+            return nearestColumnPlacedLanes(candidates, to: x)
+        }
         let first = union.trailingZeroBitCount, last = 31 - union.leadingZeroBitCount
         // Each column's candidate bits in the sign bit, highest column
         // first: the select reads the sign bit, so the test is one shift
@@ -349,6 +352,71 @@ extension BreakoutPhysics {
             left &-= 1
         } while left != 0
         return best
+    }
+
+    /// The widest wall ``nearestColumnPlacedLanes(_:to:)`` takes: its
+    /// candidate sets below `1 << 24` convert to floats exactly.
+    static let placedColumnsLimit = 24
+
+    /// ``nearestColumn(_:to:)`` lane by lane, the way that function finds
+    /// it (for finite `x` and walls of at most ``placedColumnsLimit``
+    /// columns): `x` placed among the column centres by the same first
+    /// guess and the same correction, then the last candidate at or left
+    /// of it and the first right of it, the same distances and the same
+    /// choice (the right one only when strictly nearer or alone; −1
+    /// without candidates).
+    ///
+    /// The correction is one step here (that function's loop takes as
+    /// many as needed): the guess `x × (1 / brickW) + 0.5`, clamped to
+    /// 0 ... columns, is within a few rounding steps of `x / brickW + 0.5`
+    /// (at most columns, so those steps are far below 1), and the rounded
+    /// centres within one step of `(c + 0.5) × brickW`: the truncated
+    /// guess is off by at most one column, too far or too near, never both
+    /// (the centres increase).
+    ///
+    /// The highest set bit of a candidate set and the lowest (isolated as
+    /// `v & −v`) are read from the exponents of their exact float
+    /// conversions, since the lanes have no bit scans. Out of line: inlined,
+    /// it made the optimizer leave the row stores of its caller as calls.
+    @inline(never)
+    func nearestColumnPlacedLanes(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
+        let columns = Lanes(repeating: Float(cols))
+        let g = x * invBrickW + 0.5
+        // The guess's clamp to 0 ... cols (g is finite), then truncation:
+        // j is the last column at or left of x by the guess.
+        let clamped = Lanes().replacing(with: g.replacing(with: columns, where: .!(g .<= columns)), where: g .>= 0)
+        var j = clamped.rounded(.towardZero) - 1
+        let tooFar: LaneMask = (j .>= 0) .& ((j + 0.5) * brickW .> x)
+        let tooNear: LaneMask = (j + 1 .< columns) .& ((j + 1 + 0.5) * brickW .<= x)
+        j = j.replacing(with: j - 1, where: tooFar).replacing(with: j + 1, where: tooNear)
+        let t = j + 1
+        // Columns 0 ... j: the low t bits.
+        let low = candidates & ((SIMD8<UInt32>(repeating: 1) &<< Self.integers(t)) &- 1)
+        let high = candidates & ~low
+        // Both sets and the right one's lowest bit as floats (exact), tested
+        // for zero and read for their highest bit as floats.
+        let lowSet = Lanes(SIMD8<Int32>(truncatingIfNeeded: low))
+        let rightBit = Lanes(SIMD8<Int32>(truncatingIfNeeded: high & (0 &- high)))
+        let left = Self.highestBit(lowSet), right = Self.highestBit(rightBit)
+        let leftDistance = Self.magnitude((left + 0.5) * brickW - x)
+        let rightDistance = Self.magnitude((right + 0.5) * brickW - x)
+        let hasLeft: LaneMask = lowSet .> 0, hasRight: LaneMask = rightBit .> 0
+        let takeRight = hasRight .& (.!hasLeft .| (rightDistance .< leftDistance))
+        return left.replacing(with: right, where: takeRight).replacing(with: -1, where: .!(hasLeft .| hasRight))
+    }
+
+    /// The index of the highest set bit of each lane of `v` (positive
+    /// integers, exact: their exponents), as a float; meaningless for 0.
+    @inline(always)
+    static func highestBit(_ v: Lanes) -> Lanes {
+        Lanes((unsafeBitCast(v, to: SIMD8<Int32>.self) &>> 23) &- 127)
+    }
+
+    /// `|v|` by clearing the sign bit (a −0 becomes +0: equal in every
+    /// comparison, and only comparisons read the result).
+    @inline(always)
+    static func magnitude(_ v: Lanes) -> Lanes {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
     }
 
     /// ``nearestColumn(_:to:)`` of each lane (out of line: rare).
