@@ -186,6 +186,23 @@ import Testing
             }
         }
     }
+
+    /// The batch's cores start on a cache line and each takes whole lines,
+    /// and the fields a quiet step and its observation read (up to the
+    /// levels cleared, after the ball vectors) lie in each core's first
+    /// three lines: a layout change that spreads them fails here.
+    @Test func coresTakeWholeCacheLines() {
+        let line = BreakoutBatch.coreAlignment
+        #expect(MemoryLayout<BreakoutCore>.stride % line == 0)
+        let batch = BreakoutBatch(config: BreakoutConfig(), count: 3, seed: 1)
+        #expect(Int(bitPattern: batch.cores) % line == 0)
+        let hot: [PartialKeyPath<BreakoutCore>] = [\.paddleX, \.end, \.ballVY, \.stepsSinceProgress, \.speed,
+                                                   \.lives, \.levelsCleared]
+        for field in hot {
+            let offset = MemoryLayout<BreakoutCore>.offset(of: field) ?? .max
+            #expect(offset < 3 * line, "\(field) at byte \(offset)")
+        }
+    }
 }
 
 /// Every preset at 1, 4 and 8 frames per step without sticky actions, and

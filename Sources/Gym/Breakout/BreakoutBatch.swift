@@ -74,7 +74,11 @@ public final class BreakoutBatch: VectorEnvironment {
         cellCount = physics.cellCount
         observationCount = physics.observationCount
         let blank = physics.initialState(seed: 0).core
-        cores = .allocate(capacity: count)
+        // On a cache-line boundary: with BreakoutCore's stride a whole
+        // number of lines, every game's core starts a line.
+        cores = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<BreakoutCore>.stride,
+                                                 alignment: Self.coreAlignment)
+            .bindMemory(to: BreakoutCore.self, capacity: count)
         cores.initialize(repeating: blank, count: count)
         bricks = .allocate(capacity: max(1, count * cellCount))
         bricks.initialize(repeating: 0, count: max(1, count * cellCount))
@@ -93,9 +97,12 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     deinit {
-        cores.deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
+        UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
         cellEntries.deallocate(); laneScratch.deallocate()
     }
+
+    /// The alignment of the cores' buffer (bytes): a cache line.
+    static let coreAlignment = 64
 
     @inline(__always)
     func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { bricks + i * cellCount }

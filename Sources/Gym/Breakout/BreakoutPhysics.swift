@@ -181,8 +181,8 @@ public final class BreakoutPhysics: Sendable {
             ballX: .zero, ballY: .zero, ballVX: .zero, ballVY: .zero,
             stepsSinceProgress: 0, serveTimer: serveDelay,
             speed: ballSpeed, score: 0, lives: Int32(config.lives), levelsCleared: 0,
-            hitsSinceServe: 0, speedUpsPassed: 0, reachedTopRows: false, paddleShrunk: false,
-            flashCell: SIMD8(repeating: -1), flashUntil: .zero, flashHead: 0,
+            hitsSinceServe: 0, speedUpsPassed: 0, flashCell: SIMD8(repeating: -1), flashUntil: .zero,
+            reachedTopRows: false, paddleShrunk: false, flashHead: 0,
             serveRNG: Xoshiro256(seed: Seeds.stream(seed, 1)),
             pushRNG: Xoshiro256(seed: Seeds.stream(seed, 3)),
             stickyRNG: Xoshiro256(seed: Seeds.stream(seed, 2)),
@@ -198,8 +198,8 @@ public final class BreakoutPhysics: Sendable {
             pushCooldown: 0, servePending: false, lastAction: 0, end: .none,
             ballX: .zero, ballY: .zero, ballVX: .zero, ballVY: .zero, stepsSinceProgress: 0, serveTimer: 0,
             speed: 0, score: 0, lives: 0, levelsCleared: 0, hitsSinceServe: 0, speedUpsPassed: 0,
-            reachedTopRows: false, paddleShrunk: false,
-            flashCell: .zero, flashUntil: .zero, flashHead: 0, serveRNG: Xoshiro256(seed: 0),
+            flashCell: .zero, flashUntil: .zero, reachedTopRows: false, paddleShrunk: false,
+            flashHead: 0, serveRNG: Xoshiro256(seed: 0),
             pushRNG: Xoshiro256(seed: 0), stickyRNG: Xoshiro256(seed: 0), wallRNG: Xoshiro256(seed: 0))
         bricks.withUnsafeMutableBufferPointer { b in
             if let base = b.baseAddress { reset(&core, bricks: base, seed: seed) }

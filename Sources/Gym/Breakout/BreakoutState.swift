@@ -20,7 +20,11 @@ public enum BreakoutAction: Int, CaseIterable, Sendable {
 public struct BreakoutCore: Hashable, Codable, Sendable {
     // Field order: what every frame and step reads or writes (paddle,
     // counters, flags) comes first, in the bytes before the 32-byte aligned
-    // ball vectors, so a quiet step touches the fewest cache lines.
+    // ball vectors, then the counters a step or its observation reads; the
+    // rarely read fields follow, ordered so the struct has no holes and its
+    // stride is a whole number of 64-byte cache lines (``BreakoutBatch``
+    // starts its cores on a line, so each game's hot fields take the
+    // fewest lines).
     /// Paddle centre x and current half width (units).
     public var paddleX: Float, paddleHalfWidth: Float
     public var ballCount: Int32
@@ -51,13 +55,14 @@ public struct BreakoutCore: Hashable, Codable, Sendable {
     /// Ball brick hits since the last serve (for `speedUpAfterHits`), and how
     /// many of those thresholds have been passed.
     public var hitsSinceServe: Int32, speedUpsPassed: Int32
+    /// The last bricks hit (a ring of 8): their cells and the frame until
+    /// which each flashes. Drawing only; no effect on play.
+    public var flashCell: SIMD8<Int16>, flashUntil: SIMD8<Int32>
     /// A ball has hit a brick in the top `speedUpRows` rows since the serve.
     public var reachedTopRows: Bool
     /// The paddle is shrunk (after a ball reached the top wall).
     public var paddleShrunk: Bool
-    /// The last bricks hit (a ring of 8): their cells and the frame until
-    /// which each flashes. Drawing only; no effect on play.
-    public var flashCell: SIMD8<Int16>, flashUntil: SIMD8<Int32>
+    /// The flash ring's next slot.
     public var flashHead: UInt8
     /// Serve angles and extra-ball directions.
     public var serveRNG: Xoshiro256
