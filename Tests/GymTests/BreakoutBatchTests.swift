@@ -74,7 +74,9 @@ import Testing
     /// there finish their steps together, their observations written from
     /// the fields the lanes left (`BreakoutBatch.fastPath.quietObservations`),
     /// and in the other groups the games that ran every frame there finish
-    /// theirs together (`BreakoutBatch.fastPath.laneFinishes`);
+    /// theirs together (`BreakoutBatch.fastPath.laneFinishes`) and the
+    /// group's observations read the lanes' fields with the other games'
+    /// written in (`BreakoutBatch.fastPath.writtenObservations`);
     /// games waiting for a serve run their quiet frames there as well
     /// (`BreakoutBatch.fastPath.laneServes`).
     @Test func laneQuietFramesEqualTheReference() throws {
@@ -93,6 +95,9 @@ import Testing
                 // In groups where some game did not, the games that did
                 // finish their steps together too.
                 #expect(batch.fastPath.laneFinishes > 0, "\(name): no step finished together in a mixed group")
+                // And such a group's observations read the lanes' fields,
+                // the other games' written in.
+                #expect(batch.fastPath.writtenObservations > 0, "\(name): no mixed group observed from the lanes' fields")
                 // Games waiting for a serve run their quiet frames in lanes too.
                 #expect(batch.fastPath.laneServes > 0, "\(name): no serve frame in lanes")
             }

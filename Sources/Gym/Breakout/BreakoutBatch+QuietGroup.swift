@@ -50,7 +50,59 @@ extension BreakoutBatch {
         UnsafeMutableRawPointer(terminated + i).storeBytes(of: UInt64(0), as: UInt64.self)
         UnsafeMutableRawPointer(truncated + i).storeBytes(of: UInt64(0), as: UInt64.self)
         if let ends { UnsafeMutableRawPointer(ends + i).storeBytes(of: UInt64(0), as: UInt64.self) }
-        if let events { (events + i).update(repeating: BreakoutEvents(), count: 8) }
+        if let events { Self.clearEvents(events + i) }
+        return true
+    }
+
+    /// Sets the eight events at `e` to no event (every field 0, so all
+    /// bytes 0): 64 zero bytes per store, then 4 per store for any rest.
+    @inline(__always)
+    static func clearEvents(_ e: UnsafeMutablePointer<BreakoutEvents>) {
+        let bytes = 8 * MemoryLayout<BreakoutEvents>.stride
+        let raw = UnsafeMutableRawPointer(e)
+        var k = 0
+        while k &+ 64 <= bytes {
+            raw.storeBytes(of: SIMD16<UInt32>(), toByteOffset: k, as: SIMD16<UInt32>.self)
+            k &+= 64
+        }
+        while k < bytes {
+            raw.storeBytes(of: UInt32(0), toByteOffset: k, as: UInt32.self)
+            k &+= 4
+        }
+    }
+
+    /// Writes what ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``
+    /// leaves in `fields` for a game (paddle x and half width, ball count,
+    /// slot 0's x, y, vx and vy, the push cooldown) into lane `g` of
+    /// `fields` from the core of game `i + g`, for each bit `g` set in
+    /// `lanes`: after those games stepped on their own, the group's
+    /// observation reads the fields as after a step that ran in lanes
+    /// (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``).
+    /// Returns `false` (some lanes written) when one of them has neither
+    /// one ball in play and no serve pending nor no ball and a serve
+    /// pending, the cases that observation reads.
+    @inline(__always)
+    func writeLaneFields(_ i: Int, lanes: UInt32, fields: UnsafeMutablePointer<SIMD8<Float>>) -> Bool {
+        let raw = UnsafeMutableRawPointer(fields)
+        let lane = MemoryLayout<SIMD8<Float>>.stride
+        let cooldown = BreakoutPhysics.laneCooldownField * lane
+        var m = lanes
+        while m != 0 {
+            let g = m.trailingZeroBitCount
+            m &= m &- 1
+            let s = cores + (i &+ g)
+            let pending: Int32 = s.pointee.servePending ? 1 : 0
+            guard s.pointee.ballCount &+ pending == 1 else { return false }
+            let at = 4 &* g
+            raw.storeBytes(of: s.pointee.paddleX, toByteOffset: at, as: Float.self)
+            raw.storeBytes(of: s.pointee.paddleHalfWidth, toByteOffset: lane &+ at, as: Float.self)
+            raw.storeBytes(of: Float(s.pointee.ballCount), toByteOffset: 2 &* lane &+ at, as: Float.self)
+            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballX), toByteOffset: 3 &* lane &+ at, as: Float.self)
+            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballY), toByteOffset: 4 &* lane &+ at, as: Float.self)
+            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballVX), toByteOffset: 5 &* lane &+ at, as: Float.self)
+            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballVY), toByteOffset: 6 &* lane &+ at, as: Float.self)
+            raw.storeBytes(of: Float(s.pointee.pushCooldown), toByteOffset: cooldown &+ at, as: Float.self)
+        }
         return true
     }
 

@@ -266,13 +266,26 @@ public final class BreakoutBatch: VectorEnvironment {
                 counts.laneFinishes &+= finished
                 others = 0xFF & ~full
             }
+            var left = others
             repeat {
-                let g = others.trailingZeroBitCount
-                others &= others &- 1
+                let g = left.trailingZeroBitCount
+                left &= left &- 1
                 stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
                          events: &events)
-            } while others != 0
-            if let o = observations { observeGroup(i, into: o) }
+            } while left != 0
+            if let o = observations {
+                // The lanes still hold the fields of the games that finished
+                // together; with the others' written in, the observation
+                // reads them unless one of the others has several balls or
+                // ended.
+                if writeLaneFields(i, lanes: others, fields: fields) {
+                    physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
+                                              into: o + i * n, stride: n, scratch: laneScratch)
+                    counts.writtenObservations &+= 8
+                } else {
+                    observeGroup(i, into: o)
+                }
+            }
             i &+= 8
         }
         while i < count {
@@ -346,12 +359,16 @@ public final class BreakoutBatch: VectorEnvironment {
     /// - `quietObservations`: of those, observations written from the fields
     ///   their lanes left
     ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``);
+    /// - `writtenObservations`: observations of groups where some game did
+    ///   not run every frame in lanes written by `observeQuietEight` after
+    ///   those games' fields were written into the lanes
+    ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
     ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``
     ///   or `observeQuietEight`).
     struct FastPathCounts {
         var quiet = 0, run = 0, serve = 0, lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
-        var quietObservations = 0, laneObservations = 0
+        var quietObservations = 0, writtenObservations = 0, laneObservations = 0
 
         /// Frames taken by any quiet-frame fast path.
         var frames: Int { quiet &+ run &+ serve &+ lanes }
@@ -360,6 +377,7 @@ public final class BreakoutBatch: VectorEnvironment {
             a.quiet &+= b.quiet; a.run &+= b.run; a.serve &+= b.serve; a.lanes &+= b.lanes
             a.laneServes &+= b.laneServes
             a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes; a.quietObservations &+= b.quietObservations
+            a.writtenObservations &+= b.writtenObservations
             a.laneObservations &+= b.laneObservations
         }
     }
