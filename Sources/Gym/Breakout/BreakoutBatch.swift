@@ -11,9 +11,12 @@
 /// sticky actions and gravity, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
 /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), a game whose
-/// frames were all quiet there only finishes its step, and eight such
-/// games of one group finish theirs together unless one of them ends
-/// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``). Each
+/// frames were all quiet there only finishes its step, such games of one
+/// group finish theirs together unless one of them ends
+/// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
+/// while the group's other games step one by one, and the group's
+/// observations read the fields the lanes left (the other games' written
+/// in: ``writeLaneFields(_:lanes:fields:)``). Each
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight

@@ -89,7 +89,7 @@ extension BreakoutPhysics {
         let wy = paddleHalfH + r
         let reach = half + r + Self.paddleMargin
         var done = Lanes()
-        for f in 0 ..< frames {
+        for _ in 0 ..< frames {
             let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
             var ok = running
             // A push off cooldown takes effect (a ball's frame only).
@@ -142,9 +142,6 @@ extension BreakoutPhysics {
             px = px.replacing(with: px2, where: ok)
             done = done.replacing(with: done + 1, where: ok)
             running = ok
-            // No lane still running (the sum of 1 per running lane is 0),
-            // tested only when a frame is left.
-            if f &+ 1 < frames, Self.laneSum(Lanes().replacing(with: 1, where: running)) == 0 { break }
         }
         // Written back to every game, lane by lane with constant lanes: a
         // game that ran no frame gets its own values back (the gathered
