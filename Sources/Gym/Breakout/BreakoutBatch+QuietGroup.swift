@@ -20,7 +20,7 @@ extension BreakoutBatch {
     /// ``BreakoutPhysics/finishStep(_:events:)`` applies) are the only way a
     /// step ends here; the counters wrap as that function's do. Branch-free
     /// over the eight games: a game not in `lanes` adds 0.
-    @inline(__always)
+    @inline(always)
     func finishQuietGroup(_ i: Int, lanes: UInt32, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                           ends: UnsafeMutablePointer<UInt8>?, events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
