@@ -9,11 +9,14 @@
 /// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
 /// same result bit for bit) takes a fast path that reads no brick; without
 /// sticky actions and gravity, the quiet frames of games with one ball in
-/// play run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``), a game whose
-/// frames were all quiet there only finishes its step, and eight such
-/// games of one group finish theirs together unless one of them ends
-/// (``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``). Each
+/// play or waiting for a serve run eight games at a time in float lanes
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), a game whose
+/// frames were all quiet there only finishes its step, such games of one
+/// group finish theirs together unless one of them ends
+/// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
+/// while the group's other games step one by one, and the group's
+/// observations read the fields the lanes left (the other games' written
+/// in: ``writeLaneFields(_:lanes:fields:)``). Each
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight
@@ -225,8 +228,6 @@ public final class BreakoutBatch: VectorEnvironment {
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
         let physics = self.physics
         let n = observationCount
-        let nextStep = autoresetMode == .nextStep
-        let sameStep = autoresetMode == .sameStep
         let observed = out.seatsObserved(of: 1) > 0
         // Checked once per batch step, not per game.
         let finals = observed ? out.finalObservations : nil
@@ -237,13 +238,12 @@ public final class BreakoutBatch: VectorEnvironment {
         var counts = FastPathCounts()
         var events = BreakoutEvents()
         // Quiet frames eight games at a time in lanes where they apply (one
-        // ball, no gravity, no sticky actions): `runs` holds the frames each
-        // game of the current group ran there (−1: none, see
-        // ``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``).
+        // ball or a serve pending, no gravity, no sticky actions): each
+        // group's `runs` holds the frames each of its games ran there (−1:
+        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``).
         let lanes = physics.gravity <= 0 && !(physics.config.stickyActionProbability > 0)
         let whole = count & ~7
         let groups = lanes ? whole : 0
-        var runs = SIMD8<Float>(repeating: -1)
         let frames = physics.config.frameSkip, skip = Float(frames)
         // Observations are written group by group as each group's eight
         // games finish their step (each game's is independent of the
@@ -251,18 +251,18 @@ public final class BreakoutBatch: VectorEnvironment {
         let observations = observed ? out.observations : nil
         let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
-        while i < count {
-            if i & 7 == 0 {
-                runs = i < groups ? physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields)
-                    : SIMD8<Float>(repeating: -1)
-                // A group whose games all ran every frame in lanes (no run
-                // exceeds the frame skip, so the runs sum to eight frame
-                // skips only then) finishes its steps together unless one
-                // of them ends.
-                if i < groups, BreakoutPhysics.laneSum(runs) == 8 * skip,
-                   finishQuietGroup(i, rewards: rewards, terminated: terminated, truncated: truncated,
-                                    ends: ends, events: eventsOut) {
-                    counts.lanes &+= 8 &* frames
+        while i < groups {
+            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields,
+                                          serveFrames: &counts.laneServes)
+            // The games that ran every frame in lanes finish their steps
+            // together unless one of them ends; the others step on their own.
+            let full = Self.fullLanes(runs, skip: skip)
+            var others: UInt32 = 0xFF
+            if full != 0, finishQuietGroup(i, lanes: full, rewards: rewards, terminated: terminated,
+                                           truncated: truncated, ends: ends, events: eventsOut) {
+                let finished = full.nonzeroBitCount
+                counts.lanes &+= finished &* frames
+                if full == 0xFF {
                     counts.groups &+= 8
                     if let o = observations {
                         // The lanes still hold these games' paddles and balls.
@@ -273,33 +273,33 @@ public final class BreakoutBatch: VectorEnvironment {
                     i &+= 8
                     continue
                 }
+                counts.laneFinishes &+= finished
+                others = 0xFF & ~full
             }
-            let r: StepResult
-            if nextStep, cores[i].end != .none {
-                // The step after the end: the new episode, this step's action ignored.
-                nextEpisode(i)
-                events = BreakoutEvents()
-                r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
-            } else {
-                let run = runs[i & 7]
-                if run == skip {
-                    // Every frame ran quietly in lanes: no event, only the step's end.
-                    counts.lanes &+= frames
-                    events = BreakoutEvents()
-                    r = physics.finishStep(&cores[i], events: BreakoutEvents())
+            var left = others
+            repeat {
+                let g = left.trailingZeroBitCount
+                left &= left &- 1
+                stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
+                         events: &events)
+            } while left != 0
+            if let o = observations {
+                // The lanes still hold the fields of the games that finished
+                // together; with the others' written in, the observation
+                // reads them unless one of the others has several balls or
+                // ended.
+                if writeLaneFields(i, lanes: others, fields: fields) {
+                    physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
+                                              into: o + i * n, stride: n, scratch: laneScratch)
+                    counts.writtenObservations &+= 8
                 } else {
-                    r = step(i, action: Int(actions[i]), events: &events, counts: &counts, laneRun: Int(run))
-                }
-                if r.isDone, sameStep {
-                    if let f = finals { physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * n) }
-                    nextEpisode(i)
+                    observeGroup(i, into: o)
                 }
             }
-            rewards[i] = r.reward
-            terminated[i] = r.terminated ? 1 : 0
-            truncated[i] = r.truncated ? 1 : 0
-            if let e = ends { e[i] = r.end.rawValue }
-            if let e = eventsOut { e[i] = events }
+            i &+= 8
+        }
+        while i < count {
+            stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations {
                 observeGroup(i &- 8, into: o)
@@ -312,6 +312,45 @@ public final class BreakoutBatch: VectorEnvironment {
         fastPath &+= counts
     }
 
+    /// One agent step of game `i` within ``step(actions:into:)`` and its
+    /// outputs (`out`'s rows `i`; the final observation to `finals` when
+    /// the step ends the episode and restarts it): `run` is the frames it
+    /// already ran this step in lanes
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1.
+    @inline(__always)
+    func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
+                  finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
+        let physics = self.physics
+        let frames = physics.config.frameSkip
+        let r: StepResult
+        if autoresetMode == .nextStep, cores[i].end != .none {
+            // The step after the end: the new episode, this step's action ignored.
+            nextEpisode(i)
+            events = BreakoutEvents()
+            r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+        } else {
+            if run == Float(frames) {
+                // Every frame ran quietly in lanes: no event, only the step's end.
+                counts.lanes &+= frames
+                events = BreakoutEvents()
+                r = physics.finishStep(&cores[i], events: BreakoutEvents())
+            } else {
+                r = step(i, action: Int(action), events: &events, counts: &counts, laneRun: Int(run))
+            }
+            if r.isDone, autoresetMode == .sameStep {
+                if let f = finals {
+                    physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * observationCount)
+                }
+                nextEpisode(i)
+            }
+        }
+        out.rewards[i] = r.reward
+        out.terminated[i] = r.terminated ? 1 : 0
+        out.truncated[i] = r.truncated ? 1 : 0
+        if let e = out.ends { e[i] = r.end.rawValue }
+        if let e = out.events { e[i] = events }
+    }
+
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
     /// - `quiet`: single quiet frames (``BreakoutPhysics/quietFrame(_:action:)``);
@@ -320,25 +359,35 @@ public final class BreakoutBatch: VectorEnvironment {
     /// - `serve`: serve frames (no ball in play) run in registers by
     ///   ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions);
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)`` (no sticky actions);
+    /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
-    ///   ``finishQuietGroup(_:rewards:terminated:truncated:ends:events:)``
+    ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
     ///   (every frame of the eight games ran in lanes);
+    /// - `laneFinishes`: game steps finished together by that function in
+    ///   groups where some game did not run every frame in lanes;
     /// - `quietObservations`: of those, observations written from the fields
     ///   their lanes left
     ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``);
+    /// - `writtenObservations`: observations of groups where some game did
+    ///   not run every frame in lanes written by `observeQuietEight` after
+    ///   those games' fields were written into the lanes
+    ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
     ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``
     ///   or `observeQuietEight`).
     struct FastPathCounts {
-        var quiet = 0, run = 0, serve = 0, lanes = 0, groups = 0, quietObservations = 0, laneObservations = 0
+        var quiet = 0, run = 0, serve = 0, lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
+        var quietObservations = 0, writtenObservations = 0, laneObservations = 0
 
         /// Frames taken by any quiet-frame fast path.
         var frames: Int { quiet &+ run &+ serve &+ lanes }
 
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
             a.quiet &+= b.quiet; a.run &+= b.run; a.serve &+= b.serve; a.lanes &+= b.lanes
-            a.groups &+= b.groups; a.quietObservations &+= b.quietObservations
+            a.laneServes &+= b.laneServes
+            a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes; a.quietObservations &+= b.quietObservations
+            a.writtenObservations &+= b.writtenObservations
             a.laneObservations &+= b.laneObservations
         }
     }
@@ -351,7 +400,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// and a new wall comes only with a hit that clears the last brick).
     ///
     /// `laneRun` is the frames game `i` already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:)``), or −1; a lane
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1; a lane
     /// run shorter than the frame skip stopped at a frame that is not
     /// quiet, which goes straight to the tick.
     @inline(__always)

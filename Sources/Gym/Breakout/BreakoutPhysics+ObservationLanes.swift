@@ -26,11 +26,12 @@ extension BreakoutPhysics {
 
     /// ``observeEight(_:cells:aim:into:stride:scratch:)`` of eight games
     /// whose step ran every frame in lanes
-    /// (``quietLanes(_:actions:frames:fields:)``, which left their paddle,
+    /// (``quietLanes(_:actions:frames:fields:serveFrames:)``, which left their paddle,
     /// ball and cooldown lanes in `scratch` from ``laneFieldsStart`` on)
     /// and was finished without an end: each has one ball in play and no
-    /// serve pending, so those fields are taken from `scratch` instead of
-    /// being gathered again from the cores, the same values bit for bit.
+    /// serve pending, or no ball in play and a serve pending, so those
+    /// fields are taken from `scratch` instead of being gathered again from
+    /// the cores, the same values bit for bit.
     func observeQuietEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
                            aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
                            scratch: UnsafeMutablePointer<Lanes>) {
@@ -74,9 +75,10 @@ extension BreakoutPhysics {
     ///
     /// `quiet`: the eight games' steps all ran in lanes and did not end
     /// (see ``observeQuietEight(_:cells:aim:into:stride:scratch:)``):
-    /// paddle x, half width, slot 0 and the push cooldown are read from
-    /// the fields ``quietLanes(_:actions:frames:fields:)`` left, the ball
-    /// count is 1 and no serve is pending in every lane.
+    /// paddle x, half width, ball count, slot 0 and the push cooldown are
+    /// read from the fields ``quietLanes(_:actions:frames:fields:serveFrames:)`` left;
+    /// each lane has one ball and no serve pending, or no ball and a
+    /// serve pending.
     @inline(always)
     func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
                           scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) -> Int32 {
@@ -111,7 +113,8 @@ extension BreakoutPhysics {
         } else {
             scratch[5] = zero
         }
-        scratch[6] = quiet ? zero : Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
+        // Quiet: a lane's serve is pending iff it has no ball in play.
+        scratch[6] = quiet ? one - fields[2] : Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
         let speed = Self.gather(c) { $0.pointee.speed } * invV
         scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
         let cy = height / 2
@@ -119,9 +122,8 @@ extension BreakoutPhysics {
         let n: Lanes
         var most: Int32 = 0
         if quiet {
-            n = one
-            fields[2] = n
-            most = 1
+            n = fields[2]
+            most = Self.laneSum(n) != 0 ? 1 : 0
         } else {
             n = Self.gather(c) { Float($0.pointee.ballCount) }
             fields[2] = n
@@ -138,7 +140,7 @@ extension BreakoutPhysics {
             let slot = fields + 3 + 4 * k
             let x: Lanes, y: Lanes, vx: Lanes, vy: Lanes
             if quiet {
-                // Slot 0 only (most is 1).
+                // Slot 0 only (most is 1 at most).
                 x = slot[0]; y = slot[1]; vx = slot[2]; vy = slot[3]
             } else {
                 x = Self.gather(c) { $0.pointee.ballX[k] }
@@ -161,7 +163,7 @@ extension BreakoutPhysics {
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the gathered
     /// fields (from ``laneFieldsStart``: three, four per ball slot, and the
-    /// push cooldown ``quietLanes(_:actions:frames:fields:)`` leaves).
+    /// push cooldown ``quietLanes(_:actions:frames:fields:serveFrames:)`` leaves).
     @usableFromInline static let laneScratchCount = laneFieldsStart + laneCooldownField + 1
 
     /// The push cooldown's place among the fields (after the ball slots).

@@ -4,40 +4,71 @@ extension BreakoutPhysics {
     /// Runs up to `frames` frames of each of the eight games `c[0 ..< 8]`
     /// (game `g` with action `actions[g]` every frame) while each frame is
     /// quiet, lane `g` for game `g`, for games with one ball in play and no
-    /// gravity: ``quietRun(_:action:frames:)`` of each game, eight at once.
+    /// gravity (``quietRun(_:action:frames:)`` of each game, eight at once)
+    /// and for games waiting for a serve with no ball in play
+    /// (``serveRun(_:action:frames:)`` of each game).
     /// Returns per game (lane `g`) the frames run (0 ... `frames`), or −1 for a game
-    /// not in that case (its episode ended, a serve pending, another ball
-    /// count, no brick left), which is left untouched. A game whose run is
+    /// in neither case (its episode ended, another ball count, no brick
+    /// left, with the automatic serve a serve timer outside 0 ...
+    /// ``laneTimerLimit``), which is left
+    /// untouched. A game whose run is
     /// shorter than `frames` stopped at a frame that is not quiet (the
     /// caller runs that frame by its tick). The state after `k` frames is
     /// that of `k` quiet frames, bit for bit, the frames' action recorded as
     /// ``frameAction(_:action:sticky:)`` records it without sticky actions.
     ///
-    /// The same tests and operations as ``quietRun(_:action:frames:)``, lane
+    /// The same tests and operations as ``quietRun(_:action:frames:)`` and
+    /// ``serveRun(_:action:frames:)``, lane
     /// by lane: every `min(a, b)` a select on `b < a`, every `max(a, b)` a
     /// select on `b >= a` (the standard library's definitions), `|d| < w`
-    /// written as `−w < d < w`, the push cooldown in floats (integers far
-    /// below 2^24, so exact), and ``frameIsClear(_:_:_:_:px0:pvx:half:)``'s
-    /// early return as a select. Only for configs without gravity; the
+    /// written as `−w < d < w`, the push cooldown and the serve timer in
+    /// floats (integers far below 2^24, so exact), and
+    /// ``frameIsClear(_:_:_:_:px0:pvx:half:)``'s
+    /// early return as a select. A serving game's frame moves no ball and
+    /// takes no push (the tick serves instead), so its lane takes the serve
+    /// test in place of the ball's. Only for configs without gravity; the
     /// caller checks there are no sticky actions.
     ///
-    /// The lanes' paddle x and half width, slot 0's x, y, vx and vy and
+    /// The lanes' paddle x and half width, ball count (1, or 0 for a
+    /// serving game), slot 0's x, y, vx and vy and
     /// the push cooldown as they end (each game's own values where it ran
     /// no frame) are also left in `fields` where
     /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` reads them
     /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
     /// an observation of the eight games right after a step whose frames
     /// all ran here reads them instead of gathering them again.
+    ///
+    /// `serveFrames` is increased by the frames the serving games ran.
     @inline(__always)
     func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
-                    fields: UnsafeMutablePointer<Lanes>) -> Lanes {
-        let eligible = Self.gather(c) { s in
-            s.pointee.end == .none && !s.pointee.servePending && s.pointee.ballCount == 1
-                && s.pointee.bricksLeft != 0 ? 1 : 0
+                    fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
+        // Each game's case, branch-free (the tests' outcomes are data): 1
+        // one ball in play and no serve pending, 16 a serve pending and no
+        // ball in play (a ball count plus pending flag of 1 either way), 0
+        // neither; the lanes' sum counts both cases at once (exact in floats).
+        let kind = Self.gather(c) { s in
+            let pending: Int32 = s.pointee.servePending ? 1 : 0
+            let fits = (s.pointee.end == .none ? 1 : 0) & (s.pointee.bricksLeft != 0 ? 1 : 0)
+                & (s.pointee.ballCount &+ pending == 1 ? 1 : 0) as Int32
+            return Float(fits &* (1 &+ 15 &* pending))
         }
         let none = Lanes(repeating: -1)
-        guard Self.laneSum(eligible) != 0 else { return none }
-        var running: LaneMask = eligible .> 0
+        let cases = Self.laneSum(kind)
+        guard cases != 0 else { return none }
+        var eligible: LaneMask = kind .> 0
+        var serving: LaneMask = kind .> 1
+        let anyServing = cases >= 16
+        // The serve timers count down only with the automatic serve; a
+        // serving game whose timer is outside 0 ... laneTimerLimit takes no lane.
+        let countsDown = anyServing && autoServe
+        var timer = Lanes()
+        if countsDown {
+            timer = Self.gather(c) { $0.pointee.servePending ? Float($0.pointee.serveTimer) : 0 }
+            let outside: LaneMask = serving .& ((timer .< 0) .| (timer .> Float(Self.laneTimerLimit)))
+            eligible = eligible .& .!outside
+            serving = serving .& .!outside
+        }
+        var running = eligible
         let half = Self.gather(c) { $0.pointee.paddleHalfWidth }
         var px = Self.gather(c) { $0.pointee.paddleX }
         var cooldown = Self.gather(c) { Float($0.pointee.pushCooldown) }
@@ -58,9 +89,10 @@ extension BreakoutPhysics {
         let wy = paddleHalfH + r
         let reach = half + r + Self.paddleMargin
         var done = Lanes()
-        for f in 0 ..< frames {
+        for _ in 0 ..< frames {
             let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
             var ok = running
+            // A push off cooldown takes effect (a ball's frame only).
             if pushImpulse > 0 { ok = ok .& .!(pushes .& (next .== 0)) }
             // paddleTarget: min(max(px + dir × speed, half), width − half).
             let t = px + dir * paddleSpeed
@@ -83,19 +115,33 @@ extension BreakoutPhysics {
             let beside: LaneMask = (nearEnd .>= reach) .| (farEnd .<= -reach)
             let below: LaneMask = highY + r .<= paddleMissBelow
             let clear: LaneMask = inside .& offWall .& (.!inBand .| beside .| below)
-            ok = ok .& clear .& .!squeezed .& .!(y1 .< 0)
+            var moved = ok .& clear .& .!squeezed .& .!(y1 .< 0)
+            if anyServing {
+                // A serving lane's frame is quiet when it does not serve:
+                // automatic serve, the timer (counted down when above 0)
+                // does not reach 0; manual serve, the action is not push.
+                moved = moved .& .!serving
+                var served = running .& serving
+                if countsDown {
+                    let t1 = (timer - 1).replacing(with: 0, where: .!(timer .> 0))
+                    served = served .& (t1 .> 0)
+                    timer = timer.replacing(with: t1, where: served)
+                } else if !autoServe {
+                    served = served .& .!pushes
+                }
+                ok = moved .| served
+            } else {
+                ok = moved
+            }
             // The paddle's end of frame: min(max(px1, half), width − half).
             let low1 = px1.replacing(with: half, where: half .>= px1)
             let px2 = low1.replacing(with: highX, where: highX .< low1)
             cooldown = cooldown.replacing(with: next, where: ok)
-            x = x.replacing(with: x1, where: ok)
-            y = y.replacing(with: y1, where: ok)
+            x = x.replacing(with: x1, where: moved)
+            y = y.replacing(with: y1, where: moved)
             px = px.replacing(with: px2, where: ok)
             done = done.replacing(with: done + 1, where: ok)
             running = ok
-            // No lane still running (the sum of 1 per running lane is 0),
-            // tested only when a frame is left.
-            if f &+ 1 < frames, Self.laneSum(Lanes().replacing(with: 1, where: running)) == 0 { break }
         }
         // Written back to every game, lane by lane with constant lanes: a
         // game that ran no frame gets its own values back (the gathered
@@ -103,6 +149,7 @@ extension BreakoutPhysics {
         // keeps its last action.
         fields[0] = px
         fields[1] = half
+        fields[2] = Lanes().replacing(with: 1, where: kind .== 1)
         fields[3] = x
         fields[4] = y
         fields[5] = vx
@@ -117,11 +164,23 @@ extension BreakoutPhysics {
         Self.endLane(c, 5, frameCounts, cooldowns, px, x, y, actions)
         Self.endLane(c, 6, frameCounts, cooldowns, px, x, y, actions)
         Self.endLane(c, 7, frameCounts, cooldowns, px, x, y, actions)
-        return done.replacing(with: none, where: eligible .== 0)
+        if anyServing {
+            serveFrames &+= Int(Self.laneSum(Lanes().replacing(with: done, where: serving)))
+        }
+        if countsDown {
+            let timers = Self.integers(timer)
+            for g in 0 ..< 8 where serving[g] { c[g].serveTimer = Int32(bitPattern: timers[g]) }
+        }
+        return done.replacing(with: none, where: .!eligible)
     }
 }
 
 extension BreakoutPhysics {
+    /// The largest serve timer a serving game may hold to run in
+    /// ``quietLanes(_:actions:frames:fields:serveFrames:)`` (counted there in floats and
+    /// read back by ``integers(_:)``, exact below 2^23).
+    static let laneTimerLimit: UInt32 = 1 << 22
+
     /// Lanes holding integers 0 ..< 2^23 as those integers, without a
     /// range check: adding 2^23 puts the integer in the low 23 bits of the
     /// pattern.
@@ -130,7 +189,7 @@ extension BreakoutPhysics {
         unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
     }
 
-    /// Writes back lane `g` of ``quietLanes(_:actions:frames:fields:)``'s run to
+    /// Writes back lane `g` of ``quietLanes(_:actions:frames:fields:serveFrames:)``'s run to
     /// game `c[g]`: `frames[g]` frames (the action recorded when any),
     /// its cooldown, paddle and ball.
     @inline(__always)
