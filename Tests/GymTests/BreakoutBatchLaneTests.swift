@@ -57,11 +57,7 @@ import Testing
             let physics = wall.physics, cols = wall.columns, all = wall.all
             var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
             for g in 0 ..< 8 {
-                candidates[g] = switch rng.below(4) {
-                case 0: 0
-                case 1: all
-                default: UInt32(truncatingIfNeeded: rng.next()) & all
-                }
+                candidates[g] = Self.candidateSet(all, rng: &rng)
                 x[g] = wall.position(rng.below(4), rng: &rng)
             }
             if trial % 10 == 0 { x[Int(rng.below(8))] = [Float.infinity, -.infinity, .nan][trial / 10 % 3] }
@@ -100,11 +96,7 @@ import Testing
                 while k < xs.count {
                     var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
                     for g in 0 ..< 8 {
-                        candidates[g] = switch rng.below(4) {
-                        case 0: 0
-                        case 1: all
-                        default: UInt32(truncatingIfNeeded: rng.next()) & all
-                        }
+                        candidates[g] = Self.candidateSet(all, rng: &rng)
                         x[g] = xs[(k + g) % xs.count]
                     }
                     let lanes = physics.nearestColumnPlacedLanes(candidates, to: x)
@@ -115,6 +107,16 @@ import Testing
                     k += 8
                 }
             }
+        }
+    }
+
+    /// A random set of aim candidates among the columns in `all`: empty one
+    /// time in four, all of them one time in four, else a random subset.
+    static func candidateSet(_ all: UInt32, rng: inout Xoshiro256) -> UInt32 {
+        switch rng.below(4) {
+        case 0: 0
+        case 1: all
+        default: UInt32(truncatingIfNeeded: rng.next()) & all
         }
     }
 }
