@@ -339,11 +339,7 @@ extension BreakoutPhysics {
         repeat {
             let isCandidate = unsafeBitCast(bits &>> 31, to: LaneMask.self)
             bits &<<= 1
-            let d = (column + 0.5) * brickW - x
-            // |d| by clearing the sign bit (a −0 becomes +0: equal in
-            // every comparison, and only comparisons read distances).
-            let magnitude = unsafeBitCast(unsafeBitCast(d, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
-            let distance = unset.replacing(with: magnitude, where: isCandidate)
+            let distance = unset.replacing(with: Self.magnitude((column + 0.5) * brickW - x), where: isCandidate)
             // From the highest column down, a nearer or equally near
             // candidate replaces the choice: the lowest of the nearest
             // ones is kept, as the scan in column order keeps it.
