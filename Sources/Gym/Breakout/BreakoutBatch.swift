@@ -262,27 +262,16 @@ public final class BreakoutBatch: VectorEnvironment {
                                            truncated: truncated, ends: ends, events: eventsOut) {
                 let finished = full.nonzeroBitCount
                 counts.lanes &+= finished &* frames
-                if full == 0xFF {
-                    counts.groups &+= 8
-                    if let o = observations {
-                        // The lanes still hold these games' paddles and balls.
-                        physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
-                                                  into: o + i * n, stride: n, scratch: laneScratch)
-                        counts.quietObservations &+= 8
-                    }
-                    i &+= 8
-                    continue
-                }
-                counts.laneFinishes &+= finished
                 others = 0xFF & ~full
+                if others == 0 { counts.groups &+= 8 } else { counts.laneFinishes &+= finished }
             }
             var left = others
-            repeat {
+            while left != 0 {
                 let g = left.trailingZeroBitCount
                 left &= left &- 1
                 stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
                          events: &events)
-            } while left != 0
+            }
             if let o = observations {
                 // The lanes still hold the fields of the games that finished
                 // together; with the others' written in, the observation
@@ -291,7 +280,7 @@ public final class BreakoutBatch: VectorEnvironment {
                 if writeLaneFields(i, lanes: others, fields: fields) {
                     physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
                                               into: o + i * n, stride: n, scratch: laneScratch)
-                    counts.writtenObservations &+= 8
+                    if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
                 } else {
                     observeGroup(i, into: o)
                 }
