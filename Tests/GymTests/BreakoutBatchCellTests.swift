@@ -7,19 +7,25 @@ import Testing
 /// into observations eight floats at a time
 /// (``BreakoutPhysics/copyCells(_:into:)``): both must follow every change
 /// of the grid (a brick hit, a new wall, a reset, a restore), the copy must
-/// be exact, and the lane path must really read the kept entries.
+/// be exact, and the lane path must really read the kept entries. It also
+/// keeps the values the lanes load instead of gathering them
+/// (``BreakoutPhysics/KeptLanes``), which must follow every change of a
+/// game's core outside the lanes.
 @Suite struct BreakoutBatchCellTests {
     /// Through long rollouts in every preset and setting (bricks broken,
     /// walls cleared, episodes restarted), with seeded resets and restores
     /// of one game's snapshot into another mixed in, every game's kept aim
-    /// candidates and cell entries equal its grid's after every step.
-    @Test func keptAimAndCellsFollowTheGrid() throws {
+    /// candidates and cell entries equal its grid's, and its kept lane
+    /// values its core's (``BreakoutPhysics/keep(_:into:stride:)``), after
+    /// every step.
+    @Test func keptValuesFollowTheGame() throws {
         let count = 11, steps = 1500, seed: UInt64 = 5
         for (name, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
             var play = ContractPlay(seed: seed, actions: batch.actionCount)
             let b = VectorBuffers(batch)
             var saved = batch.snapshot(0)
             var entries = [Float](repeating: 0, count: batch.cellCount)
+            var column = [Float](repeating: 0, count: BreakoutPhysics.keptRows)
             checking: for step in 0 ..< steps {
                 for i in 0 ..< count { b.actions[i] = play.next() }
                 b.step(batch)
@@ -35,6 +41,12 @@ import Testing
                     let kept = (0 ..< batch.cellCount).map { batch.cellEntries[i * batch.cellCount + $0].bitPattern }
                     if kept != entries.map(\.bitPattern) {
                         Issue.record("\(name): game \(i)'s kept cell entries differ from its grid's at step \(step)")
+                        break checking
+                    }
+                    column.withUnsafeMutableBufferPointer { batch.physics.keep(batch.cores + i, into: $0.baseAddress!, stride: 1) }
+                    let lanes = (0 ..< BreakoutPhysics.keptRows).map { batch.kept[$0 * count + i].bitPattern }
+                    if lanes != column.map(\.bitPattern) {
+                        Issue.record("\(name): game \(i)'s kept lane values \(lanes) differ from its core's \(column) at step \(step)")
                         break checking
                     }
                 }

@@ -67,7 +67,7 @@ import Testing
 
     /// The same rollouts in batches of 19 games (two groups of eight and a
     /// tail of three): the groups' quiet frames run in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``) without sticky
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame

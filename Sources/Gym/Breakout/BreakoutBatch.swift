@@ -10,7 +10,7 @@
 /// same result bit for bit) takes a fast path that reads no brick; without
 /// sticky actions and gravity, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``), a game whose
 /// frames were all quiet there only finishes its step, such games of one
 /// group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
@@ -20,7 +20,10 @@
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight
-/// games' observations copy their cell entries eight floats at a time.
+/// games' observations copy their cell entries eight floats at a time;
+/// the values the lanes would otherwise gather and convert from the cores
+/// (``BreakoutPhysics/KeptLanes``) are kept likewise, recomputed after
+/// every change of a game outside the lanes.
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
 /// allocates nothing.
 ///
@@ -51,7 +54,10 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Each game's brick cells as observation entries (``BreakoutPhysics/writeCells(_:into:)``
     /// of its current grid, `cellCount` floats per game).
     let cellEntries: UnsafeMutablePointer<Float>
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``.
+    /// Each game's ``BreakoutPhysics/KeptLanes`` values, ``BreakoutPhysics/keptRows``
+    /// rows of `count` floats (recomputed by ``keep(_:)``).
+    let kept: UnsafeMutablePointer<Float>
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:kept:into:stride:scratch:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -91,6 +97,8 @@ public final class BreakoutBatch: VectorEnvironment {
         aim.initialize(repeating: 0, count: count)
         cellEntries = .allocate(capacity: max(1, count * cellCount))
         cellEntries.initialize(repeating: 0, count: max(1, count * cellCount))
+        kept = .allocate(capacity: BreakoutPhysics.keptRows * count)
+        kept.initialize(repeating: 0, count: BreakoutPhysics.keptRows * count)
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
@@ -101,7 +109,7 @@ public final class BreakoutBatch: VectorEnvironment {
 
     deinit {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
-        cellEntries.deallocate(); laneScratch.deallocate()
+        cellEntries.deallocate(); kept.deallocate(); laneScratch.deallocate()
     }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
@@ -113,6 +121,20 @@ public final class BreakoutBatch: VectorEnvironment {
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
         bricksChanged(i)
+        keep(i)
+    }
+
+    /// Recomputes game `i`'s kept lane values (``BreakoutPhysics/KeptLanes``):
+    /// after every change of its core outside the lanes.
+    @inline(__always)
+    func keep(_ i: Int) {
+        physics.keep(cores + i, into: kept + i, stride: count)
+    }
+
+    /// The kept lane values of the group of eight games from `i`.
+    @inline(__always)
+    func keptLanes(_ i: Int) -> BreakoutPhysics.KeptLanes {
+        BreakoutPhysics.KeptLanes(first: kept + i, stride: count)
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
@@ -155,6 +177,7 @@ public final class BreakoutBatch: VectorEnvironment {
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
         bricksChanged(i)
+        keep(i)
     }
 
     /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
@@ -208,8 +231,8 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(__always)
     func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         let n = observationCount
-        physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, into: out + i * n, stride: n,
-                             scratch: laneScratch)
+        physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, kept: keptLanes(i),
+                             into: out + i * n, stride: n, scratch: laneScratch)
     }
 
     /// Writes game `i`'s observation into its row of `out` (the batch's
@@ -240,7 +263,7 @@ public final class BreakoutBatch: VectorEnvironment {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
-        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``).
+        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``).
         let lanes = physics.gravity <= 0 && !(physics.config.stickyActionProbability > 0)
         let whole = count & ~7
         let groups = lanes ? whole : 0
@@ -252,8 +275,8 @@ public final class BreakoutBatch: VectorEnvironment {
         let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
         while i < groups {
-            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields,
-                                          serveFrames: &counts.laneServes)
+            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, kept: keptLanes(i),
+                                          fields: fields, serveFrames: &counts.laneServes)
             // The games that ran every frame in lanes finish their steps
             // together unless one of them ends; the others step on their own.
             let full = Self.fullLanes(runs, skip: skip)
@@ -279,7 +302,7 @@ public final class BreakoutBatch: VectorEnvironment {
                 // ended.
                 if writeLaneFields(i, lanes: others, fields: fields) {
                     physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
-                                              into: o + i * n, stride: n, scratch: laneScratch)
+                                              kept: keptLanes(i), into: o + i * n, stride: n, scratch: laneScratch)
                     if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
                 } else {
                     observeGroup(i, into: o)
@@ -305,7 +328,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1.
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``), or −1.
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
@@ -333,6 +356,7 @@ public final class BreakoutBatch: VectorEnvironment {
                 nextEpisode(i)
             }
         }
+        keep(i)
         out.rewards[i] = r.reward
         out.terminated[i] = r.terminated ? 1 : 0
         out.truncated[i] = r.truncated ? 1 : 0
@@ -348,7 +372,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// - `serve`: serve frames (no ball in play) run in registers by
     ///   ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions);
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
@@ -357,13 +381,13 @@ public final class BreakoutBatch: VectorEnvironment {
     ///   groups where some game did not run every frame in lanes;
     /// - `quietObservations`: of those, observations written from the fields
     ///   their lanes left
-    ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``);
+    ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:kept:into:stride:scratch:)``);
     /// - `writtenObservations`: observations of groups where some game did
     ///   not run every frame in lanes written by `observeQuietEight` after
     ///   those games' fields were written into the lanes
     ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:kept:into:stride:scratch:)``
     ///   or `observeQuietEight`).
     struct FastPathCounts {
         var quiet = 0, run = 0, serve = 0, lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
@@ -389,7 +413,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// and a new wall comes only with a hit that clears the last brick).
     ///
     /// `laneRun` is the frames game `i` already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1; a lane
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``), or −1; a lane
     /// run shorter than the frame skip stopped at a frame that is not
     /// quiet, which goes straight to the tick.
     @inline(__always)

@@ -13,38 +13,41 @@ extension BreakoutPhysics {
     /// nothing is allocated here).
     ///
     /// The head (ball slots included) is computed for the eight games at
-    /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:quiet:)``),
+    /// once in float lanes (``observeHeadLanes(_:kept:into:stride:scratch:quiet:)``),
     /// the cell entries copied eight at a time
     /// (``copyCells(_:into:)``); the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(aim:fields:most:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
-                      into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
-        observeEightLanes(cores, cells: entries, aim: aim, into: o, stride: stride, scratch: scratch, quiet: false)
+                      kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
+                      scratch: UnsafeMutablePointer<Lanes>) {
+        observeEightLanes(cores, cells: entries, aim: aim, kept: kept, into: o, stride: stride, scratch: scratch,
+                          quiet: false)
     }
 
-    /// ``observeEight(_:cells:aim:into:stride:scratch:)`` of eight games
+    /// ``observeEight(_:cells:aim:kept:into:stride:scratch:)`` of eight games
     /// whose step ran every frame in lanes
-    /// (``quietLanes(_:actions:frames:fields:serveFrames:)``, which left their paddle,
+    /// (``quietLanes(_:actions:frames:kept:fields:serveFrames:)``, which left their paddle,
     /// ball and cooldown lanes in `scratch` from ``laneFieldsStart`` on)
     /// and was finished without an end: each has one ball in play and no
     /// serve pending, or no ball in play and a serve pending, so those
     /// fields are taken from `scratch` instead of being gathered again from
     /// the cores, the same values bit for bit.
     func observeQuietEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
-                           aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
+                           aim: UnsafePointer<UInt32>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
                            scratch: UnsafeMutablePointer<Lanes>) {
-        observeEightLanes(cores, cells: entries, aim: aim, into: o, stride: stride, scratch: scratch, quiet: true)
+        observeEightLanes(cores, cells: entries, aim: aim, kept: kept, into: o, stride: stride, scratch: scratch,
+                          quiet: true)
     }
 
     /// The body of both: `quiet` as in
-    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)``.
+    /// ``observeHeadLanes(_:kept:into:stride:scratch:quiet:)``.
     @inline(always)
     func observeEightLanes(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
-                           aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
+                           aim: UnsafePointer<UInt32>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
                            scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) {
-        let most = observeHeadLanes(cores, into: o, stride: stride, scratch: scratch, quiet: quiet)
+        let most = observeHeadLanes(cores, kept: kept, into: o, stride: stride, scratch: scratch, quiet: quiet)
         // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
         // Pointers stepped from game to game (no multiplication per game).
@@ -71,17 +74,18 @@ extension BreakoutPhysics {
     /// ``observeRelativeLanes(aim:fields:most:into:stride:scratch:)`` reads:
     /// paddle x, paddle half width, ball count, then each slot's x, y, vx,
     /// vy (only the slots some game uses). Returns the most balls any of
-    /// the eight games has.
+    /// the eight games has. The half width and the lives, levels and
+    /// speed entries are the games' ``KeptLanes`` in `kept`.
     ///
     /// `quiet`: the eight games' steps all ran in lanes and did not end
-    /// (see ``observeQuietEight(_:cells:aim:into:stride:scratch:)``):
+    /// (see ``observeQuietEight(_:cells:aim:kept:into:stride:scratch:)``):
     /// paddle x, half width, ball count, slot 0 and the push cooldown are
-    /// read from the fields ``quietLanes(_:actions:frames:fields:serveFrames:)`` left;
+    /// read from the fields ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` left;
     /// each lane has one ball and no serve pending, or no ball and a
     /// serve pending.
     @inline(always)
-    func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>, stride: Int,
-                          scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) -> Int32 {
+    func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>,
+                          stride: Int, scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) -> Int32 {
         let cx = width / 2
         let invCX = 1 / cx, invV = 1 / maxSpeed
         let one = Lanes(repeating: 1), zero = Lanes()
@@ -92,15 +96,16 @@ extension BreakoutPhysics {
             halfWidth = fields[1]
         } else {
             px = Self.gather(c) { $0.pointee.paddleX }
-            halfWidth = Self.gather(c) { $0.pointee.paddleHalfWidth }
+            halfWidth = kept.row(Self.keptHalfWidth)
             fields[0] = px
             fields[1] = halfWidth
         }
         scratch[0] = (px - cx) * invCX
         let half = halfWidth * invCX
         scratch[1] = half.replacing(with: 0.5, where: 0.5 .< half)
-        scratch[2] = Self.gather(c) { Float($0.pointee.lives) } / Float(config.lives)
-        scratch[3] = Self.gather(c) { Float($0.pointee.levelsCleared) } / Float(config.levels)
+        // Lives, levels and speed entries as kept (the operations of observeHead).
+        scratch[2] = kept.row(Self.keptLives)
+        scratch[3] = kept.row(Self.keptLevels)
         if pushCooldown > 0 {
             let cooldown = quiet ? fields[Self.laneCooldownField] : Self.gather(c) { Float($0.pointee.pushCooldown) }
             scratch[4] = cooldown / Float(pushCooldown)
@@ -115,8 +120,7 @@ extension BreakoutPhysics {
         }
         // Quiet: a lane's serve is pending iff it has no ball in play.
         scratch[6] = quiet ? one - fields[2] : Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
-        let speed = Self.gather(c) { $0.pointee.speed } * invV
-        scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
+        scratch[7] = kept.row(Self.keptSpeed)
         let cy = height / 2
         let invCY = 1 / cy
         let n: Lanes
@@ -159,11 +163,11 @@ extension BreakoutPhysics {
         return most
     }
 
-    /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:)``
+    /// Lane vectors ``observeEight(_:cells:aim:kept:into:stride:scratch:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the gathered
     /// fields (from ``laneFieldsStart``: three, four per ball slot, and the
-    /// push cooldown ``quietLanes(_:actions:frames:fields:serveFrames:)`` leaves).
+    /// push cooldown ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` leaves).
     @usableFromInline static let laneScratchCount = laneFieldsStart + laneCooldownField + 1
 
     /// The push cooldown's place among the fields (after the ball slots).
@@ -242,7 +246,7 @@ extension BreakoutPhysics {
     /// written from there four entries at a time by four-by-four transposes
     /// (``storeRows(_:count:into:stride:)``), not lane by lane. The games'
     /// fields come from `fields`, as
-    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` gathered them
+    /// ``observeHeadLanes(_:kept:into:stride:scratch:quiet:)`` gathered them
     /// (outside the entries this writes); `most` is the most balls any of
     /// the eight games has, as that function returned it.
     @inline(never)

@@ -33,25 +33,21 @@ extension BreakoutPhysics {
     /// serving game), slot 0's x, y, vx and vy and
     /// the push cooldown as they end (each game's own values where it ran
     /// no frame) are also left in `fields` where
-    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` reads them
+    /// ``observeHeadLanes(_:kept:into:stride:scratch:quiet:)`` reads them
     /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
     /// an observation of the eight games right after a step whose frames
     /// all ran here reads them instead of gathering them again.
     ///
+    /// `kept` holds the eight games' ``KeptLanes`` (their lane case and
+    /// paddle half width are read from there).
+    ///
     /// `serveFrames` is increased by the frames the serving games ran.
     @inline(__always)
     func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
-                    fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
-        // Each game's case, branch-free (the tests' outcomes are data): 1
-        // one ball in play and no serve pending, 16 a serve pending and no
-        // ball in play (a ball count plus pending flag of 1 either way), 0
-        // neither; the lanes' sum counts both cases at once (exact in floats).
-        let kind = Self.gather(c) { s in
-            let pending: Int32 = s.pointee.servePending ? 1 : 0
-            let fits = (s.pointee.end == .none ? 1 : 0) & (s.pointee.bricksLeft != 0 ? 1 : 0)
-                & (s.pointee.ballCount &+ pending == 1 ? 1 : 0) as Int32
-            return Float(fits &* (1 &+ 15 &* pending))
-        }
+                    kept: KeptLanes, fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
+        // Each game's case (``keptCase``): the lanes' sum counts both cases
+        // at once (exact in floats).
+        let kind = kept.row(Self.keptCase)
         let none = Lanes(repeating: -1)
         let cases = Self.laneSum(kind)
         guard cases != 0 else { return none }
@@ -69,7 +65,7 @@ extension BreakoutPhysics {
             serving = serving .& .!outside
         }
         var running = eligible
-        let half = Self.gather(c) { $0.pointee.paddleHalfWidth }
+        let half = kept.row(Self.keptHalfWidth)
         var px = Self.gather(c) { $0.pointee.paddleX }
         var cooldown = Self.gather(c) { Float($0.pointee.pushCooldown) }
         // Slot 0 read as one float per game (a lane read loaded whole slot vectors).
@@ -177,7 +173,7 @@ extension BreakoutPhysics {
 
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
-    /// ``quietLanes(_:actions:frames:fields:serveFrames:)`` (counted there in floats and
+    /// ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` (counted there in floats and
     /// read back by ``integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
@@ -189,7 +185,7 @@ extension BreakoutPhysics {
         unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
     }
 
-    /// Writes back lane `g` of ``quietLanes(_:actions:frames:fields:serveFrames:)``'s run to
+    /// Writes back lane `g` of ``quietLanes(_:actions:frames:kept:fields:serveFrames:)``'s run to
     /// game `c[g]`: `frames[g]` frames (the action recorded when any),
     /// its cooldown, paddle and ball.
     @inline(__always)
