@@ -41,11 +41,7 @@ struct Render: ParsableCommand {
     @Option(help: "Stop after this many steps (0 = the whole episode; default 3000, or 0 with --replay).")
     var maxSteps: Int?
 
-    @Option(help: "Replay a recorded game: a matches.jsonl file (with --index) or one JSON record line.")
-    var replay: String?
-
-    @Option(help: "With --replay FILE: the record's line number, from 0.")
-    var index: Int = 0
+    @OptionGroup var replayOptions: ReplayOptions
 
     @Option(help: "Keep every Nth step in the GIF/PGM output.")
     var every: Int = 2
@@ -60,8 +56,8 @@ struct Render: ParsableCommand {
         if let maxSteps, !(0 ... 1_000_000).contains(maxSteps) {
             throw ValidationError("--max-steps \(maxSteps) is out of range; allowed: 0 ... 1000000")
         }
-        guard index >= 0 else { throw ValidationError("--index \(index) is out of range; allowed: 0 or more") }
-        if replay != nil, game.rules.isGiven {
+        guard replayOptions.index >= 0 else { throw ValidationError("--index \(replayOptions.index) is out of range; allowed: 0 or more") }
+        if replayOptions.replay != nil, game.rules.isGiven {
             throw ValidationError("--replay takes the config from the record; drop --config/--preset")
         }
         guard (1 ... 1000).contains(every) else { throw ValidationError("--every \(every) is out of range; allowed: 1 ... 1000") }
@@ -69,28 +65,8 @@ struct Render: ParsableCommand {
         guard fps > 0, fps <= 10_000 else { throw ValidationError("--fps \(fps) is out of range; allowed: (0, 10000]") }
     }
 
-    /// The text of the record line `--replay` names, and a name for errors.
-    func recordLine(_ argument: String) throws -> (line: String, source: String) {
-        if argument.hasPrefix("{") { return (argument, "--replay") }
-        let text = try readText(argument, what: "match file")
-        var k = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if k == index { return (String(line), "\(argument):\(index)") }
-            k += 1
-        }
-        throw CLIError("--index \(index) is out of range for \(argument); allowed: 0 ... \(max(0, k - 1)) (\(k) records)")
-    }
-
-    /// The record line `--replay` names and the game it is of.
-    func replayLine() throws -> (line: String, source: String, game: GameKind)? {
-        guard let replay else { return nil }
-        let (line, source) = try recordLine(replay)
-        let kind = GameKind.allCases.first { line.contains("\"game\":\"\($0.rawValue)\"") } ?? .pong
-        return (line, source, kind)
-    }
-
     func run() throws {
-        let recorded = try replayLine()
+        let recorded = try replayOptions.replayLine()
         let kind = recorded?.game ?? game.game
         let line = recorded.map { (line: $0.line, source: $0.source) }
         try play(kind.game, recorded: line)
