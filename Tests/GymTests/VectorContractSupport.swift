@@ -47,27 +47,17 @@ enum PongContract: ContractGame {
     static func actionCount(_ game: PongGame) -> Int { game.actionCount }
 
     static func testConfigs() throws -> [(String, PongConfig)] {
-        var short = PongConfig()
-        short.maxSteps = 700
-        short.maxScore = 3
-        var shortAle = try PongConfig.preset("ale")
-        shortAle.maxSteps = 400
-        var skip8 = try PongConfig.preset("fast")
-        skip8.frameSkip = 8
-        skip8.maxScore = 2
-        skip8.maxSteps = 300
-        var sticky = try PongConfig.preset("touch")
-        sticky.stickyActionProbability = 0.5
-        sticky.maxSteps = 350
-        // Games won inside a sticky step (the draws stop with the game: the
-        // finished state, kept one step in nextStep mode, shows them).
-        var aleWins = try PongConfig.preset("ale")
-        aleWins.maxScore = 2
-        aleWins.maxSteps = 500
-        return try PongConfig.presetNames.map { ($0, try PongConfig.preset($0)) }
-            + [("short", short), ("short-ale", shortAle), ("short-ale-wins", aleWins), ("fast-skip8", skip8),
-               ("touch-sticky", sticky),
-               ("extreme", PongCollisionTests.extreme)]
+        let ale = try PongConfig.preset("ale")
+        return try PongConfig.presetNames.map { ($0, try PongConfig.preset($0)) } + [
+            ("short", PongConfig().with { $0.maxSteps = 700; $0.maxScore = 3 }),
+            ("short-ale", ale.with { $0.maxSteps = 400 }),
+            // Games won inside a sticky step (the draws stop with the game: the
+            // finished state, kept one step in nextStep mode, shows them).
+            ("short-ale-wins", ale.with { $0.maxScore = 2; $0.maxSteps = 500 }),
+            ("fast-skip8", try PongConfig.preset("fast").with { $0.frameSkip = 8; $0.maxScore = 2; $0.maxSteps = 300 }),
+            ("touch-sticky", try PongConfig.preset("touch").with { $0.stickyActionProbability = 0.5; $0.maxSteps = 350 }),
+            ("extreme", PongCollisionTests.extreme),
+        ]
     }
 
     static func single(_ config: PongConfig, seed: UInt64) -> PongGame { PongGame(config: config, seed: seed) }
@@ -101,26 +91,19 @@ enum BreakoutContract: ContractGame {
     static func actionCount(_ game: BreakoutGame) -> Int { game.actionCount }
 
     static func testConfigs() throws -> [(String, BreakoutConfig)] {
-        var short = try BreakoutConfig.preset("classic")
-        short.maxSteps = 600
-        short.lives = 1
-        var sticky = try BreakoutConfig.preset("atari")
-        sticky.frameSkip = 4
-        sticky.stickyActionProbability = 0.25
-        sticky.maxSteps = 500
-        var skip8 = try BreakoutConfig.preset("classic")
-        skip8.frameSkip = 8
-        skip8.maxSteps = 250
-        // Gravity (the quiet path's speed cap), frame skip and sticky actions together.
-        var gravity = short
-        gravity.gravity = 0.05
-        gravity.elasticity = 0.9
-        gravity.frameSkip = 4
-        gravity.stickyActionProbability = 0.25
-        gravity.maxSteps = 300
-        return try BreakoutConfig.presetNames.map { ($0, try BreakoutConfig.preset($0)) }
-            + [("short", short), ("short-gravity-skip4-sticky", gravity), ("atari-skip4-sticky", sticky),
-               ("classic-skip8", skip8), ("extreme", breakoutExtreme)]
+        let short = try BreakoutConfig.preset("classic").with { $0.maxSteps = 600; $0.lives = 1 }
+        return try BreakoutConfig.presetNames.map { ($0, try BreakoutConfig.preset($0)) } + [
+            ("short", short),
+            // Gravity (the quiet path's speed cap), frame skip and sticky actions together.
+            ("short-gravity-skip4-sticky", short.with {
+                $0.gravity = 0.05; $0.elasticity = 0.9; $0.frameSkip = 4; $0.stickyActionProbability = 0.25; $0.maxSteps = 300
+            }),
+            ("atari-skip4-sticky", try BreakoutConfig.preset("atari").with {
+                $0.frameSkip = 4; $0.stickyActionProbability = 0.25; $0.maxSteps = 500
+            }),
+            ("classic-skip8", try BreakoutConfig.preset("classic").with { $0.frameSkip = 8; $0.maxSteps = 250 }),
+            ("extreme", breakoutExtreme),
+        ]
     }
 
     static func single(_ config: BreakoutConfig, seed: UInt64) -> BreakoutGame { BreakoutGame(config: config, seed: seed) }
