@@ -48,11 +48,7 @@ struct Tournament: ParsableCommand {
 
     @OptionGroup var episodeOptions: EpisodeOptions
 
-    @Option(help: "Bootstrap resamples for the rating intervals.")
-    var bootstrap: Int = 1000
-
-    @Option(help: "Confidence level of the rating intervals.")
-    var level: Double = 0.95
+    @OptionGroup var ratingOptions: RatingOptions
 
     @OptionGroup var sprtOptions: SPRTOptions
 
@@ -65,6 +61,7 @@ struct Tournament: ParsableCommand {
         if game.game.game.seats == 1, mode == .sprt {
             throw ValidationError("--mode sprt is for --game pong; breakout allows --mode round-robin or gauntlet (duplicate format)")
         }
+        let (bootstrap, level) = (ratingOptions.bootstrap, ratingOptions.level)
         guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
         guard level > 0, level < 1 else { throw ValidationError("--level \(level) is out of range; allowed: between 0 and 1 (exclusive)") }
         if mode == .sprt, let s = shardOptions.shard {
@@ -122,9 +119,7 @@ struct Tournament: ParsableCommand {
         if shard == nil {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
-            ] + sizes.members + [
-                ("bootstrap", .number(bootstrap)), ("level", .number(level)), ("workers", .number(workerCount)),
-            ])
+            ] + sizes.members + ratingOptions.parameters + [("workers", .number(workerCount))])
         }
         let progress = Progress(total: range.count, label: "tournament")
         let clock = ContinuousClock()
@@ -151,8 +146,7 @@ struct Tournament: ParsableCommand {
     /// results: the arguments `merge` rebuilds the tournament from.
     func shardParameters(_ specs: [AgentSpec]) -> [(String, JSONValue)] {
         [("mode", .string(mode.rawValue)), ("agents", .array(specs.map { .string($0.text) })),
-         ("pairs", .number(pairs)), ("episodes", .number(episodeOptions.episodes)), ("bootstrap", .number(bootstrap)),
-         ("level", .number(level))]
+         ("pairs", .number(pairs)), ("episodes", .number(episodeOptions.episodes))] + ratingOptions.parameters
     }
 
     /// Writes the unsharded run's files from the shards of one `tournament --shard` run.
@@ -191,10 +185,7 @@ struct Tournament: ParsableCommand {
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: options)
         try folder.writeRunInfo(command: "tournament", seed: head.seed, config: config, extra: [
             ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
-        ] + sizes.members + [
-            ("bootstrap", .number(options.bootstrap)), ("level", .number(options.level)),
-            ("mergedFrom", .array(shards.map { .string($0.path) })),
-        ])
+        ] + sizes.members + options.ratingOptions.parameters + [("mergedFrom", .array(shards.map { .string($0.path) }))])
         try folder.write(shards.timingJSON, to: ShardFolder.timingFile)
         let seconds = shards.reduce(0) { $0 + $1.wallSeconds }
         try options.finish(G.self, specs: specs, config: config, format: format, records: records, folder: folder,
@@ -206,21 +197,20 @@ struct Tournament: ParsableCommand {
                                 records: [G.Record], folder: ResultsFolder, progress: Progress,
                                 seconds wall: () -> Double) throws {
         let play = G.tournamentPlay(specs, config: config, format: format, options: self, records: records)
-        progress.status("bootstrap (\(bootstrap) resamples)")
-        let ratings = RatingBootstrap(resamples: bootstrap, level: level,
-                                      seed: Seeds.stream(game.seed, SeedStream.ratingBootstrap)).rate(play.outcomes)
+        progress.status("bootstrap (\(ratingOptions.bootstrap) resamples)")
+        let ratings = ratingOptions.rater(runSeed: game.seed).rate(play.outcomes)
         let seconds = wall()
         progress.finish()
         let names = specs.map(\.displayName)
         let report = TournamentReport(names: names, specs: specs.map(\.text), outcomes: play.outcomes, ratings: ratings,
-                                      level: level)
+                                      level: ratingOptions.level)
         try folder.write(play.records, to: "matches.jsonl")
         try folder.write(report.ratingsCSV, to: "ratings.csv")
         try folder.write(report.matrixCSV, to: "matrix.csv")
         for (name, text) in play.files { try folder.write(text, to: name) }
         let summary = JSONValue.object(play.summary + { if case let .object(m) = report.json { m } else { [] } }())
         try folder.write(summary.serialized() + "\n", to: "summary.json")
-        try folder.write(RatingChart.svg(title: play.chartTitle, names: names, ratings: ratings, level: level),
+        try folder.write(RatingChart.svg(title: play.chartTitle, names: names, ratings: ratings, level: ratingOptions.level),
                          to: "ratings.svg")
         print(play.header)
         print("")
@@ -316,5 +306,30 @@ extension Tournament {
         var parameters: [(String, JSONValue)] {
             [("elo0", .number(elo0)), ("elo1", .number(elo1)), ("alpha", .number(alpha)), ("beta", .number(beta))]
         }
+    }
+}
+
+extension Tournament {
+    /// The rating intervals: bootstrap resamples and confidence level (their
+    /// ranges are checked by ``Tournament/validate()``, in its order of checks).
+    struct RatingOptions: ParsableArguments {
+        @Option(help: "Bootstrap resamples for the rating intervals.")
+        var bootstrap: Int = 1000
+
+        @Option(help: "Confidence level of the rating intervals.")
+        var level: Double = 0.95
+
+        /// The bootstrap that rates the games of a run with master seed `runSeed`.
+        func rater(runSeed: UInt64) -> RatingBootstrap {
+            RatingBootstrap(resamples: bootstrap, level: level, seed: Seeds.stream(runSeed, SeedStream.ratingBootstrap))
+        }
+
+        /// How the ratings were fitted and their intervals found, the bootstrap resampling `units` (pairs, seeds).
+        func method(resampling units: String) -> String {
+            "Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((level * 100).rounded()))% percentile bootstrap over \(units) (\(bootstrap) resamples)."
+        }
+
+        /// The options as run.json (and a shard's parameters) record them.
+        var parameters: [(String, JSONValue)] { [("bootstrap", .number(bootstrap)), ("level", .number(level))] }
     }
 }

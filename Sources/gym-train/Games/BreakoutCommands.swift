@@ -132,12 +132,12 @@ extension Breakout: CommandGame {
             summary: [
                 ("game", .string("breakout")), ("mode", .string("\(format), duplicate")), ("seed", .number(seed)),
                 ("episodesPerAgent", .number(episodes)), ("steps", .number(steps)),
-                ("bootstrap", .number(options.bootstrap)),
+                ("bootstrap", .number(options.ratingOptions.bootstrap)),
                 ("meanScores", .array(results.map { .number(Statistics.mean($0.map { Double($0.score) })) })),
             ],
             files: [("scores.csv", scores)],
             header: "tournament breakout (\(format), duplicate format): \(specs.count) agents × \(episodes) common seeds, seed \(seed)",
-            notes: table + ["", "Games: agent vs agent on each common seed, higher score wins (equal: draw). Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((options.level * 100).rounded()))% percentile bootstrap over seeds (\(options.bootstrap) resamples)."],
+            notes: table + ["", "Games: agent vs agent on each common seed, higher score wins (equal: draw). " + options.ratingOptions.method(resampling: "seeds")],
             chartTitle: "Breakout \(format), duplicate — \(episodes) seeds × \(specs.count) agents, seed \(seed)")
     }
 }

@@ -116,7 +116,7 @@ extension Pong: CommandGame {
         for g in games { records += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
         let steps = games.reduce(0) { $0 + $1.result.steps }
         let truncated = games.count { $0.result.end.isTruncation }
-        var notes = ["Ratings: Bradley–Terry (MM), Elo scale, mean 0; \(Int((options.level * 100).rounded()))% percentile bootstrap over pairs (\(options.bootstrap) resamples)."]
+        var notes = [options.ratingOptions.method(resampling: "pairs")]
         if truncated > 0 {
             notes.append("\(truncated) games reached the step limit (maxSteps \(config.maxSteps)) and were scored as they stood (equal scores: draw).")
         }
@@ -125,7 +125,7 @@ extension Pong: CommandGame {
             summary: [
                 ("game", .string("pong")), ("mode", .string(format.description)), ("seed", .number(seed)),
                 ("pairsPerPairing", .number(pairs)), ("games", .number(games.count)),
-                ("truncated", .number(truncated)), ("bootstrap", .number(options.bootstrap)), ("steps", .number(steps)),
+                ("truncated", .number(truncated)), ("bootstrap", .number(options.ratingOptions.bootstrap)), ("steps", .number(steps)),
             ],
             files: [],
             header: "tournament pong (\(format)): \(specs.count) agents, \(schedule.pairings.count) pairings × \(pairs) pairs × 2 sides = \(games.count) games, seed \(seed)",
