@@ -29,7 +29,8 @@ extension BreakoutPhysics {
     ///   episode ended or no brick left;
     /// - ``keptHalfWidth``: the paddle's half width;
     /// - ``keptLives``, ``keptLevels``, ``keptSpeed``: observation entries
-    ///   2, 3 and 7, the operations of ``observeHead(_:into:)``.
+    ///   2, 3 and 7 (``countEntries(_:)``, which ``observeHead(_:into:)``
+    ///   writes).
     static let keptCase = 0, keptHalfWidth = 1, keptLives = 2, keptLevels = 3, keptSpeed = 4
     /// The number of rows.
     static let keptRows = 5
@@ -41,8 +42,9 @@ extension BreakoutPhysics {
         let fits = c.pointee.end == .none && c.pointee.bricksLeft != 0 && c.pointee.ballCount &+ pending == 1
         column[Self.keptCase &* stride] = fits ? (pending == 1 ? 16 : 1) : 0
         column[Self.keptHalfWidth &* stride] = c.pointee.paddleHalfWidth
-        column[Self.keptLives &* stride] = Float(c.pointee.lives) / Float(config.lives)
-        column[Self.keptLevels &* stride] = Float(c.pointee.levelsCleared) / Float(config.levels)
-        column[Self.keptSpeed &* stride] = min(c.pointee.speed * (1 / maxSpeed), 1)
+        let counts = countEntries(c)
+        column[Self.keptLives &* stride] = counts.lives
+        column[Self.keptLevels &* stride] = counts.levels
+        column[Self.keptSpeed &* stride] = counts.speed
     }
 }

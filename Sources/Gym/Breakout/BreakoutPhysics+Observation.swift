@@ -33,19 +33,31 @@ extension BreakoutPhysics {
     @inlinable @inline(__always)
     func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
         let cx = width / 2
-        let invCX = 1 / cx, invV = 1 / maxSpeed
+        let invCX = 1 / cx
         o[0] = (c.pointee.paddleX - cx) * invCX
         o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
-        o[2] = Float(c.pointee.lives) / Float(config.lives)
-        o[3] = Float(c.pointee.levelsCleared) / Float(config.levels)
+        let counts = countEntries(c)
+        o[2] = counts.lives
+        o[3] = counts.levels
         // A cooldown of 0 gives 0 / pushCooldown = +0 without the division
         // (a game whose push is ready, or that never pushes).
         let cooldown = c.pointee.pushCooldown
         o[4] = pushCooldown > 0 && cooldown != 0 ? Float(cooldown) / Float(pushCooldown) : 0
         o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
         o[6] = c.pointee.servePending ? 1 : 0
-        o[7] = min(c.pointee.speed * invV, 1)
+        o[7] = counts.speed
         observeBallSlots(c, into: o)
+    }
+
+    /// Head entries 2, 3 and 7 of the game whose state is at `c`: lives
+    /// and walls cleared as shares of the config's, and the speed level
+    /// over the speed cap, at most 1. They change only on frames that are
+    /// not quiet, so the batch also keeps them for its lanes
+    /// (``keep(_:into:stride:)``).
+    @inlinable @inline(__always)
+    func countEntries(_ c: UnsafePointer<BreakoutCore>) -> (lives: Float, levels: Float, speed: Float) {
+        (Float(c.pointee.lives) / Float(config.lives), Float(c.pointee.levelsCleared) / Float(config.levels),
+         min(c.pointee.speed * (1 / maxSpeed), 1))
     }
 
     /// The ball slots' entries of the head (indices 8 ..< ``cellStart``)
