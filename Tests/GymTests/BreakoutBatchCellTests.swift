@@ -43,9 +43,13 @@ import Testing
                         Issue.record("\(name): game \(i)'s kept cell entries differ from its grid's at step \(step)")
                         break checking
                     }
-                    column.withUnsafeMutableBufferPointer { batch.physics.keep(batch.cores + i, into: $0.baseAddress!, stride: 1) }
-                    let lanes = (0 ..< BreakoutPhysics.keptRows).map { batch.kept[$0 * count + i].bitPattern }
-                    if lanes != column.map(\.bitPattern) {
+                    var core = batch.core(i)
+                    column.withUnsafeMutableBufferPointer {
+                        batch.physics.keep(&core, into: $0.baseAddress!, stride: 1, held: i < batch.laneGames)
+                    }
+                    let rows = i < batch.laneGames ? BreakoutPhysics.keptRows : BreakoutPhysics.heldPaddleX
+                    let lanes = (0 ..< rows).map { batch.kept[$0 * count + i].bitPattern }
+                    if lanes != column.prefix(rows).map(\.bitPattern) {
                         Issue.record("\(name): game \(i)'s kept lane values \(lanes) differ from its core's \(column) at step \(step)")
                         break checking
                     }

@@ -24,27 +24,21 @@ extension BreakoutBatch {
     func finishQuietGroup(_ i: Int, lanes: UInt32, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                           ends: UnsafeMutablePointer<UInt8>?, events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
-        let c = cores + i
+        let held = keptLanes(i)
         // limitEnd reaches an end at a count iff it does at any larger one
         // (each limit is a threshold), so one of the games in `lanes` ends
         // iff the largest of the eight games' counts (the next ones in
         // `lanes`, counted as the counters wrap) does, unless the largest
         // is a game outside `lanes` that has reached a limit already (then
         // `false` as well).
-        var steps = Int32.min, sinceProgress = Int32.min
-        for g in 0 ..< 8 {
-            let s = c + g
-            let add = Int32(bitPattern: lanes &>> UInt32(g) & 1)
-            steps = Swift.max(steps, s.pointee.steps &+ add)
-            sinceProgress = Swift.max(sinceProgress, s.pointee.stepsSinceProgress &+ add)
+        let add = SIMD8<Int32>(truncatingIfNeeded: SIMD8<UInt32>(repeating: lanes) &>> SIMD8(0, 1, 2, 3, 4, 5, 6, 7) & 1)
+        let steps = held.integers(BreakoutPhysics.heldSteps) &+ add
+        let sinceProgress = held.integers(BreakoutPhysics.heldSinceProgress) &+ add
+        if physics.limitEnd(steps: Self.largest(steps), stepsSinceProgress: Self.largest(sinceProgress)) != .none {
+            return false
         }
-        if physics.limitEnd(steps: steps, stepsSinceProgress: sinceProgress) != .none { return false }
-        for g in 0 ..< 8 {
-            let s = c + g
-            let add = Int32(bitPattern: lanes &>> UInt32(g) & 1)
-            s.pointee.steps &+= add
-            s.pointee.stepsSinceProgress &+= add
-        }
+        held.set(BreakoutPhysics.heldSteps, steps)
+        held.set(BreakoutPhysics.heldSinceProgress, sinceProgress)
         UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
         // `.none` is raw value 0: eight zero bytes per flag array.
         UnsafeMutableRawPointer(terminated + i).storeBytes(of: UInt64(0), as: UInt64.self)
@@ -52,6 +46,15 @@ extension BreakoutBatch {
         if let ends { UnsafeMutableRawPointer(ends + i).storeBytes(of: UInt64(0), as: UInt64.self) }
         if let events { Self.clearEvents(events + i) }
         return true
+    }
+
+    /// The largest of the eight lanes (pairwise selects from element reads:
+    /// the library's reduction was a call).
+    @inline(__always)
+    static func largest(_ v: SIMD8<Int32>) -> Int32 {
+        let a = SIMD4(v[0], v[1], v[2], v[3]), b = SIMD4(v[4], v[5], v[6], v[7])
+        let m = a.replacing(with: b, where: b .> a)
+        return Swift.max(Swift.max(m[0], m[1]), Swift.max(m[2], m[3]))
     }
 
     /// Sets the eight events at `e` to no event (every field 0, so all

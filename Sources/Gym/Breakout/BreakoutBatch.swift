@@ -55,8 +55,14 @@ public final class BreakoutBatch: VectorEnvironment {
     /// of its current grid, `cellCount` floats per game).
     let cellEntries: UnsafeMutablePointer<Float>
     /// Each game's ``BreakoutPhysics/KeptLanes`` values, ``BreakoutPhysics/keptRows``
-    /// rows of `count` floats (recomputed by ``keep(_:)``).
+    /// rows of `count` floats (written from the core by ``keep(_:)``).
     let kept: UnsafeMutablePointer<Float>
+    /// The games `0 ..< laneGames` (the whole groups of eight, or none when
+    /// the config's frames cannot run in lanes: gravity or sticky actions)
+    /// run in lanes, and their held rows (``BreakoutPhysics/KeptLanes``)
+    /// are their fields between calls: ``settle(_:)`` writes them into the
+    /// core before anything else reads or changes it.
+    let laneGames: Int
     /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:kept:into:stride:scratch:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
@@ -97,6 +103,7 @@ public final class BreakoutBatch: VectorEnvironment {
         aim.initialize(repeating: 0, count: count)
         cellEntries = .allocate(capacity: max(1, count * cellCount))
         cellEntries.initialize(repeating: 0, count: max(1, count * cellCount))
+        laneGames = physics.gravity <= 0 && !(config.stickyActionProbability > 0) ? count & ~7 : 0
         kept = .allocate(capacity: BreakoutPhysics.keptRows * count)
         kept.initialize(repeating: 0, count: BreakoutPhysics.keptRows * count)
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
@@ -124,11 +131,27 @@ public final class BreakoutBatch: VectorEnvironment {
         keep(i)
     }
 
-    /// Recomputes game `i`'s kept lane values (``BreakoutPhysics/KeptLanes``):
-    /// after every change of its core outside the lanes.
+    /// Writes game `i`'s kept lane values (``BreakoutPhysics/KeptLanes``)
+    /// from its core: after every change of its core outside the lanes.
     @inline(__always)
     func keep(_ i: Int) {
-        physics.keep(cores + i, into: kept + i, stride: count)
+        physics.keep(cores + i, into: kept + i, stride: count, held: i < laneGames)
+    }
+
+    /// Brings game `i`'s core up to date with its held rows when it runs
+    /// in lanes (see ``laneGames``): before anything reads or changes the
+    /// core outside the lanes.
+    @inline(__always)
+    func settle(_ i: Int) {
+        if i < laneGames { physics.settle(cores + i, from: kept + i, stride: count) }
+    }
+
+    /// Game `i`'s core, settled (``settle(_:)``), changed by `body`, and
+    /// kept again (``keep(_:)``).
+    func modifyCore<R>(_ i: Int, _ body: (inout BreakoutCore) throws -> R) rethrows -> R {
+        settle(i)
+        defer { keep(i) }
+        return try body(&cores[i])
     }
 
     /// The kept lane values of the group of eight games from `i`.
@@ -149,6 +172,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Game `i`'s full state as a value.
     public func state(_ i: Int) -> BreakoutState {
         precondition(i >= 0 && i < count, "game index out of range")
+        settle(i)
         return BreakoutState(core: cores[i], bricks: Array(UnsafeBufferPointer(start: grid(i), count: cellCount)))
     }
 
@@ -209,6 +233,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
+        settle(i)
         physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out)
     }
 
@@ -227,10 +252,12 @@ public final class BreakoutBatch: VectorEnvironment {
     }
 
     /// Writes the observations of the eight games `i ..< i + 8` into their
-    /// rows of `out` (the batch's observation buffer), in lanes.
+    /// rows of `out` (the batch's observation buffer), in lanes, from their
+    /// cores (settled first).
     @inline(__always)
     func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         let n = observationCount
+        for g in i ..< i + 8 { settle(g) }
         physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, kept: keptLanes(i),
                              into: out + i * n, stride: n, scratch: laneScratch)
     }
@@ -264,9 +291,8 @@ public final class BreakoutBatch: VectorEnvironment {
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
         // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``).
-        let lanes = physics.gravity <= 0 && !(physics.config.stickyActionProbability > 0)
         let whole = count & ~7
-        let groups = lanes ? whole : 0
+        let groups = laneGames
         let frames = physics.config.frameSkip, skip = Float(frames)
         // Observations are written group by group as each group's eight
         // games finish their step (each game's is independent of the
@@ -334,6 +360,7 @@ public final class BreakoutBatch: VectorEnvironment {
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
         let physics = self.physics
         let frames = physics.config.frameSkip
+        settle(i)
         let r: StepResult
         if autoresetMode == .nextStep, cores[i].end != .none {
             // The step after the end: the new episode, this step's action ignored.

@@ -113,7 +113,10 @@ extension BreakoutPhysics {
             scratch[4] = zero
         }
         if config.watchdogSteps > 0 {
-            let w = Self.gather(c) { Float($0.pointee.stepsSinceProgress) } / Float(config.watchdogSteps)
+            // Quiet: the steps without progress as held (the cores' copies are not settled).
+            let since = quiet ? Self.floats(kept.integers(Self.heldSinceProgress))
+                : Self.gather(c) { Float($0.pointee.stepsSinceProgress) }
+            let w = since / Float(config.watchdogSteps)
             scratch[5] = one.replacing(with: w, where: w .< 1)
         } else {
             scratch[5] = zero

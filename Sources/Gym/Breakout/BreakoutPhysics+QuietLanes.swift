@@ -66,16 +66,12 @@ extension BreakoutPhysics {
         }
         var running = eligible
         let half = kept.row(Self.keptHalfWidth)
-        var px = Self.gather(c) { $0.pointee.paddleX }
-        var cooldown = Self.gather(c) { Float($0.pointee.pushCooldown) }
-        // Slot 0 read as one float per game (a lane read loaded whole slot vectors).
-        var x = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballX) }
-        var y = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballY) }
-        let vx = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballVX) }
-        let vy = Self.gather(c) { Self.slot0(&UnsafeMutablePointer(mutating: $0).pointee.ballVY) }
-        // Element by element (the vector conversion was left as a generic call).
-        let action = Lanes(Float(actions[0]), Float(actions[1]), Float(actions[2]), Float(actions[3]),
-                           Float(actions[4]), Float(actions[5]), Float(actions[6]), Float(actions[7]))
+        var px = kept.row(Self.heldPaddleX)
+        var cooldown = kept.row(Self.heldCooldown)
+        var x = kept.row(Self.heldBallX), y = kept.row(Self.heldBallY)
+        let vx = kept.row(Self.keptBallVX), vy = kept.row(Self.keptBallVY)
+        let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
+        let action = Self.floats(actionCodes)
         // paddleTarget's direction: left −1, right +1, any other action 0.
         let dir = Lanes().replacing(with: -1, where: action .== Float(BreakoutAction.left.rawValue))
             .replacing(with: 1, where: action .== Float(BreakoutAction.right.rawValue))
@@ -139,10 +135,17 @@ extension BreakoutPhysics {
             done = done.replacing(with: done + 1, where: ok)
             running = ok
         }
-        // Written back to every game, lane by lane with constant lanes: a
-        // game that ran no frame gets its own values back (the gathered
-        // floats, its cooldown and a run of 0 through floats, exact), and
-        // keeps its last action.
+        // Written back to every game's held rows: a game that ran no frame
+        // gets its own values back (its cooldown and a run of 0 through
+        // floats, exact) and keeps its last action.
+        kept.set(Self.heldPaddleX, px)
+        kept.set(Self.heldBallX, x)
+        kept.set(Self.heldBallY, y)
+        kept.set(Self.heldCooldown, cooldown)
+        let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Self.integers(done))
+        kept.set(Self.heldFrames, kept.integers(Self.heldFrames) &+ frameCounts)
+        kept.set(Self.heldLastAction, kept.integers(Self.heldLastAction)
+            .replacing(with: actionCodes & 0xFF, where: frameCounts .!= 0))
         fields[0] = px
         fields[1] = half
         fields[2] = Lanes().replacing(with: 1, where: kind .== 1)
@@ -151,15 +154,6 @@ extension BreakoutPhysics {
         fields[5] = vx
         fields[6] = vy
         fields[Self.laneCooldownField] = cooldown
-        let frameCounts = Self.integers(done), cooldowns = Self.integers(cooldown)
-        Self.endLane(c, 0, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 1, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 2, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 3, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 4, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 5, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 6, frameCounts, cooldowns, px, x, y, actions)
-        Self.endLane(c, 7, frameCounts, cooldowns, px, x, y, actions)
         if anyServing {
             serveFrames &+= Int(Self.laneSum(Lanes().replacing(with: done, where: serving)))
         }
@@ -177,29 +171,18 @@ extension BreakoutPhysics {
     /// read back by ``integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
+    /// `Float(v[g])` in each lane `g`, element by element (the library's
+    /// vector conversion was left as a generic call).
+    @inline(__always)
+    static func floats(_ v: SIMD8<Int32>) -> Lanes {
+        Lanes(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
+    }
+
     /// Lanes holding integers 0 ..< 2^23 as those integers, without a
     /// range check: adding 2^23 puts the integer in the low 23 bits of the
     /// pattern.
     @inline(__always)
     static func integers(_ v: Lanes) -> SIMD8<UInt32> {
         unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
-    }
-
-    /// Writes back lane `g` of ``quietLanes(_:actions:frames:kept:fields:serveFrames:)``'s run to
-    /// game `c[g]`: `frames[g]` frames (the action recorded when any),
-    /// its cooldown, paddle and ball.
-    @inline(__always)
-    static func endLane(_ c: UnsafeMutablePointer<BreakoutCore>, _ g: Int, _ frames: SIMD8<UInt32>,
-                        _ cooldowns: SIMD8<UInt32>, _ px: Lanes, _ x: Lanes, _ y: Lanes,
-                        _ actions: UnsafePointer<Int32>) {
-        let s = c + g
-        let k = frames[g]
-        s.pointee.frames &+= Int32(bitPattern: k)
-        s.pointee.pushCooldown = Int32(bitPattern: cooldowns[g])
-        s.pointee.paddleX = px[g]
-        setSlot0(&s.pointee.ballX, x[g])
-        setSlot0(&s.pointee.ballY, y[g])
-        let last = s.pointee.lastAction
-        s.pointee.lastAction = k != 0 ? UInt8(truncatingIfNeeded: actions[g]) : last
     }
 }

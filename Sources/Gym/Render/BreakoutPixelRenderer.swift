@@ -44,6 +44,6 @@ public final class BreakoutPixelRenderer {
                 out.update(from: wall, count: bytes)
             }
         }
-        size.renderMovers(batch.cores[i], config: batch.physics.config, into: out)
+        size.renderMovers(batch.core(i), config: batch.physics.config, into: out)
     }
 }
