@@ -18,8 +18,9 @@ extension BreakoutBatch {
     /// Only for games still running (the lanes run no other), so the limits
     /// (``BreakoutPhysics/limitEnd(steps:stepsSinceProgress:)``, the rule
     /// ``BreakoutPhysics/finishStep(_:events:)`` applies) are the only way a
-    /// step ends here; the counters wrap as that function's do. Branch-free
-    /// over the eight games: a game not in `lanes` adds 0.
+    /// step ends here; the counters (the games' held rows, see
+    /// ``BreakoutPhysics/KeptLanes``) wrap as that function's do.
+    /// Branch-free over the eight games: a game not in `lanes` adds 0.
     @inline(always)
     func finishQuietGroup(_ i: Int, lanes: UInt32, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,

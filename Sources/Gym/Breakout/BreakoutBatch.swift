@@ -23,7 +23,9 @@
 /// games' observations copy their cell entries eight floats at a time;
 /// the values the lanes would otherwise gather and convert from the cores
 /// (``BreakoutPhysics/KeptLanes``) are kept likewise, recomputed after
-/// every change of a game outside the lanes.
+/// every change of a game outside the lanes, and the fields quiet frames
+/// change are held there, in rows, for the games that run in lanes
+/// (settled into a game's core before anything else reads or changes it).
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
 /// allocates nothing.
 ///

@@ -38,8 +38,12 @@ extension BreakoutPhysics {
     /// an observation of the eight games right after a step whose frames
     /// all ran here reads them instead of gathering them again.
     ///
-    /// `kept` holds the eight games' ``KeptLanes`` (their lane case and
-    /// paddle half width are read from there).
+    /// `kept` holds the eight games' ``KeptLanes``: their lane case, paddle
+    /// half width and slot 0's velocity are read there, and the fields the
+    /// frames change (paddle x, slot 0's x and y, push cooldown, frames,
+    /// last action) are read and written there, in the held rows, not in
+    /// the cores (whose copies the batch settles later); only a serving
+    /// game's serve timer is read from and written to its core.
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
     @inline(__always)
