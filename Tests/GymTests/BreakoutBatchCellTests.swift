@@ -5,7 +5,7 @@ import Testing
 /// (``BreakoutPhysics/aimColumns(_:)``) and its cells' observation entries
 /// (``BreakoutPhysics/writeCells(_:into:)``), which the lane path copies
 /// into observations eight floats at a time
-/// (``BreakoutPhysics/copyCells(_:into:)``): both must follow every change
+/// (``BreakoutPhysics/copyRows(_:into:count:)``): both must follow every change
 /// of the grid (a brick hit, a new wall, a reset, a restore), the copy must
 /// be exact, and the lane path must really read the kept entries. It also
 /// keeps the values the lanes load instead of gathering them
@@ -16,8 +16,10 @@ import Testing
     /// walls cleared, episodes restarted), with seeded resets and restores
     /// of one game's snapshot into another mixed in, every game's kept aim
     /// candidates and cell entries equal its grid's, and its kept lane
-    /// values its core's (``BreakoutPhysics/keep(_:into:stride:)``), after
-    /// every step.
+    /// values its core's (``BreakoutPhysics/keep(_:into:stride:held:)`` of
+    /// the core as ``BreakoutBatch/core(_:)`` returns it, settled from the
+    /// held rows of a game in lanes: so those rows, written into a core
+    /// and read back, are the same rows), after every step.
     @Test func keptValuesFollowTheGame() throws {
         let count = 11, steps = 1500, seed: UInt64 = 5
         for (name, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
@@ -38,7 +40,8 @@ import Testing
                 }
                 for i in 0 ..< count {
                     batch.physics.writeCells(batch.grid(i), into: &entries)
-                    let kept = (0 ..< batch.cellCount).map { batch.cellEntries[i * batch.cellCount + $0].bitPattern }
+                    let row = batch.cellRows + i * batch.observationCount + batch.physics.cellStart
+                    let kept = (0 ..< batch.cellCount).map { row[$0].bitPattern }
                     if kept != entries.map(\.bitPattern) {
                         Issue.record("\(name): game \(i)'s kept cell entries differ from its grid's at step \(step)")
                         break checking
@@ -58,17 +61,14 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/copyCells(_:into:)``: grids of 1 to 40 cells
-    /// (fewer than eight, whole and partial blocks), every start of the
-    /// target within a 32-byte block: the entries bit for bit, nothing
-    /// written outside the target.
-    @Test func copiedCellsAreTheKeptOnes() {
+    /// ``BreakoutPhysics/copyRows(_:into:count:)``: 1 to 40 floats (fewer
+    /// than eight, whole and partial blocks), every start of the target
+    /// within a 32-byte block: the floats bit for bit, nothing written
+    /// outside the target.
+    @Test func copiedRowsAreTheKeptOnes() throws {
         var rng = Xoshiro256(seed: 0xCE11)
+        let physics = BreakoutPhysics(config: try BreakoutConfig.preset("classic"))
         for cells in 1 ... 40 {
-            var config = BreakoutConfig()
-            config.brickRows = 1
-            config.brickColumns = cells
-            let physics = BreakoutPhysics(config: config)
             let entries = (0 ..< cells).map { _ in Float(rng.below(1 << 20)) / 64 }
             for offset in 0 ..< 8 {
                 var wide = [Float](repeating: -1, count: cells + 16)
@@ -77,7 +77,7 @@ import Testing
                         let base = UnsafeMutableRawPointer(w.baseAddress!)
                         let aligned = (Int(bitPattern: base) + 31) & ~31
                         let target = UnsafeMutablePointer<Float>(bitPattern: aligned)! + offset
-                        physics.copyCells(e.baseAddress!, into: target)
+                        physics.copyRows(e.baseAddress!, into: target, count: cells)
                         let start = target - w.baseAddress!
                         #expect(w[start ..< start + cells].map(\.bitPattern) == entries.map(\.bitPattern),
                                 "\(cells) cells, offset \(offset)")
@@ -97,8 +97,8 @@ import Testing
         let n = batch.observationCount, start = batch.physics.cellStart
         let last = batch.cellCount - 1
         // Game 0's kept entries changed, its grid not; game 8's grid changed, its entries not.
-        batch.cellEntries[1] = -0.5
-        batch.cellEntries[last] = -0.5
+        batch.cellRows[start + 1] = -0.5
+        batch.cellRows[start + last] = -0.5
         batch.grid(8)[1] = 0
         batch.grid(8)[last] = 0
         var out = [Float](repeating: 7, count: 9 * n)

@@ -20,7 +20,8 @@
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight
-/// games' observations copy their cell entries eight floats at a time;
+/// games' observations copy their cell entries eight floats at a time
+/// (with the rows around them, written over after);
 /// the values the lanes would otherwise gather and convert from the cores
 /// (``BreakoutPhysics/KeptLanes``) are kept likewise, recomputed after
 /// every change of a game outside the lanes, and the fields quiet frames
@@ -54,8 +55,11 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
     /// Each game's brick cells as observation entries (``BreakoutPhysics/writeCells(_:into:)``
-    /// of its current grid, `cellCount` floats per game).
-    let cellEntries: UnsafeMutablePointer<Float>
+    /// of its current grid) in an observation row of its own: `observationCount`
+    /// floats per game, the cells at ``BreakoutPhysics/cellStart``, the
+    /// other entries 0. Eight games' rows are copied whole into their
+    /// observations, then the entries around the cells written over.
+    let cellRows: UnsafeMutablePointer<Float>
     /// Each game's ``BreakoutPhysics/KeptLanes`` values, ``BreakoutPhysics/keptRows``
     /// rows of `count` floats (written from the core by ``keep(_:)``).
     let kept: UnsafeMutablePointer<Float>
@@ -103,8 +107,8 @@ public final class BreakoutBatch: VectorEnvironment {
         episodes.initialize(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
-        cellEntries = .allocate(capacity: max(1, count * cellCount))
-        cellEntries.initialize(repeating: 0, count: max(1, count * cellCount))
+        cellRows = .allocate(capacity: count * observationCount)
+        cellRows.initialize(repeating: 0, count: count * observationCount)
         laneGames = physics.gravity <= 0 && !(config.stickyActionProbability > 0) ? count & ~7 : 0
         kept = .allocate(capacity: BreakoutPhysics.keptRows * count)
         kept.initialize(repeating: 0, count: BreakoutPhysics.keptRows * count)
@@ -118,7 +122,7 @@ public final class BreakoutBatch: VectorEnvironment {
 
     deinit {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
-        cellEntries.deallocate(); kept.deallocate(); laneScratch.deallocate()
+        cellRows.deallocate(); kept.deallocate(); laneScratch.deallocate()
     }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
@@ -166,7 +170,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// candidates and cell entries): after every change of the grid.
     func bricksChanged(_ i: Int) {
         aim[i] = physics.aimColumns(grid(i))
-        physics.writeCells(grid(i), into: cellEntries + i * cellCount)
+        physics.writeCells(grid(i), into: cellRows + i * observationCount + physics.cellStart)
     }
 
     // MARK: - One game (snapshots)
@@ -260,7 +264,7 @@ public final class BreakoutBatch: VectorEnvironment {
     func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         let n = observationCount
         for g in i ..< i + 8 { settle(g) }
-        physics.observeEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i, kept: keptLanes(i),
+        physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, kept: keptLanes(i),
                              into: out + i * n, stride: n, scratch: laneScratch)
     }
 
@@ -329,7 +333,7 @@ public final class BreakoutBatch: VectorEnvironment {
                 // reads them unless one of the others has several balls or
                 // ended.
                 if writeLaneFields(i, lanes: others, fields: fields) {
-                    physics.observeQuietEight(cores + i, cells: cellEntries + i * cellCount, aim: aim + i,
+                    physics.observeQuietEight(cores + i, cells: cellRows + i * n, aim: aim + i,
                                               kept: keptLanes(i), into: o + i * n, stride: n, scratch: laneScratch)
                     if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
                 } else {

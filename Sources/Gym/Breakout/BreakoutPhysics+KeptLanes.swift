@@ -20,7 +20,7 @@ extension BreakoutPhysics {
     ///   the core.
     ///
     /// The batch writes a game's column from its core
-    /// (``keep(_:into:stride:)``) after every change of the core outside
+    /// (``keep(_:into:stride:held:)``) after every change of the core outside
     /// the lanes.
     @usableFromInline struct KeptLanes {
         /// Row 0 of the group's first game.

@@ -6,16 +6,17 @@ extension BreakoutPhysics {
 
     /// Writes the observations of the eight games `cores[0 ..< 8]` (game
     /// `g`'s cell entries — ``writeCells(_:into:)`` of its grid — at
-    /// `entries + g × cellCount`, its ``aimColumns(_:)`` in `aim[g]`) to
-    /// `o + g × stride`: what ``observe(_:bricks:aimColumns:into:)`` writes
-    /// for each, bit for bit.
+    /// `entries + g × stride + cellStart`, in a row of its own, its
+    /// ``aimColumns(_:)`` in `aim[g]`) to `o + g × stride`, `stride` being
+    /// ``observationCount``: what ``observe(_:bricks:aimColumns:into:)``
+    /// writes for each, bit for bit.
     /// `scratch` holds ``laneScratchCount`` lane vectors (the caller's, so
     /// nothing is allocated here).
     ///
     /// The head (ball slots included) is computed for the eight games at
     /// once in float lanes (``observeHeadLanes(_:kept:into:stride:scratch:quiet:)``),
-    /// the cell entries copied eight at a time
-    /// (``copyCells(_:into:)``); the
+    /// the cell entries copied with their rows, eight floats at a time
+    /// (``copyRows(_:into:count:)``), before the rest is written; the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(aim:fields:most:into:stride:scratch:)``).
@@ -47,16 +48,14 @@ extension BreakoutPhysics {
     func observeEightLanes(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
                            aim: UnsafePointer<UInt32>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
                            scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) {
+        // The eight games' rows with their cells, copied whole (the rows are
+        // contiguous in both); the head and the paddle-relative entries
+        // are then written over the rest.
+        assert(stride == observationCount, "eight rows of an observation each")
+        copyRows(entries, into: o, count: 8 &* stride)
         let most = observeHeadLanes(cores, kept: kept, into: o, stride: stride, scratch: scratch, quiet: quiet)
         // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
-        // Pointers stepped from game to game (no multiplication per game).
-        var source = entries, target = o + cellStart
-        for _ in 0 ..< 8 {
-            copyCells(source, into: target)
-            source += cells
-            target += stride
-        }
         observeRelativeLanes(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
                              scratch: scratch)
     }
@@ -179,17 +178,16 @@ extension BreakoutPhysics {
     /// Where the gathered fields start in the scratch (after the entries).
     static let laneFieldsStart = Swift.max(8 + 5 * BreakoutConfig.ballSlots, 3 * BreakoutConfig.ballSlots + 7)
 
-    /// Copies one game's ``cellCount`` cell entries (kept by the batch as
-    /// ``writeCells(_:into:)`` wrote them) from `source` to `target`, eight
-    /// floats per load and store; the last block ends at the last cell (it
-    /// may overlap the one before, writing the same values), so nothing
-    /// past either row is touched. A game of fewer than eight cells takes
-    /// the scalar loop. After the first block, the blocks start at 32-byte
-    /// boundaries of `target` (observation rows start anywhere, and a store
-    /// across a cache line costs two).
+    /// Copies `count` floats from `source` to `target` (eight games'
+    /// observation rows, kept by the batch with their cell entries as
+    /// ``writeCells(_:into:)`` wrote them), eight floats per load and
+    /// store; the last block ends at the last float (it may overlap the one
+    /// before, writing the same values), so nothing past either range is
+    /// touched. Fewer than eight floats take the scalar loop. After the
+    /// first block, the blocks start at 32-byte boundaries of `target` (a
+    /// store across a cache line costs two).
     @inline(always)
-    func copyCells(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>) {
-        let count = cells
+    func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
         guard count >= 8 else {
             for k in 0 ..< count { target[k] = source[k] }
             return
