@@ -75,8 +75,7 @@ extension BreakoutPhysics {
 
     /// Writes the ``KeptLanes`` rows of the game whose core is at `c` to
     /// `column + k × stride`; the held rows only when `held`.
-    func keep(_ c: UnsafePointer<BreakoutCore>, into column: UnsafeMutablePointer<Float>, stride: Int,
-              held: Bool = true) {
+    func keep(_ c: UnsafePointer<BreakoutCore>, into column: UnsafeMutablePointer<Float>, stride: Int, held: Bool) {
         let pending: Int32 = c.pointee.servePending ? 1 : 0
         let fits = c.pointee.end == .none && c.pointee.bricksLeft != 0 && c.pointee.ballCount &+ pending == 1
         column[Self.keptCase &* stride] = fits ? (pending == 1 ? 16 : 1) : 0
