@@ -34,10 +34,9 @@ extension PongBatch {
             var g = GeneratorLanes(s0: Self.quad(sticky0, k), s1: Self.quad(sticky1, k),
                                    s2: Self.quad(sticky2, k), s3: Self.quad(sticky3, k))
             let halfKeeps = keeps + 16 * half
-            for f in 0 ..< frames {
-                halfKeeps.storeBytes(of: g.chance(scaled: scaled, rotation), toByteOffset: 2 * f * laneBytes, as: SIMD4<Int32>.self)
-                halfKeeps.storeBytes(of: g.chance(scaled: scaled, rotation), toByteOffset: (2 * f + 1) * laneBytes,
-                                     as: SIMD4<Int32>.self)
+            // Draw d is frame d / 2's, bottom (even d) then top.
+            for d in 0 ..< 2 * frames {
+                halfKeeps.storeBytes(of: g.chance(scaled: scaled, rotation), toByteOffset: d * laneBytes, as: SIMD4<Int32>.self)
             }
             drawnGenerators[half] = g
         }
