@@ -4,12 +4,14 @@ import PackageDescription
 
 /// The CPU that release builds generate code for, from `PBGYM_TARGET_CPU`:
 /// `host` (the default) builds for this machine the way PufferLib's C builds
-/// with `-march=native`: on an x86-64 Linux CPU with AVX2, FMA, BMI1/2, F16C,
-/// MOVBE, LZCNT and POPCNT that is LLVM's `haswell`, elsewhere the toolchain's
-/// default; `portable` is always the toolchain's default (for binaries and
-/// wheels that other machines run, `make wheel`); any other value is an LLVM
-/// CPU name. The choice changes speed only, never a result: Swift does not
-/// contract `a * b + c` into a fused multiply-add, so every floating-point
+/// with `-march=native`: on x86-64 Linux, the first LLVM CPU in
+/// ``hostTargets`` whose features this machine's `/proc/cpuinfo` lists
+/// (`icelake-server`, `skylake-avx512` or `haswell`), elsewhere the
+/// toolchain's default; `portable` is always the toolchain's default (for
+/// binaries and wheels that other machines run, `make wheel`); any other
+/// value is an LLVM CPU name (`haswell` for a build valgrind can run: it
+/// has no AVX-512). The choice changes speed only, never a result: Swift does
+/// not contract `a * b + c` into a fused multiply-add, so every floating-point
 /// operation rounds the same on every CPU, and the release build's outputs are
 /// pinned against golden values recorded by the portable build
 /// (python/tests/test_golden.py).
@@ -25,12 +27,23 @@ func releaseTargetCPU() -> String? {
           let flagsLine = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
     else { return nil }
     let flags = Set(flagsLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" }).map(String.init))
-    let haswell: Set = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"]
-    return haswell.isSubset(of: flags) ? "haswell" : nil
+    return hostTargets.first { $0.flags.isSubset(of: flags) }?.cpu
     #else
     return nil
     #endif
 }
+
+/// LLVM CPUs for `host` builds, newest first, each with the `/proc/cpuinfo`
+/// flags of the features it assumes that the games' code can use: AVX-512
+/// gives eight games' lanes 32 vector registers instead of 16 (fewer
+/// spills), mask registers for selects, and 64-bit lane conversions.
+let hostTargets: [(cpu: String, flags: Set<String>)] = {
+    let haswell: Set = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"]
+    let skylakeAVX512 = haswell.union(["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"])
+    let icelakeServer = skylakeAVX512.union(["avx512ifma", "avx512vbmi", "avx512_vbmi2", "avx512_vnni",
+                                             "avx512_bitalg", "avx512_vpopcntdq", "gfni", "vaes", "vpclmulqdq"])
+    return [("icelake-server", icelakeServer), ("skylake-avx512", skylakeAVX512), ("haswell", haswell)]
+}()
 
 /// Settings of every target: the release build's target CPU (see above).
 let hostCPU: [SwiftSetting] = releaseTargetCPU().map {
