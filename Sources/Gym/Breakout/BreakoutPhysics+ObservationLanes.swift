@@ -6,10 +6,10 @@ extension BreakoutPhysics {
 
     /// Writes the observations of the eight games `cores[0 ..< 8]` (game
     /// `g`'s cell entries — ``writeCells(_:into:)`` of its grid — at
-    /// `entries + g × stride + cellStart`, in a row of its own, its
-    /// ``aimColumns(_:)`` in `aim[g]`) to `o + g × stride`, `stride` being
-    /// ``observationCount``: what ``observe(_:bricks:aimColumns:into:)``
-    /// writes for each, bit for bit.
+    /// `entries + g × stride + cellStart`, in a row of its own whose other
+    /// entries are 0, its ``aimColumns(_:)`` in `aim[g]`) to
+    /// `o + g × stride`, `stride` being ``observationCount``: what
+    /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit.
     /// `scratch` holds ``laneScratchCount`` lane vectors (the caller's, so
     /// nothing is allocated here).
     ///
@@ -67,7 +67,9 @@ extension BreakoutPhysics {
     /// `min` replaced by a select on the comparison the library's
     /// `min(a, b)` makes (`b < a ? b : a`) and every `max(a, b)` by one on
     /// `b >= a`; a slot a game does not use is written as zeros, as the
-    /// scalar code writes it. A cooldown of 0 gives +0 either way (0
+    /// scalar code writes it, except the slots none of the eight games
+    /// uses: those are not written (the rows copied before hold zeros
+    /// there). A cooldown of 0 gives +0 either way (0
     /// divided by a positive count). `scratch` takes the entries, and from
     /// ``laneFieldsStart`` on the gathered fields
     /// ``observeRelativeLanes(aim:fields:most:into:stride:scratch:)`` reads:
@@ -135,13 +137,10 @@ extension BreakoutPhysics {
             fields[2] = n
             for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
         }
-        for k in 0 ..< Int(maxBalls) {
+        // Slots no game uses are left as the copied rows hold them: zeros,
+        // as the scalar code writes.
+        for k in 0 ..< Int(most) {
             let b = scratch + 8 + 5 * k
-            guard k < Int(most) else {
-                // No game has a ball in this slot: zeros, as the scalar code writes.
-                b[0] = zero; b[1] = zero; b[2] = zero; b[3] = zero; b[4] = zero
-                continue
-            }
             let idle: LaneMask = .!(Lanes(repeating: Float(k)) .< n)
             let slot = fields + 3 + 4 * k
             let x: Lanes, y: Lanes, vx: Lanes, vy: Lanes
@@ -161,7 +160,7 @@ extension BreakoutPhysics {
             b[3] = Self.unitLanes(vx * invV).replacing(with: 0, where: idle)
             b[4] = Self.unitLanes(vy * invV).replacing(with: 0, where: idle)
         }
-        Self.storeRows(scratch, count: 8 + 5 * Int(maxBalls), into: o, stride: stride)
+        Self.storeRows(scratch, count: 8 + 5 * Int(most), into: o, stride: stride)
         return most
     }
 
@@ -238,7 +237,9 @@ extension BreakoutPhysics {
     /// operands in the same order, every branch and every `min`/`max`
     /// replaced by a select on the same comparison (`min(a, b)` is
     /// `b < a ? b : a`, `max(a, b)` is `b >= a ? b : a`, as the standard
-    /// library defines them), and empty ball slots written as zeros. Where
+    /// library defines them), and empty ball slots written as zeros (the
+    /// slots none of the eight games uses only as far as a transpose needs:
+    /// the rows copied before hold zeros there). Where
     /// the scalar code takes the library's remainder (an offset of at least
     /// four periods), that lane is recomputed with it. The nearest aim
     /// column is the scan ``nearestColumn(_:to:)`` equals, in lanes
@@ -293,7 +294,9 @@ extension BreakoutPhysics {
         f[5] = Self.unitLanes(focusVY / maxSpeed).replacing(with: 0, where: noFocus)
         let column = nearestColumnLanes(UnsafeRawPointer(aim).loadUnaligned(as: SIMD8<UInt32>.self), to: focusCrossing)
         f[6] = Self.unitLanes(((column + 0.5) * brickW - focusCrossing) * invW).replacing(with: 0, where: column .< 0)
-        Self.storeRows(scratch, count: 3 * balls + 7, into: o, stride: stride)
+        // The slots no game uses are zeros in the copied rows (and in
+        // `scratch`, for a transpose that runs into them).
+        Self.storeRows(scratch, count: 3 * balls + 7, skipping: 3 * Int(most) ..< 3 * balls, into: o, stride: stride)
     }
 
     /// ``nearestColumn(_:to:)`` lane by lane (`candidates[g]` and `x[g]`;
@@ -434,23 +437,38 @@ extension BreakoutPhysics {
     /// `o[g × stride + j]`, four entries at a time by four-by-four transposes
     /// (``LaneTranspose``); the last `count % 4` by one more transpose of
     /// the last four entries (writing some entries twice, with the same
-    /// values), or lane by lane when `count < 4`.
+    /// values), or lane by lane when `count < 4`. Entries in `gap` need
+    /// not be written (the rows hold them already): no transpose starts
+    /// inside it, though one may run into it, writing `columns`' values
+    /// there, which must then be the rows' own.
     @inline(always)
-    static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, into o: UnsafeMutablePointer<Float>, stride: Int) {
+    static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, skipping gap: Range<Int> = 0 ..< 0,
+                          into o: UnsafeMutablePointer<Float>, stride: Int) {
         var j = 0
         if count >= 4 {
-            // One transpose site (a second one was left as calls).
-            while j < count {
+            // The blocks before the gap, then those after it (one compare a
+            // block, as without a gap); one transpose site (a second one
+            // was left as calls).
+            var end = gap.lowerBound
+            if end == 0 {
+                j = gap.upperBound
+                end = count
+            }
+            while true {
                 let at = Swift.min(j, count - 4)
                 let a = columns[at], b = columns[at + 1], c = columns[at + 2], d = columns[at + 3]
                 LaneTranspose.storeColumns(a, b, c, d, into: o + at, stride: stride)
-                j += 4
+                j &+= 4
+                if j >= end {
+                    if end == count { return }
+                    j = Swift.max(j, gap.upperBound)
+                    end = count
+                }
             }
-            return
         }
         while j < count {
             let v = columns[j]
-            for g in 0 ..< 8 { o[g * stride + j] = v[g] }
+            if !gap.contains(j) { for g in 0 ..< 8 { o[g * stride + j] = v[g] } }
             j += 1
         }
     }
