@@ -35,8 +35,8 @@ func releaseTargetCPU() -> String? {
 
 /// LLVM CPUs for `host` builds, newest first, each with the `/proc/cpuinfo`
 /// flags of the features it assumes that the games' code can use: AVX-512
-/// gives eight games' lanes 32 vector registers instead of 16 (fewer
-/// spills), mask registers for selects, and 64-bit lane conversions.
+/// gives eight games' lanes 32 vector registers instead of 16, mask
+/// registers for selects, and 64-bit lane conversions.
 let hostTargets: [(cpu: String, flags: Set<String>)] = {
     let haswell: Set = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"]
     let skylakeAVX512 = haswell.union(["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"])

@@ -1,8 +1,8 @@
 """The installed library plays the golden games, byte for byte.
 
 `make test` builds libpbgym in release for this machine's CPU (Package.swift,
-`PBGYM_TARGET_CPU`: on an AVX2 machine with 256-bit vectors and other
-instructions); the digests below were recorded by the portable build
+`PBGYM_TARGET_CPU`: on x86-64 with AVX2 or AVX-512 and the instructions that
+come with them); the digests below were recorded by the portable build
 (`PBGYM_TARGET_CPU=portable`). Equal digests show the host-CPU build plays the
 same games as the portable one: the batched fast paths of both games (quiet
 frames, frame skip, sticky actions, lane-wise observations, pixels) over
