@@ -438,9 +438,10 @@ extension BreakoutPhysics {
     /// (``LaneTranspose``); the last `count % 4` by one more transpose of
     /// the last four entries (writing some entries twice, with the same
     /// values), or lane by lane when `count < 4`. Entries in `gap` need
-    /// not be written (the rows hold them already): no transpose starts
-    /// inside it, though one may run into it, writing `columns`' values
-    /// there, which must then be the rows' own.
+    /// not be written (the rows hold them already): the blocks skip from
+    /// the gap's start to its end, though a block may still cover some of
+    /// it (the one before it, or the last one, which ends at `count`),
+    /// writing `columns`' values there, which must then be the rows' own.
     @inline(always)
     static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, skipping gap: Range<Int> = 0 ..< 0,
                           into o: UnsafeMutablePointer<Float>, stride: Int) {
