@@ -52,7 +52,7 @@ extension BreakoutPhysics {
         // contiguous in both); the head and the paddle-relative entries
         // are then written over the rest.
         assert(stride == observationCount, "eight rows of an observation each")
-        copyRows(entries, into: o, count: 8 &* stride)
+        Self.copyRows(entries, into: o, count: 8 &* stride)
         let most = observeHeadLanes(cores, kept: kept, into: o, stride: stride, scratch: scratch, quiet: quiet)
         // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
@@ -186,7 +186,7 @@ extension BreakoutPhysics {
     /// first block, the blocks start at 32-byte boundaries of `target` (a
     /// store across a cache line costs two).
     @inline(always)
-    func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
+    static func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
         guard count >= 8 else {
             for k in 0 ..< count { target[k] = source[k] }
             return
