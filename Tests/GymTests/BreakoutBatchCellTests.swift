@@ -61,20 +61,20 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/copyRows(_:into:count:)``: 1 to 40 floats (fewer
-    /// than eight, whole and partial blocks), every start of the target
-    /// within a 32-byte block: the floats bit for bit, nothing written
-    /// outside the target.
+    /// ``BreakoutPhysics/copyRows(_:into:count:)``: 1 to 80 floats (fewer
+    /// than sixteen, whole and partial blocks, the two-block loop and the
+    /// one-block one), every start of the target within a 64-byte block:
+    /// the floats bit for bit, nothing written outside the target.
     @Test func copiedRowsAreTheKeptOnes() {
         var rng = Xoshiro256(seed: 0xCE11)
-        for cells in 1 ... 40 {
+        for cells in 1 ... 80 {
             let entries = (0 ..< cells).map { _ in Float(rng.below(1 << 20)) / 64 }
-            for offset in 0 ..< 8 {
-                var wide = [Float](repeating: -1, count: cells + 16)
+            for offset in 0 ..< 16 {
+                var wide = [Float](repeating: -1, count: cells + 32)
                 entries.withUnsafeBufferPointer { e in
                     wide.withUnsafeMutableBufferPointer { w in
                         let base = UnsafeMutableRawPointer(w.baseAddress!)
-                        let aligned = (Int(bitPattern: base) + 31) & ~31
+                        let aligned = (Int(bitPattern: base) + 63) & ~63
                         let target = UnsafeMutablePointer<Float>(bitPattern: aligned)! + offset
                         BreakoutPhysics.copyRows(e.baseAddress!, into: target, count: cells)
                         let start = target - w.baseAddress!

@@ -179,35 +179,36 @@ extension BreakoutPhysics {
 
     /// Copies `count` floats from `source` to `target` (eight games'
     /// observation rows, kept by the batch with their cell entries as
-    /// ``writeCells(_:into:)`` wrote them), eight floats per load and
-    /// store; the last block ends at the last float (it may overlap the one
-    /// before, writing the same values), so nothing past either range is
-    /// touched. Fewer than eight floats take the scalar loop. After the
-    /// first block, the blocks start at 32-byte boundaries of `target` (a
-    /// store across a cache line costs two).
+    /// ``writeCells(_:into:)`` wrote them), sixteen floats (64 bytes, a
+    /// cache line) per load and store: one move each where the CPU has
+    /// 512-bit vectors, two otherwise. The last block ends at the last
+    /// float (it may overlap the one before, writing the same values), so
+    /// nothing past either range is touched; fewer than sixteen floats take
+    /// the scalar loop. After the first block, the blocks start at 64-byte
+    /// boundaries of `target` (a store across a cache line costs two).
     @inline(always)
     static func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
-        guard count >= 8 else {
+        guard count >= 16 else {
             for k in 0 ..< count { target[k] = source[k] }
             return
         }
-        Self.store(Self.load(source), target)
-        // The first index after 0 whose float starts a 32-byte block (1 ... 8).
-        var k = 8 &- ((Int(bitPattern: UnsafeRawPointer(target)) & 31) &>> 2)
-        // Four blocks per turn (a quarter of the loop's own instructions),
-        // then single blocks.
+        typealias Block = SIMD16<Float>
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        to.storeBytes(of: from.loadUnaligned(as: Block.self), as: Block.self)
+        // The first index after 0 whose float starts a 64-byte block (1 ... 16).
+        var k = 16 &- ((Int(bitPattern: to) & 63) &>> 2)
         while k &+ 32 < count {
-            Self.store(Self.load(source + k), target + k)
-            Self.store(Self.load(source + (k &+ 8)), target + (k &+ 8))
-            Self.store(Self.load(source + (k &+ 16)), target + (k &+ 16))
-            Self.store(Self.load(source + (k &+ 24)), target + (k &+ 24))
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: (k &+ 16) &* 4, as: Block.self),
+                          toByteOffset: (k &+ 16) &* 4, as: Block.self)
             k &+= 32
         }
-        while k &+ 8 < count {
-            Self.store(Self.load(source + k), target + k)
-            k &+= 8
+        while k &+ 16 < count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
+            k &+= 16
         }
-        Self.store(Self.load(source + (count - 8)), target + (count - 8))
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: (count &- 16) &* 4, as: Block.self),
+                      toByteOffset: (count &- 16) &* 4, as: Block.self)
     }
 
     /// The sum of the eight lanes, pairwise from element reads (the
