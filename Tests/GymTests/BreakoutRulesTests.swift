@@ -179,13 +179,12 @@ import Testing
     }
 
     @Test func pushWorksOnlyOffCooldown() {
-        var config = BreakoutConfig()
-        config.fieldHeight = 960
-        config.ballSpeed = 1
-        config.maxBallSpeed = 2
-        config.pushImpulse = 0.5
-        config.pushCooldown = 180
-        config.minBounceAngle = 10
+        // A slow ball in a tall field: over the cooldown nothing but a push
+        // changes its velocity.
+        let config = BreakoutConfig().with {
+            ($0.fieldHeight, $0.ballSpeed, $0.maxBallSpeed, $0.minBounceAngle) = (960, 1, 2, 10)
+            ($0.pushImpulse, $0.pushCooldown) = (0.5, 180)
+        }
         var lab = BreakoutLab(config)
         lab.ball(x: 160, y: 480, vx: 0, vy: 1)
         lab.run(1, action: BreakoutAction.push.rawValue)
@@ -201,8 +200,7 @@ import Testing
         var pending = BreakoutLab(config)
         pending.run(10, action: BreakoutAction.push.rawValue)
         #expect(pending.events.pushes == 0 && pending.core.pushCooldown == 0)
-        config.pushImpulse = 0
-        var off = BreakoutLab(config)
+        var off = BreakoutLab(config.with { $0.pushImpulse = 0 })
         off.ball(x: 160, y: 480, vx: 0, vy: 1)
         off.run(1, action: BreakoutAction.push.rawValue)
         #expect(off.events.pushes == 0 && off.core.ballVX[0] == 0 && off.core.ballVY[0] == 1)

@@ -70,37 +70,19 @@ func labConfig(_ cells: [(row: Int, col: Int, c: Character)], _ change: (inout B
 }
 
 /// A config at the edges of every range that matters for collisions: top
-/// speed, strongest gravity, bounciest walls, thin bricks, many balls.
-let breakoutExtreme: BreakoutConfig = {
-    var c = BreakoutConfig()
-    c.brickRows = 16
-    c.brickColumns = 32
-    c.brickHeight = 4
-    c.rowValues = (0 ..< 16).map { $0 + 1 }
-    c.ballSize = 2
-    c.ballSpeed = 16
-    c.maxBallSpeed = 24
-    c.gravity = 0.25
-    c.elasticity = 1.25
-    c.maxBalls = 8
-    c.ballsPerServe = 4
-    c.toughFraction = 0.2
-    c.toughHits = 7
-    c.explosiveFraction = 0.1
-    c.extraBallFraction = 0.2
-    c.speedUpFraction = 0.1
-    c.paddleSpeed = 24
-    c.paddleWidth = 16
-    c.pushImpulse = 8
-    c.pushCooldown = 0
-    c.serveDelay = 0
-    c.lives = 9
-    c.levels = 99
-    c.watchdogSteps = 0
-    c.maxSteps = 0
-    c.minBounceAngle = 10
-    return c
-}()
+/// speed, strongest gravity, bounciest walls, thin bricks, many balls; and
+/// every special brick kind, several balls per serve and a narrow paddle,
+/// with no step limit or watchdog.
+let breakoutExtreme: BreakoutConfig = BreakoutConfig()
+    .atRangeEnds(highest: ["brickRows", "brickColumns", "ballSpeed", "maxBallSpeed", "gravity", "elasticity", "maxBalls",
+                           "toughHits", "paddleSpeed", "pushImpulse", "lives", "levels"],
+                 lowest: ["brickHeight", "ballSize", "pushCooldown", "serveDelay", "watchdogSteps", "maxSteps", "minBounceAngle"])
+    .with {
+        $0.rowValues = (0 ..< 16).map { $0 + 1 }
+        $0.ballsPerServe = 4
+        ($0.toughFraction, $0.explosiveFraction, $0.extraBallFraction, $0.speedUpFraction) = (0.2, 0.1, 0.2, 0.1)
+        $0.paddleWidth = 16
+    }
 
 /// The fast-path tests' cases: every preset at 1, 4 and 8 frames per step
 /// without sticky actions and at 4 with sticky 0.25, the extreme config,

@@ -9,13 +9,7 @@ import Testing
 @Suite struct ObservationBoundsTests {
     /// Configs of `C` at the edges of its ranges, built from each preset.
     static func edgeConfigs<C: GameConfig>(_ type: C.Type, corners: Int) -> [(String, C)] {
-        var ends: [(key: String, values: [String])] = []
-        for field in C.fields {
-            if field.allowed == "true / false" { ends.append((field.key, ["false", "true"])); continue }
-            let parts = field.allowed.replacingOccurrences(of: " (integer)", with: "").components(separatedBy: " ... ")
-            guard parts.count == 2, Double(parts[0]) != nil, Double(parts[1]) != nil else { continue }
-            ends.append((field.key, parts))
-        }
+        let ends = C.fields.compactMap { field in C.rangeEnds(field).map { (key: field.key, values: $0) } }
         var out: [(String, C)] = []
         func add(_ preset: String, _ pairs: [(String, String)]) {
             let body = ([("preset", "\"\(preset)\"")] + pairs).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ")

@@ -4,20 +4,15 @@ import Testing
 /// Swept collisions: at the highest speeds the config allows, the ball never
 /// passes through a paddle or a wall and never ends a frame inside one.
 @Suite struct PongCollisionTests {
-    /// The fastest, most violent Pong the config ranges allow.
+    /// The fastest, most violent Pong the config ranges allow: every speed
+    /// at the top of its range, the thinnest paddle and the smallest ball,
+    /// paddles that also move vertically, an english divisor whose
+    /// quotients are not exact in binary, and no step limit.
     static var extreme: PongConfig {
-        var c = PongConfig()
-        c.serveSpeed = 20
-        c.maxBallSpeed = 40
-        c.speedIncrement = 5
-        c.paddleSpeed = 32
-        c.verticalMovement = true
-        c.paddleVerticalSpeed = 16
-        c.paddleHeight = 2
-        c.ballSize = 2
-        c.englishDivisor = 17
-        c.maxSteps = 0
-        return c
+        PongConfig()
+            .atRangeEnds(highest: ["serveSpeed", "maxBallSpeed", "speedIncrement", "paddleSpeed", "paddleVerticalSpeed"],
+                         lowest: ["paddleHeight", "ballSize", "maxSteps"])
+            .with { $0.verticalMovement = true; $0.englishDivisor = 17 }
     }
 
     func paddleBox(_ c: PongConfig, x: Float, y: Float) -> Box {
