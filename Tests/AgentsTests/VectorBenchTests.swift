@@ -105,7 +105,7 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
         let bench = pongBench(config, games: 10, seed: 4, workers: 2, control: .random, chunk: 3)
         bench.run(ticks: 300)
         let batch = PongBatch(config: config, count: 10, seed: 4)
-        var rngs = (0 ..< 10).map { Xoshiro256(seed: Seeds.stream(Seeds.stream(4, Seeds.benchActionStream), UInt64($0))) }
+        var rngs = (0 ..< 10).map { Xoshiro256(seed: Seeds.stream(Seeds.stream(4, SeedStream.randomActions), UInt64($0))) }
         var actions = [Int32](repeating: 0, count: 20)
         var rewards = [Float](repeating: 0, count: 20)
         var term = [UInt8](repeating: 0, count: 10), trunc = term

@@ -27,7 +27,7 @@ extension Throughput {
 /// one step with seat 0's observation written (`observedSeats` 1), finished
 /// episodes restarting as the environment's autoreset mode says. Game `g`'s
 /// random actions come from its own generator
-/// (`Seeds.stream(Seeds.stream(seed, Seeds.benchActionStream), g)`): one
+/// (`Seeds.stream(Seeds.stream(seed, SeedStream.randomActions), g)`): one
 /// 64-bit draw per game per tick, seat `s`'s action from its 32-bit half
 /// `s mod 2` (multiply-high, no division; a third seat draws again).
 public final class VectorBench<E: VectorEnvironment>: @unchecked Sendable {
@@ -62,11 +62,6 @@ public final class VectorBench<E: VectorEnvironment>: @unchecked Sendable {
     public func totals(_ g: Int) -> (reward: Double, episodes: Int) { batches.totals(g) }
 }
 
-extension Seeds {
-    /// The benchmark's random-action stream of a run seed (per game: its sub-stream).
-    public static let benchActionStream: UInt64 = 0xAC7
-}
-
 /// One chunk of a ``VectorBench``: its environment and every buffer its
 /// ticks touch, allocated once.
 final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Sendable {
@@ -93,7 +88,7 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         rewards = .column(count * seats, 0); rewardSum = .column(count, 0)
         terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
         actionRNG = .column(count, Xoshiro256(seed: 0))
-        let actionSeed = Seeds.stream(seed, Seeds.benchActionStream)
+        let actionSeed = Seeds.stream(seed, SeedStream.randomActions)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
         if case let .linear(p) = control {
             precondition(p.inputs == n && p.outputs == env.actionCount, "the policy's shape does not match the game")

@@ -6,7 +6,7 @@ import Gym
 /// a replay in `gym-train render`) resets its agents from the same stream of
 /// the episode's seed, which is what makes the batched and reference paths
 /// give bit-identical results; so the numbers are named here once and used
-/// everywhere. Gym's own streams (serve, sticky actions, push, wall: 1 to 4)
+/// everywhere. Gym's own streams (``Seeds/serveStream`` and the others, 1 to 4)
 /// are the game's and never collide with these.
 public enum SeedStream {
     /// An episode's first seat (Pong: the bottom; Breakout: the player;
@@ -20,6 +20,8 @@ public enum SeedStream {
     /// A benchmark runner's random actions: game `g` draws from
     /// `stream(stream(seed, randomActions), g)`.
     public static let randomActions: UInt64 = 0xAC7
+    /// A benchmark's fixed random linear policy draws its weights from `stream(seed, benchPolicy)`.
+    public static let benchPolicy: UInt64 = 0xBE4C
     /// A training run's periodic evaluation seeds derive from `stream(runSeed, evaluation)`.
     public static let evaluation: UInt64 = 0xE7A1
     /// An ES iteration's episode seeds derive from `stream(iterationSeed, esEpisodes)`.

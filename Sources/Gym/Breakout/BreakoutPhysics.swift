@@ -183,10 +183,10 @@ public final class BreakoutPhysics: Sendable {
             speed: ballSpeed, score: 0, lives: Int32(config.lives), levelsCleared: 0,
             hitsSinceServe: 0, speedUpsPassed: 0, flashCell: SIMD8(repeating: -1), flashUntil: .zero,
             reachedTopRows: false, paddleShrunk: false, flashHead: 0,
-            serveRNG: Xoshiro256(seed: Seeds.stream(seed, 1)),
-            pushRNG: Xoshiro256(seed: Seeds.stream(seed, 3)),
-            stickyRNG: Xoshiro256(seed: Seeds.stream(seed, 2)),
-            wallRNG: Xoshiro256(seed: Seeds.stream(seed, 4)))
+            serveRNG: Xoshiro256(seed: Seeds.stream(seed, Seeds.serveStream)),
+            pushRNG: Xoshiro256(seed: Seeds.stream(seed, Seeds.pushStream)),
+            stickyRNG: Xoshiro256(seed: Seeds.stream(seed, Seeds.stickyStream)),
+            wallRNG: Xoshiro256(seed: Seeds.stream(seed, Seeds.wallStream)))
         layWall(&s, bricks: bricks)
     }
 

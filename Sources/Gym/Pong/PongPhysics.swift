@@ -86,8 +86,8 @@ public struct PongPhysics: Sendable {
                           topX: width / 2, topY: height - homeY,
                           scoreBottom: 0, scoreTop: 0, steps: 0,
                           lastActionBottom: 0, lastActionTop: 0, end: .none,
-                          serveRNG: Xoshiro256(seed: Seeds.stream(seed, 1)),
-                          stickyRNG: Xoshiro256(seed: Seeds.stream(seed, 2)))
+                          serveRNG: Xoshiro256(seed: Seeds.stream(seed, Seeds.serveStream)),
+                          stickyRNG: Xoshiro256(seed: Seeds.stream(seed, Seeds.stickyStream)))
         let dx = s.serveRNG.sign()
         let dy = s.serveRNG.sign()
         serve(&s, dx: dx, dy: dy)

@@ -258,7 +258,7 @@ struct Bench: ParsableCommand {
 
     /// A fixed random linear policy (its values do not matter for speed).
     static func linearPolicy(inputs: Int, actions: Int, seed: UInt64) -> LinearPolicy {
-        var rng = Xoshiro256(seed: Seeds.stream(seed, 0xBE4C))
+        var rng = Xoshiro256(seed: Seeds.stream(seed, SeedStream.benchPolicy))
         let w = (0 ..< actions * inputs).map { _ in rng.nextSigned() }
         let b = (0 ..< actions).map { _ in rng.nextSigned() * 0.1 }
         return LinearPolicy(inputs: inputs, outputs: actions, weights: w, bias: b, normalizer: nil)

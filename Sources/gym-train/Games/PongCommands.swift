@@ -156,7 +156,7 @@ struct PongTable: PlayTable {
         self.opponent = spec
         game = PongGame(config: config, seed: seed)
         agent = Pong.makeAgent(spec, config: config)
-        agent.reset(seed: Seeds.stream(seed, 11))
+        agent.reset(seed: Seeds.agent(seed, seat: 1))
         result = PongMatchResult(startingFrom: seed)
         receiver = game.state.ballVY < 0 ? .bottom : .top
     }
