@@ -78,7 +78,7 @@ let breakoutExtreme: BreakoutConfig = BreakoutConfig()
                            "toughHits", "paddleSpeed", "pushImpulse", "lives", "levels"],
                  lowest: ["brickHeight", "ballSize", "pushCooldown", "serveDelay", "watchdogSteps", "maxSteps", "minBounceAngle"])
     .with {
-        $0.rowValues = (0 ..< 16).map { $0 + 1 }
+        $0.rowValues = Array(1 ... $0.brickRows)
         $0.ballsPerServe = 4
         ($0.toughFraction, $0.explosiveFraction, $0.extraBallFraction, $0.speedUpFraction) = (0.2, 0.1, 0.2, 0.1)
         $0.paddleWidth = 16
