@@ -10,32 +10,22 @@ extension GameConfig {
         return config
     }
 
-    /// The two ends of `field`'s range as its table states them (`"2"`,
-    /// `"0.25"`: JSON numbers), lower first; `["false", "true"]` for a
-    /// `Bool` field; nil for a field with no numeric range (lists, layouts).
-    static func rangeEnds(_ field: ConfigField<Self>) -> [String]? {
-        if field.allowed == "true / false" { return ["false", "true"] }
-        let parts = field.allowed.replacingOccurrences(of: " (integer)", with: "").components(separatedBy: " ... ")
-        guard parts.count == 2, Double(parts[0]) != nil, Double(parts[1]) != nil else { return nil }
-        return parts
-    }
-
     /// This config with each key of `highest` at the upper end of its range
     /// and each key of `lowest` at the lower end, written through the
     /// fields' own range checks (relations between fields are not checked
-    /// here). A key that is not a field with a numeric range fails the
+    /// here). A key that is not a field with a range fails the
     /// calling test and is left as it was.
     func atRangeEnds(highest: [String] = [], lowest: [String] = []) -> Self {
         var config = self
         for (keys, end) in [(lowest, 0), (highest, 1)] {
             for key in keys {
-                guard let field = Self.fields.first(where: { $0.key == key }), let ends = Self.rangeEnds(field),
-                      let value = try? JSONValue.parse(ends[end]) else {
-                    Issue.record("\(Self.gameName): \(key) is not a key with a numeric range")
+                guard let field = Self.fields.first(where: { $0.key == key }), let ends = field.ends else {
+                    Issue.record("\(Self.gameName): \(key) is not a key with a range")
                     continue
                 }
+                let value = end == 0 ? ends.lower : ends.upper
                 do { try field.write(&config, value, "range end") } catch {
-                    Issue.record("\(Self.gameName): \(key) = \(ends[end]): \(error)")
+                    Issue.record("\(Self.gameName): \(key) = \(value.serialized()): \(error)")
                 }
             }
         }

@@ -9,7 +9,9 @@ import Testing
 @Suite struct ObservationBoundsTests {
     /// Configs of `C` at the edges of its ranges, built from each preset.
     static func edgeConfigs<C: GameConfig>(_ type: C.Type, corners: Int) -> [(String, C)] {
-        let ends = C.fields.compactMap { field in C.rangeEnds(field).map { (key: field.key, values: $0) } }
+        let ends = C.fields.compactMap { field in
+            field.ends.map { (key: field.key, values: [$0.lower.serialized(), $0.upper.serialized()]) }
+        }
         var out: [(String, C)] = []
         func add(_ preset: String, _ pairs: [(String, String)]) {
             let body = ([("preset", "\"\(preset)\"")] + pairs).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ")

@@ -260,16 +260,15 @@ struct ReferenceGame<G: ContractGame> {
     }
 }
 
-/// Every config one field at a time at either end of its range (from the
-/// documented `lo ... hi` of ``GameConfig/fields``), on top of the default
+/// Every config one field at a time at either end of its numeric range
+/// (``ConfigField/ends`` of ``GameConfig/fields``), on top of the default
 /// preset; combinations the config's relations refuse are left out.
 func edgeConfigs<C: GameConfig>(_: C.Type) -> [(String, C)] {
     var out: [(String, C)] = []
     for (presetName, _) in C.presets.prefix(1) {
         for field in C.fields {
-            let parts = field.allowed.split(separator: " ")
-            guard parts.count >= 3, parts[1] == "...", let lo = Double(parts[0]), let hi = Double(parts[2]) else { continue }
-            for value in [lo, hi] {
+            guard let ends = field.ends, case .number = ends.lower else { continue }
+            for value in [ends.lower.serialized(), ends.upper.serialized()] {
                 let text = "{\"preset\": \"\(presetName)\", \"\(field.key)\": \(value)}"
                 if let c = try? C.decode(text, source: "edge") { out.append(("\(presetName) \(field.key)=\(value)", c)) }
             }

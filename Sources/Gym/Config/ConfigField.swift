@@ -9,6 +9,10 @@ public struct ConfigField<Config>: Sendable {
     public let doc: String
     /// What is allowed, e.g. `2 ... 20` or `true/false`.
     public let allowed: String
+    /// The two ends of a numeric field's range as JSON values (`false` and
+    /// `true` for a `Bool` field); nil for a custom field (lists, layouts).
+    /// What tests at the edges of the ranges read, rather than `allowed`.
+    public let ends: (lower: JSONValue, upper: JSONValue)?
     @usableFromInline let read: @Sendable (Config) -> JSONValue
     @usableFromInline let write: @Sendable (inout Config, JSONValue, String) throws(ConfigError) -> Void
 
@@ -36,7 +40,7 @@ public struct ConfigField<Config>: Sendable {
                                                  bounds: String, note: String,
                                                  read: @escaping @Sendable (T) -> JSONValue,
                                                  convert: @escaping @Sendable (Double) -> T?) -> ConfigField {
-        ConfigField(key: key, doc: doc, allowed: bounds + note,
+        ConfigField(key: key, doc: doc, allowed: bounds + note, ends: (read(range.lowerBound), read(range.upperBound)),
                     read: { read($0[keyPath: path]) },
                     write: { (config: inout Config, value: JSONValue, source: String) throws(ConfigError) in
                         guard case let .number(x, text) = value else {
@@ -55,7 +59,7 @@ public struct ConfigField<Config>: Sendable {
     /// A `Bool` field.
     public static func bool(_ key: String, _ path: WritableKeyPath<Config, Bool> & Sendable,
                             _ doc: String) -> ConfigField {
-        ConfigField(key: key, doc: doc, allowed: "true / false",
+        ConfigField(key: key, doc: doc, allowed: "true / false", ends: (.bool(false), .bool(true)),
                     read: { .bool($0[keyPath: path]) },
                     write: { (config: inout Config, value: JSONValue, source: String) throws(ConfigError) in
                         guard case let .bool(b) = value else {
@@ -71,7 +75,7 @@ public struct ConfigField<Config>: Sendable {
                               write: @escaping @Sendable (inout Config, JSONValue, String) throws(ConfigError) -> Void)
         -> ConfigField
     {
-        ConfigField(key: key, doc: doc, allowed: allowed, read: read, write: write)
+        ConfigField(key: key, doc: doc, allowed: allowed, ends: nil, read: read, write: write)
     }
 }
 
