@@ -286,6 +286,8 @@ struct TrainingLoop {
             ("trainingHash", .string(String(config.trainingHash, radix: 16))),
             ("gameConfigHash", .string(String(session.gameConfigHash, radix: 16))),
             ("policy", .string(session.target.description)),
+            // Provenance only: the trainers' products are exact, so no result depends on it.
+            ("blas", .string(BLAS.configuration)),
         ])
         try folder.write(run.serialized() + "\n", to: "run.json")
     }
