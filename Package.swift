@@ -2,6 +2,12 @@
 import Foundation
 import PackageDescription
 
+/// The LLVM CPU of each x86-64 level (Swift's `-target-cpu` takes CPU names,
+/// not levels). Each CPU's features beyond its level (AES, PCLMUL, RDRND,
+/// CLWB, …) are ones code generation never emits unasked, so the build runs
+/// on every CPU of the level.
+let levelCPUs = ["x86-64-v3": "haswell", "x86-64-v4": "skylake-avx512"]
+
 /// The CPU that release builds generate code for, from `PBGYM_TARGET_CPU`:
 /// unset or `portable` is the toolchain's default (baseline x86-64: every
 /// binary and library that `swift build`, `make` and `pip` build runs on any
@@ -17,12 +23,6 @@ let targetCPU: String? = {
     let choice = ProcessInfo.processInfo.environment["PBGYM_TARGET_CPU"] ?? "portable"
     return choice == "portable" || choice.isEmpty ? nil : levelCPUs[choice] ?? choice
 }()
-
-/// The LLVM CPU of each x86-64 level (Swift's `-target-cpu` takes CPU names,
-/// not levels). Each CPU's features beyond its level (AES, PCLMUL, RDRND,
-/// CLWB, …) are ones code generation never emits unasked, so the build runs
-/// on every CPU of the level.
-let levelCPUs = ["x86-64-v3": "haswell", "x86-64-v4": "skylake-avx512"]
 
 /// Settings of every Swift target: a tuned release build's CPU, and
 /// `PBGYM_TUNED` so that such a build never hands over again.

@@ -79,7 +79,7 @@ def swift_build(product: str, extra: list, environment: dict | None = None, scra
     swift = os.environ.get("SWIFT", "swift")
     cmd = [swift, "build", "-c", "release", "-Xswiftc", "-static-stdlib", "--product", product,
            "--scratch-path", str(root / scratch), *extra]
-    env = dict(os.environ, PBGYM_TARGET_CPU="portable", **(environment or {}))
+    env = {**os.environ, "PBGYM_TARGET_CPU": "portable", **(environment or {})}
     print("pbgym: " + " ".join(cmd) + f" (PBGYM_TARGET_CPU={env['PBGYM_TARGET_CPU']})", flush=True)
     subprocess.check_call(cmd, cwd=root, env=env)
     return root / scratch / "release"
