@@ -165,20 +165,3 @@ import Testing
                 == Data(contentsOf: dir.appendingPathComponent("b/tiny.json")))
     }
 }
-
-/// Slots written by concurrent closures.
-final class LockedResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [CLI.Output?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ k: Int, _ value: CLI.Output?) {
-        lock.lock()
-        slots[k] = value
-        lock.unlock()
-    }
-    var values: [CLI.Output?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
-}
