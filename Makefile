@@ -63,10 +63,12 @@ endif
 EVAL_GAMES ?= 200
 GAMES_CONFIG := Configs/pong-games.json
 
+# The training run takes RUN_DIR first (a results folder must be new or
+# empty); the evaluations are folders of their own inside it.
 run: release
+	$(RELEASE) train --config Configs/train.json --out $(RUN_DIR)
 	$(RELEASE) eval --config $(GAMES_CONFIG) --agent tracker --opponent random \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-tracker-vs-random
-	$(RELEASE) train --config Configs/train.json --out $(RUN_DIR)
 	$(RELEASE) eval --config $(GAMES_CONFIG) --agent linear:$(RUN_DIR)/best.json,name=trained --opponent tracker \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-vs-tracker
 	$(RELEASE) eval --config $(GAMES_CONFIG) --agent linear:$(RUN_DIR)/best.json,name=trained --opponent random \
