@@ -14,6 +14,16 @@ TEST_APT_PKGS := qemu-user
 
 .PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed
 
+# $(call apt_install,PACKAGES,WHAT IS MISSING): one shell command that installs
+# PACKAGES with apt-get when run as root, else prints the command to run.
+apt_install = if [ "$$(id -u)" = "0" ]; then \
+	    echo "setup: installing $(1) with apt-get"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) >/dev/null || exit 1; \
+	  else \
+	    echo "error: $(2). Run: sudo apt-get update && sudo apt-get install -y $(1)" >&2; exit 1; \
+	  fi
+
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
 	  echo "error: the Swift toolchain (6.3 or newer) is not on PATH; install it from https://swift.org/install" >&2; exit 1; fi
@@ -21,13 +31,7 @@ setup:
 	  set -- $$v; if [ -z "$$v" ] || [ "$$1" -lt 6 ] || { [ "$$1" -eq 6 ] && [ "$$2" -lt 3 ]; }; then \
 	  echo "error: swift --version is '$$($(SWIFT) --version 2>/dev/null | head -n 1)'; this package needs Swift 6.3 or newer (@inline(always) on the batches' hot paths); install it from https://swift.org/install" >&2; exit 1; fi
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then \
-	  if [ "$$(id -u)" = "0" ]; then \
-	    echo "setup: installing $(APT_PKGS) with apt-get"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PKGS) >/dev/null || exit 1; \
-	  else \
-	    echo "error: OpenBLAS is missing. Run: sudo apt-get update && sudo apt-get install -y $(APT_PKGS)" >&2; exit 1; \
-	  fi; \
+	  $(call apt_install,$(APT_PKGS),OpenBLAS is missing); \
 	fi
 
 build: setup
@@ -104,13 +108,7 @@ test: setup test-setup
 
 test-setup:
 	@if ! command -v qemu-x86_64 >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = "0" ]; then \
-	    echo "setup: installing $(TEST_APT_PKGS) with apt-get"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(TEST_APT_PKGS) >/dev/null || exit 1; \
-	  else \
-	    echo "error: qemu-user is missing (the portable-build tests run under it). Run: sudo apt-get update && sudo apt-get install -y $(TEST_APT_PKGS)" >&2; exit 1; \
-	  fi; \
+	  $(call apt_install,$(TEST_APT_PKGS),qemu-user is missing (the portable-build tests run under it)); \
 	fi
 
 python-venv: setup
