@@ -7,11 +7,16 @@ functions (libpbgym.map). $PBGYM_PREBUILT names an already built library
 to ship instead. The gym-train executable is built the same way (release,
 Swift runtime static) and shipped as pbgym/bin/gym-train: it runs the shards
 and ES members of pbgym.distributed, so a cluster node needs only the
-package ($PBGYM_PREBUILT_GYM_TRAIN names an already built one). The wheel
+package ($PBGYM_PREBUILT_GYM_TRAIN names an already built one). With
+$PBGYM_PREBUILT alone nothing is built: the gym-train beside that library
+is shipped if there is one, else none (pbgym.distributed then asks for
+$PBGYM_EXECUTABLE). The wheel
 is tagged py3-none-<platform>: the library is loaded with ctypes, so any
 CPython 3 uses it; `auditwheel repair` then copies OpenBLAS in (for the
 library and the executable) and names the manylinux tag.
 """
+
+from __future__ import annotations
 
 import os
 import shutil
@@ -32,10 +37,14 @@ def build_library() -> Path:
     return swift_build("pbgym", ["-Xlinker", f"--version-script={HERE / 'libpbgym.map'}"]) / "libpbgym.so"
 
 
-def build_gym_train() -> Path:
+def build_gym_train() -> Path | None:
     prebuilt = os.environ.get("PBGYM_PREBUILT_GYM_TRAIN")
     if prebuilt:
         return Path(prebuilt)
+    library = os.environ.get("PBGYM_PREBUILT")
+    if library:
+        beside = Path(library).resolve().parent / "gym-train"
+        return beside if beside.is_file() else None
     # Symbols stripped: a smaller executable that runs the same.
     return swift_build("gym-train", ["-Xlinker", "--strip-all"]) / "gym-train"
 
@@ -61,9 +70,11 @@ class BuildWithSwift(build_py):
         target = Path(self.build_lib) / "pbgym"
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy2(build_library(), target / "libpbgym.so")
-        (target / "bin").mkdir(exist_ok=True)
-        shutil.copy2(build_gym_train(), target / "bin" / "gym-train")
-        os.chmod(target / "bin" / "gym-train", 0o755)
+        gym_train = build_gym_train()
+        if gym_train is not None:
+            (target / "bin").mkdir(exist_ok=True)
+            shutil.copy2(gym_train, target / "bin" / "gym-train")
+            os.chmod(target / "bin" / "gym-train", 0o755)
 
 
 class PlatformWheel(bdist_wheel):
