@@ -70,6 +70,11 @@ class BuildWithSwift(build_py):
         target = Path(self.build_lib) / "pbgym"
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy2(build_library(), target / "libpbgym.so")
+        # The games' specs for help() on the env classes (pbgym/_spec.py).
+        (target / "spec").mkdir(exist_ok=True)
+        docs = Path(os.environ.get("PBGYM_SWIFT_ROOT", HERE.parent)).resolve() / "docs"
+        for game in ("pong", "breakout"):
+            shutil.copy2(docs / f"{game}.md", target / "spec" / f"{game}.md")
         gym_train = build_gym_train()
         if gym_train is not None:
             (target / "bin").mkdir(exist_ok=True)

@@ -11,6 +11,7 @@ from gymnasium import spaces
 from ._config import make_config
 from ._conventions import FRAMES_PER_SECOND, AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
+from ._spec import with_spec
 
 
 def observation_space(native: NativeEnv) -> spaces.Box:
@@ -119,6 +120,7 @@ class PBGymEnv(AtariConventions, gym.Env):
             self._np_random = rng
 
 
+@with_spec(game="pong")
 class PongEnv(PBGymEnv):
     """Pong against a built-in opponent (``opponent``: any agent spec of the
     CLI, e.g. ``"tracker"``, ``"tracker:noise=0.5"``, ``"random"``,
@@ -127,6 +129,7 @@ class PongEnv(PBGymEnv):
     game = "pong"
 
 
+@with_spec(game="breakout")
 class BreakoutEnv(PBGymEnv):
     """Breakout."""
 

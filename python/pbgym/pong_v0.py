@@ -29,12 +29,17 @@ except ImportError as e:  # pragma: no cover - the extra is missing
 from ._config import make_config
 from ._conventions import AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
+from ._spec import with_spec
 from .env import observation_space
 
 AGENTS = ["first_0", "second_0"]
 
 
+@with_spec(game="pong")
 class raw_parallel_env(AtariConventions, ParallelEnv):
+    """Two-player Pong as a PettingZoo ``ParallelEnv`` (see the module's doc);
+    each agent plays the game below as its own side."""
+
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "name": "pbgym_pong_v0", "render_fps": 60,
                 "is_parallelizable": True}
 

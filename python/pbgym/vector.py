@@ -13,6 +13,7 @@ from gymnasium.vector.utils import batch_space
 from ._config import make_config
 from ._conventions import AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
+from ._spec import with_spec
 from .env import observation_space
 
 _MODES = {AutoresetMode.NEXT_STEP: "next-step", AutoresetMode.SAME_STEP: "same-step",
@@ -294,12 +295,14 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         self._np_random_seed = state["np_random_seed"]
 
 
+@with_spec(game="pong")
 class PongVectorEnv(PBGymVectorEnv):
     """Pong, ``num_envs`` games against the built-in opponent."""
 
     game = "pong"
 
 
+@with_spec(game="breakout")
 class BreakoutVectorEnv(PBGymVectorEnv):
     """Breakout, ``num_envs`` games."""
 
