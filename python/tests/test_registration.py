@@ -34,3 +34,12 @@ def test_bare_id_without_the_import_is_gymnasiums_namespace_error():
     """)
     assert proc.returncode != 0
     assert "NamespaceNotFound: Namespace pbgym not found" in proc.stderr
+
+
+def test_version_is_the_installed_distributions():
+    from importlib import metadata
+
+    import pbgym
+
+    assert pbgym.__version__ == metadata.version("pbgym")
+    assert pbgym.__version__[0].isdigit()
