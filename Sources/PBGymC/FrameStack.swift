@@ -78,10 +78,51 @@ final class FrameStack {
         case .first:
             for j in 0 ..< depth { (out + j * frameBytes).update(from: frame(s, age: j), count: frameBytes) }
         case .last:
-            for j in 0 ..< depth {
-                let src = frame(s, age: j)
-                for p in 0 ..< frameBytes { out[p * depth + j] = src[p] }
+            if depth == 4 {
+                interleave4(frame(s, age: 0), frame(s, age: 1), frame(s, age: 2), frame(s, age: 3), into: out)
+                return
             }
+            if depth == 2 {
+                interleave2(frame(s, age: 0), frame(s, age: 1), into: out)
+                return
+            }
+            // Frame by frame into every `depth`-th byte; sizes and sources in
+            // locals (a store through `out` could alias this object, so its
+            // properties would be read again at every byte).
+            let depth = self.depth, n = frameBytes
+            withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<UInt8>.self, capacity: depth) { sources in
+                for j in 0 ..< depth { sources[j] = frame(s, age: j) }
+                for j in 0 ..< depth {
+                    let src = sources[j]
+                    var o = out + j
+                    for p in 0 ..< n {
+                        o.pointee = src[p]
+                        o += depth
+                    }
+                }
+            }
+        }
+    }
+
+    /// Channels-last for depth 2: one 16-bit word per pixel (as ``interleave4``).
+    private func interleave2(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>,
+                             into out: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(out)
+        for p in 0 ..< frameBytes {
+            let word = UInt16(a[p]) | UInt16(b[p]) << 8
+            raw.storeBytes(of: word.littleEndian, toByteOffset: 2 * p, as: UInt16.self)
+        }
+    }
+
+    /// Channels-last for the usual depth 4: one 32-bit word per pixel
+    /// (frame `j` in byte `j`, little-endian), a loop the compiler vectorises.
+    private func interleave4(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>,
+                             _ c: UnsafeMutablePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
+                             into out: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(out)
+        for p in 0 ..< frameBytes {
+            let word = UInt32(a[p]) | UInt32(b[p]) << 8 | UInt32(c[p]) << 16 | UInt32(d[p]) << 24
+            raw.storeBytes(of: word.littleEndian, toByteOffset: 4 * p, as: UInt32.self)
         }
     }
 

@@ -72,9 +72,11 @@ def test_stacked_vector_equals_frame_stack_wrapper(env_id, mode, order, rng):
 
 
 @pytest.mark.parametrize("order", ["last", "first"])
-def test_single_env_stack_equals_wrapper(order):
-    env = gym.make("pbgym/Pong-v0", obs_type="pixels", frame_stack=3, channels_order=order, maxScore=1).unwrapped
-    ref = FrameStackObservation(gym.make("pbgym/Pong-v0", obs_type="pixels", maxScore=1).unwrapped, 3)
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_single_env_stack_equals_wrapper(order, k):
+    # Depths 2 and 4 have channels-last paths of their own (FrameStack.write).
+    env = gym.make("pbgym/Pong-v0", obs_type="pixels", frame_stack=k, channels_order=order, maxScore=1).unwrapped
+    ref = FrameStackObservation(gym.make("pbgym/Pong-v0", obs_type="pixels", maxScore=1).unwrapped, k)
     compare(env.reset(seed=4)[0], to_layout(ref.reset(seed=4)[0], order))
     rng = np.random.default_rng(8)
     for t in range(300):
