@@ -49,3 +49,25 @@ def test_ale_presets_play_at_15_steps_per_second():
         assert config["frameSkip"] == 4 and config["stickyActionProbability"] == 0.25
     breakout = gym.make("pbgym/Breakout-v0", preset="ale").unwrapped.native.info["config"]
     assert breakout["maxSteps"] * breakout["frameSkip"] == 108_000
+
+
+def test_gymnasium_play_takes_the_keys():
+    # Gymnasium's play() loop over a headless display (SDL's dummy driver),
+    # in a process of its own (gymnasium.utils.play warns when matplotlib is missing).
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("pygame")
+    code = """
+import gymnasium as gym
+from gymnasium.utils.play import PlayableGame
+env = gym.make("pbgym:pbgym/Breakout-v0", render_mode="rgb_array")
+env.reset(seed=0)
+game = PlayableGame(env, env.unwrapped.get_keys_to_action())
+print(sorted(game.relevant_keys))
+"""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[-3:] == ["[32,", "97,", "100]"]
