@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._config import make_config
-from ._conventions import AtariConventions, render_fps
+from ._conventions import FRAMES_PER_SECOND, AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
 from ._spec import with_spec
 from .env import observation_space
@@ -123,7 +123,8 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         mode = _mode(autoreset_mode)
         self._kwargs = dict(kwargs, num_envs=num_envs, render_mode=render_mode, obs_type=obs_type,
                             autoreset_mode=mode, zero_copy=zero_copy)
-        self.metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 60, "autoreset_mode": mode}
+        self.metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": FRAMES_PER_SECOND,
+                         "autoreset_mode": mode}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"pbgym: render_mode={render_mode!r} is invalid; allowed: rgb_array, ansi or None")
         self.render_mode = render_mode

@@ -136,3 +136,21 @@ def test_closed_env_refuses_to_copy():
     env.close()
     with pytest.raises(TypeError, match="closed"):
         copy.deepcopy(env)
+
+
+def test_aec_env_deepcopy_is_independent():
+    from pbgym import pong_v0
+
+    env = pong_v0.env(maxScore=1)
+    env.reset(seed=2)
+    for _ in range(20):
+        env.step(1)
+    twin = copy.deepcopy(env)
+    rng = np.random.default_rng(4)
+    for t in range(200):
+        if not env.agents:
+            break
+        a = int(rng.integers(0, 3))
+        env.step(a)
+        twin.step(a)
+        compare(twin.last(), env.last(), f"step {t}")
