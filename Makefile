@@ -12,6 +12,7 @@ APT_PKGS   := libopenblas-dev pkg-config
 # emulated baseline CPU (python/tests/test_portable.py).
 TEST_APT_PKGS := qemu-user
 
+<<<<<<< HEAD
 .PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed
 
 # $(call apt_install,PACKAGES,WHAT IS MISSING): one shell command that installs
@@ -23,6 +24,9 @@ apt_install = if [ "$$(id -u)" = "0" ]; then \
 	  else \
 	    echo "error: $(2). Run: sudo apt-get update && sudo apt-get install -y $(1)" >&2; exit 1; \
 	  fi
+=======
+.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
+>>>>>>> wt-py
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -160,5 +164,31 @@ example-ppo: setup
 	$(EXAMPLES_VENV)/bin/python -m pip install -q torch "./python"
 	$(EXAMPLES_VENV)/bin/python python/examples/ppo.py $(PPO_ARGS)
 
+# The trainer matrix, outside `make test` (torch is large): its own virtual
+# environment with Stable-Baselines3, SuperSuit, RLlib and torch (the package
+# with its `trainers` extra), then python/tests_trainers (one test per client
+# and check, short learning runs) and the docs' code blocks; the matrix is
+# printed as docs/python.md's table (and kept in $(MATRIX)). torch: the
+# CPU-only wheel when pip's local wheel folder (TORCH_WHEELS) holds one, else
+# PyPI's default wheel (about 3 GB with CUDA libraries the tests never use).
+TRAINERS_VENV := .venv-trainers
+TORCH_WHEELS  ?= /opt/wheels
+TORCH         ?= $(or $(firstword $(wildcard $(TORCH_WHEELS)/torch-*+cpu-*.whl)),torch)
+MATRIX        := Results/trainer-matrix.jsonl
+
+test-trainers: setup
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }
+	test -x $(TRAINERS_VENV)/bin/python || $(PYTHON) -m venv $(TRAINERS_VENV)
+	$(TRAINERS_VENV)/bin/python -m pip install -q --upgrade pip
+	$(TRAINERS_VENV)/bin/python -m pip install -q "$(TORCH)"
+	$(TRAINERS_VENV)/bin/python -m pip install -q "./python[trainers]"
+	mkdir -p Results && rm -f $(MATRIX)
+	PBGYM_MATRIX=$(CURDIR)/$(MATRIX) $(TRAINERS_VENV)/bin/pytest -q -p no:cacheprovider python/tests_trainers python/tests/test_docs.py
+	$(TRAINERS_VENV)/bin/python python/tests_trainers/matrix.py $(MATRIX)
+
 clean:
+<<<<<<< HEAD
 	rm -rf .build .build-python .build-python-x86-64-v* .build-x86-64-v* $(VENV) $(EXAMPLES_VENV) python/build
+=======
+	rm -rf .build .build-python $(VENV) $(EXAMPLES_VENV) $(TRAINERS_VENV) python/build
+>>>>>>> wt-py

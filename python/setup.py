@@ -15,11 +15,16 @@ default: this machine's own level when it is 3 or 4; "none": no tuned
 build): libpbgym-x86-64-vN.so and bin/gym-train-x86-64-vN. At load time
 pbgym picks the newest tuned library the running CPU executes (CPUID, through
 libpbgym-cpu.so) and the portable gym-train hands over to its tuned sibling
-the same way, so a wheel copied to an older node runs there. The wheel
+the same way, so a wheel copied to an older node runs there. With
+$PBGYM_PREBUILT alone nothing is built: the gym-train and libpbgym-cpu.so
+beside that library are shipped if they are there (pbgym.distributed then
+asks for $PBGYM_EXECUTABLE where gym-train is not). The wheel
 is tagged py3-none-<platform>: the library is loaded with ctypes, so any
 CPython 3 uses it; `auditwheel repair` then copies OpenBLAS in (for the
 library and the executable) and names the manylinux tag.
 """
+
+from __future__ import annotations
 
 import ctypes
 import os
@@ -42,16 +47,24 @@ def build_library(environment: dict | None = None, scratch: str = ".build-python
                        environment, scratch) / "libpbgym.so"
 
 
-def build_gym_train(environment: dict | None = None, scratch: str = ".build-python") -> Path:
+def build_gym_train(environment: dict | None = None, scratch: str = ".build-python") -> Path | None:
     prebuilt = os.environ.get("PBGYM_PREBUILT_GYM_TRAIN")
     if prebuilt:
         return Path(prebuilt)
+    library = os.environ.get("PBGYM_PREBUILT")
+    if library:
+        beside = Path(library).resolve().parent / "gym-train"
+        return beside if beside.is_file() else None
     # Symbols stripped: a smaller executable that runs the same.
     return swift_build("gym-train", ["-Xlinker", "--strip-all"], environment, scratch) / "gym-train"
 
 
-def build_cpu_probe() -> Path:
-    """libpbgym-cpu.so: pbg_cpu_level(), portable C."""
+def build_cpu_probe() -> Path | None:
+    """libpbgym-cpu.so (pbg_cpu_level(), portable C); with $PBGYM_PREBUILT, the one beside that library, if any."""
+    library = os.environ.get("PBGYM_PREBUILT")
+    if library:
+        beside = Path(library).resolve().parent / "libpbgym-cpu.so"
+        return beside if beside.is_file() else None
     return swift_build("pbgym-cpu", []) / "libpbgym-cpu.so"
 
 
@@ -90,18 +103,27 @@ class BuildWithSwift(build_py):
         super().run()
         target = Path(self.build_lib) / "pbgym"
         target.mkdir(parents=True, exist_ok=True)
-        (target / "bin").mkdir(exist_ok=True)
         shutil.copy2(build_library(), target / "libpbgym.so")
-        shutil.copy2(build_gym_train(), target / "bin" / "gym-train")
+        # The games' specs for help() on the env classes (pbgym/_spec.py).
+        (target / "spec").mkdir(exist_ok=True)
+        docs = Path(os.environ.get("PBGYM_SWIFT_ROOT", HERE.parent)).resolve() / "docs"
+        for game in ("pong", "breakout"):
+            shutil.copy2(docs / f"{game}.md", target / "spec" / f"{game}.md")
+        (target / "bin").mkdir(exist_ok=True)
+        gym_train = build_gym_train()
+        if gym_train is not None:
+            shutil.copy2(gym_train, target / "bin" / "gym-train")
         probe = build_cpu_probe()
-        shutil.copy2(probe, target / "libpbgym-cpu.so")
-        if not os.environ.get("PBGYM_PREBUILT"):
+        if probe is not None:
+            shutil.copy2(probe, target / "libpbgym-cpu.so")
+        if probe is not None and not os.environ.get("PBGYM_PREBUILT"):
             for level in tuned_levels(probe):
                 cpu = f"x86-64-v{level}"
                 tuned = {"PBGYM_TARGET_CPU": cpu}
                 shutil.copy2(build_library(tuned, f".build-python-{cpu}"), target / f"libpbgym-{cpu}.so")
-                if not os.environ.get("PBGYM_PREBUILT_GYM_TRAIN"):
-                    shutil.copy2(build_gym_train(tuned, f".build-python-{cpu}"), target / "bin" / f"gym-train-{cpu}")
+                tuned_gym_train = build_gym_train(tuned, f".build-python-{cpu}")
+                if gym_train is not None and tuned_gym_train is not None:
+                    shutil.copy2(tuned_gym_train, target / "bin" / f"gym-train-{cpu}")
         for tool in (target / "bin").iterdir():
             os.chmod(tool, 0o755)
 
