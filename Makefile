@@ -25,7 +25,7 @@ apt_install = if [ "$$(id -u)" = "0" ]; then \
 	    echo "error: $(2). Run: sudo apt-get update && sudo apt-get install -y $(1)" >&2; exit 1; \
 	  fi
 =======
-.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
+.PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
 >>>>>>> wt-py
 
 setup:
