@@ -12,7 +12,17 @@ APT_PKGS   := libopenblas-dev pkg-config
 # emulated baseline CPU (python/tests/test_portable.py).
 TEST_APT_PKGS := qemu-user
 
-	rm -rf .build .build-python .build-python-x86-64-v* .build-x86-64-v* $(VENV) $(EXAMPLES_VENV) $(TRAINERS_VENV) python/build
+.PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
+
+# $(call apt_install,PACKAGES,WHAT IS MISSING): one shell command that installs
+# PACKAGES with apt-get when run as root, else prints the command to run.
+apt_install = if [ "$$(id -u)" = "0" ]; then \
+	    echo "setup: installing $(1) with apt-get"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) >/dev/null || exit 1; \
+	  else \
+	    echo "error: $(2). Run: sudo apt-get update && sudo apt-get install -y $(1)" >&2; exit 1; \
+	  fi
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -173,8 +183,4 @@ test-trainers: setup
 	$(TRAINERS_VENV)/bin/python python/tests_trainers/matrix.py $(MATRIX)
 
 clean:
-<<<<<<< HEAD
-	rm -rf .build .build-python .build-python-x86-64-v* .build-x86-64-v* $(VENV) $(EXAMPLES_VENV) python/build
-=======
-	rm -rf .build .build-python $(VENV) $(EXAMPLES_VENV) $(TRAINERS_VENV) python/build
->>>>>>> wt-py
+	rm -rf .build .build-python .build-python-x86-64-v* .build-x86-64-v* $(VENV) $(EXAMPLES_VENV) $(TRAINERS_VENV) python/build
