@@ -83,7 +83,7 @@ PINS = Path(__file__).with_name("pins.json")
 RECORD = bool(os.environ.get("PBGYM_RECORD_PINS"))
 
 GAMES = ("pong", "breakout")
-PRESETS = {"pong": ("classic", "touch", "fast", "ale"), "breakout": ("classic", "atari")}
+PRESETS = {"pong": ("classic", "touch", "fast", "ale"), "breakout": ("classic", "atari", "ale")}
 FRAME_SKIPS = (1, 4, 8)
 STICKY = (0.0, 0.25)
 MODES = ("next-step", "same-step", "disabled")
