@@ -93,16 +93,7 @@ final class BreakoutAdapter: GameAdapter {
             throw ABIError(.badSnapshot, "snapshot: \(error.description)")
         }
         guard p.history.isEmpty else { throw ABIError(.badSnapshot, "snapshot: a Breakout snapshot holds no opponent history") }
-        let c = saved.state.core
-        let lim = 4 * max(config.fieldWidth, config.fieldHeight)
-        try checkFinite([c.paddleX, c.paddleHalfWidth, c.speed], limit: lim, what: "the Breakout state")
-        for k in 0 ..< 8 {
-            try checkFinite([c.ballX[k], c.ballY[k], c.ballVX[k], c.ballVY[k]], limit: lim, what: "ball \(k)")
-        }
-        guard c.lives >= 0, c.lives <= Int32(config.lives), c.steps >= 0, c.frames >= 0, c.score >= 0,
-              c.levelsCleared >= 0, c.levelsCleared <= Int32(config.levels) else {
-            throw ABIError(.badSnapshot, "snapshot: lives, levels, score or step counters out of range")
-        }
+        // Decoding checked the state against Breakout's invariants.
         do { try batch.restore(saved, into: i) } catch { throw ABIError(.badSnapshot, "snapshot: \(error.description)") }
     }
 }

@@ -66,12 +66,3 @@ protocol GameAdapter: AnyObject {
 extension GameAdapter {
     var eventCount: Int { eventNames.count }
 }
-
-/// Checks that every float of a restored state is finite and within
-/// `limit` in magnitude (a forged snapshot must not reach the physics with
-/// values its integer conversions would trap on).
-func checkFinite(_ values: [Float], limit: Float, what: String) throws(ABIError) {
-    for v in values where !(v.isFinite && abs(v) <= limit) {
-        throw ABIError(.badSnapshot, "snapshot: \(what) holds \(v), outside -\(limit) ... \(limit)")
-    }
-}

@@ -3,7 +3,7 @@ import Foundation
 /// A saved game: the full state (generators included) plus the config it
 /// belongs to, with a format version. Restoring it and stepping on is
 /// bit-identical to never having stopped.
-public struct Snapshot<State: Codable & Sendable, Config: GameConfig & Codable>: Codable, Sendable {
+public struct Snapshot<State: SnapshotState, Config>: Codable, Sendable where State.Config == Config {
     /// The snapshot format this build writes and reads.
     public static var currentVersion: Int { 1 }
 
@@ -26,9 +26,12 @@ public struct Snapshot<State: Codable & Sendable, Config: GameConfig & Codable>:
         return try encoder.encode(self)
     }
 
-    /// Decodes and checks a snapshot.
+    /// Decodes and checks a snapshot: the config is range-checked, then every
+    /// field of the state against the game's invariants under that config
+    /// (``SnapshotState/checkInvariants(_:)``), so no decoded game can step
+    /// into a state its rules never reach.
     /// - Throws: ``SnapshotError`` when the data is not a snapshot, is from a
-    ///   newer format, or is for another game; the config is range-checked.
+    ///   newer format, is for another game, or holds an impossible state.
     public static func decode(_ data: Data) throws(SnapshotError) -> Self {
         let header: SnapshotHeader
         do { header = try JSONDecoder().decode(SnapshotHeader.self, from: data) } catch {
@@ -43,8 +46,32 @@ public struct Snapshot<State: Codable & Sendable, Config: GameConfig & Codable>:
             throw .corrupt(SnapshotError.describe(error))
         }
         do { try snapshot.config.validate(source: "snapshot config") } catch { throw .corrupt(error.description) }
+        try snapshot.state.checkInvariants(snapshot.config)
         return snapshot
     }
+}
+
+/// A game's full state as snapshots hold it, with the game's invariants:
+/// what every state its rules can reach under a config satisfies.
+///
+/// Each game states its invariants once, beside its state
+/// (`<Game>State+Invariants.swift`); every path that turns outside data
+/// into a game (``Snapshot/decode(_:)``, the batches' `restore`, the single
+/// games' `init(restoring:)`) checks them, so a forged or damaged state is
+/// refused with the field, its value and what is allowed, instead of
+/// reaching arithmetic that would trap on it.
+public protocol SnapshotState: Codable, Sendable {
+    associatedtype Config: GameConfig & Codable
+    /// Throws ``SnapshotError/impossible(field:value:allowed:)`` for the
+    /// first field (in declaration order) no game under `config` can reach.
+    func checkInvariants(_ config: Config) throws(SnapshotError)
+}
+
+/// Throws ``SnapshotError/impossible(field:value:allowed:)`` unless `ok`.
+@inline(__always)
+func require(_ ok: Bool, _ field: @autoclosure () -> String, _ value: @autoclosure () -> Any,
+             allowed: @autoclosure () -> String) throws(SnapshotError) {
+    if !ok { throw .impossible(field: field(), value: "\(value())", allowed: allowed()) }
 }
 
 /// The fields every snapshot format version starts with.
@@ -58,10 +85,15 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(String)
     case unsupportedVersion(found: Int, supported: Int)
     case wrongGame(found: String, expected: String)
+    /// A field holds a value no game under the snapshot's config can reach
+    /// (`field` is its JSON path, e.g. `state.core.score`).
+    case impossible(field: String, value: String, allowed: String)
 
     public var description: String {
         switch self {
         case let .corrupt(why): "corrupt snapshot: \(why)"
+        case let .impossible(field, value, allowed):
+            "corrupt snapshot: \(field) = \(value) is impossible in this game; allowed: \(allowed)"
         case let .unsupportedVersion(found, supported):
             "snapshot format version \(found) is not supported (this build reads version \(supported))"
         case let .wrongGame(found, expected): "snapshot is of game \"\(found)\", expected \"\(expected)\""
@@ -89,7 +121,10 @@ extension PongGame {
     public func snapshot() -> SavedGame { SavedGame(config: config, state: state) }
 
     /// A game continuing exactly from `snapshot`.
-    public init(restoring snapshot: SavedGame) {
+    /// - Throws: ``SnapshotError/impossible(field:value:allowed:)`` when the
+    ///   state breaks one of Pong's invariants under the snapshot's config.
+    public init(restoring snapshot: SavedGame) throws(SnapshotError) {
+        try snapshot.state.checkInvariants(snapshot.config)
         self.init(config: snapshot.config)
         state = snapshot.state
     }
