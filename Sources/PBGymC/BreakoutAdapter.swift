@@ -37,18 +37,33 @@ final class BreakoutAdapter: GameAdapter {
     func observe(into out: UnsafeMutablePointer<Float>) { batch.observe(into: out) }
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) { batch.observe(i, into: out) }
 
-    /// Pixel observations at the observation size (made at the first use):
-    /// each game's wall image is kept; other sizes (render, ansi) draw whole.
+    /// The pixel observations' renderer, keeping each game's wall image
+    /// (as many bytes as the observations of every game): made by
+    /// ``preparePixels()`` when a pixel buffer is bound.
     var renderer: BreakoutPixelRenderer?
     let observationSize: PixelObservation
 
-    func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
-        if size == observationSize {
-            if renderer == nil { renderer = BreakoutPixelRenderer(config: config, count: count, size: size) }
-            renderer?.render(batch, i, into: out)
-        } else {
-            batch.render(i, layout: BreakoutPixelLayout(config: config, size: size), into: out)
+    func preparePixels() throws(ABIError) {
+        guard renderer == nil else { return }
+        guard let made = BreakoutPixelRenderer(config: config, count: count, size: observationSize) else {
+            let bytes = BreakoutPixelRenderer.byteCount(config: config, count: count, size: observationSize).map { "\($0)" } ?? "too many"
+            throw ABIError(.outOfMemory, "bind: cannot allocate \(bytes) bytes for the pixel observations' wall images (\(count) games at \(observationSize.height)x\(observationSize.width)); use fewer games or a smaller pixel_size")
         }
+        renderer = made
+    }
+
+    func renderObservation(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        if let renderer, size == observationSize {
+            renderer.render(batch, i, into: out)
+        } else {
+            render(i, seat: seat, size: size, into: out)
+        }
+    }
+
+    /// One picture of one game (render, ansi): drawn whole, so the call
+    /// needs no memory beyond the picture's (and the layout of its bricks).
+    func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        batch.render(i, layout: BreakoutPixelLayout(config: config, size: size), into: out)
     }
 
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,

@@ -117,6 +117,13 @@ final class PongAdapter: GameAdapter {
         batch.render(i, size: size, rotated: side == .top, into: out)
     }
 
+    /// Pong draws every picture whole: nothing is kept.
+    func preparePixels() throws(ABIError) {}
+
+    func renderObservation(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        render(i, seat: seat, size: size, into: out)
+    }
+
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,

@@ -120,6 +120,7 @@ final class Session: @unchecked Sendable {
         guard address % UInt(Self.alignment(slot)) == 0 else {
             throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(Self.alignment(slot)) bytes")
         }
+        if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
         bound[Int(slot.rawValue)] = p
     }
 
@@ -146,7 +147,7 @@ final class Session: @unchecked Sendable {
     }
 
     func renderSeats(_ i: Int, into px: UnsafeMutablePointer<UInt8>) {
-        for s in 0 ..< seats { games.render(i, seat: s, size: config.pixelSize, into: px + (i * seats + s) * pixelBytes) }
+        for s in 0 ..< seats { games.renderObservation(i, seat: s, size: config.pixelSize, into: px + (i * seats + s) * pixelBytes) }
     }
 
     // MARK: - Reset and step

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from ._lib import ABI_VERSION, NativeEnv, PBGymError
+from ._lib import ABI_VERSION, NativeEnv, PBGymError, PBGymMemoryError
 from .env import BreakoutEnv, PBGymEnv, PongEnv
 from .vector import BreakoutVectorEnv, PBGymVectorEnv, PongVectorEnv
 
-__all__ = ["ABI_VERSION", "NativeEnv", "PBGymError", "PBGymEnv", "PongEnv", "BreakoutEnv",
+__all__ = ["ABI_VERSION", "NativeEnv", "PBGymError", "PBGymMemoryError", "PBGymEnv", "PongEnv", "BreakoutEnv",
            "PBGymVectorEnv", "PongVectorEnv", "BreakoutVectorEnv", "ENV_IDS"]
 
 ENV_IDS = ("pbgym/Pong-v0", "pbgym/Breakout-v0")
