@@ -1,7 +1,9 @@
 /// Breakout's invariants: what every state the rules of ``BreakoutPhysics``
 /// reach under a config satisfies, between agent steps (where snapshots are
 /// taken). A restored state must satisfy them all; then no counter can
-/// overflow and no index can leave its range while it steps on.
+/// overflow and no index can leave its range while it steps on. Each bound
+/// is kept by a step from any state within them all (so a game restored
+/// from an accepted snapshot is never refused later).
 ///
 /// Where each bound comes from (the rules, see ``BreakoutPhysics``):
 /// - bricks: a wall is the layout or one drawn kind per cell (kinds with a
@@ -9,16 +11,19 @@
 ///   takes one off, at 0 the cell is empty; `bricksLeft` counts the bricks.
 /// - balls: packed in slots `0 ..< ballCount` (the rest zero), at most
 ///   `maxBalls`, none while a serve is pending, at least one while the game
-///   runs without one; inside the field (a ball below the bottom edge is
-///   lost); no faster than `maxBallSpeed` (every change of velocity ends in
-///   the cap; 1/1024 of slack for its rounding).
+///   runs without one; between the side walls and below the top wall (the
+///   contacts stop it there), above the bottom edge (below, it is lost); no
+///   faster than `maxBallSpeed` (every change of velocity ends in the cap;
+///   1/1024 of slack for its rounding).
 /// - paddle: half width `paddleWidth / 2`, or half that while shrunk (only
 ///   with `shrinkPaddleOnTopWall`); its centre keeps it inside the field.
-/// - counters: `score` at most the points of the walls laid so far (so below
-///   99 walls × 512 bricks × 1000 points, far from `Int32.max`); lives,
-///   walls cleared, push cooldown, serve timer within their config values;
-///   `hitsSinceServe` at most the hits one wall holds (a serve comes with
-///   every new wall) and `speedUpsPassed` exactly the thresholds it reached;
+/// - counters: `score` at most the points of the walls cleared plus those of
+///   the bricks broken in this one (so below 99 walls × 512 bricks × 1000
+///   points, far from `Int32.max`); lives, walls cleared, push cooldown,
+///   serve timer within their config values; `hitsSinceServe` at most the
+///   hits the wall held at the serve less those left in it (a serve comes
+///   with every new wall) and `speedUpsPassed` exactly the thresholds it
+///   reached;
 ///   `steps` and `stepsSinceProgress` at most their limits, `frames`
 ///   between `steps` and `steps × frameSkip`. With a limit of 0 (off) a
 ///   count grows without bound and wraps (`&+`), so any value is allowed.
@@ -79,8 +84,10 @@ extension BreakoutCore {
         for k in 0 ..< BreakoutConfig.ballSlots {
             let x = ballX[k], y = ballY[k], vx = ballVX[k], vy = ballVY[k]
             if k < Int(ballCount) {
-                try require(x >= 0 && x <= p.width, f("ballX[\(k)]"), x, allowed: "0 ... fieldWidth (\(p.width))")
-                try require(y >= 0 && y <= p.height, f("ballY[\(k)]"), y, allowed: "0 ... fieldHeight (\(p.height))")
+                try require(x >= p.r && x <= p.width - p.r, f("ballX[\(k)]"), x,
+                            allowed: "\(p.r) ... \(p.width - p.r) (between the side walls)")
+                try require(y >= 0 && y <= p.height - p.r, f("ballY[\(k)]"), y,
+                            allowed: "0 ... \(p.height - p.r) (above the bottom edge, below the top wall)")
                 try require(vx.isFinite && vy.isFinite && vx * vx + vy * vy <= fastest * fastest,
                             f("ballVX[\(k)], ballVY[\(k)]"), "(\(vx), \(vy))",
                             allowed: "a velocity of speed at most maxBallSpeed (\(c.maxBallSpeed)) × (1 + 1/1024)")
@@ -104,13 +111,23 @@ extension BreakoutCore {
         try require(lives >= 0 && Int(lives) <= c.lives, f("lives"), lives, allowed: "0 ... lives (\(c.lives))")
         try require(levelsCleared >= 0 && Int(levelsCleared) <= c.levels, f("levelsCleared"), levelsCleared,
                     allowed: "0 ... levels (\(c.levels))")
-        let wall = p.wallPoints
-        let most = Int64(wall) * Int64(levelsCleared + 1)
+        // The points of the walls cleared and of the bricks broken in this one.
+        var standing: Int64 = 0, hitsLeft = 0
+        for (k, cell) in bricks.enumerated() where cell != 0 {
+            standing += Int64(p.rowValues[k / p.cols])
+            hitsLeft += BrickCell.hits(cell)
+        }
+        let wall = Int64(p.wallPoints)
+        let most = wall * Int64(levelsCleared + 1) - standing
         try require(score >= 0 && Int64(score) <= most, f("score"), score,
-                    allowed: "0 ... \(most) (the points of levelsCleared + 1 = \(levelsCleared + 1) walls of \(wall))")
-        let hitsAllowed = p.template.isEmpty ? p.cells * p.toughHits : p.template.reduce(0) { $0 + BrickCell.hits($1) }
+                    allowed: "0 ... \(most) (levelsCleared \(levelsCleared) walls of \(wall) points, plus those of the bricks broken in this wall)")
+        // Each hit since the serve took one of the hits the wall held then
+        // (while a serve is pending the wall may be new: the count is kept).
+        let wallHits = p.template.isEmpty ? p.cells * (p.share1 > 0 ? p.toughHits : 1)
+            : p.template.reduce(0) { $0 + BrickCell.hits($1) }
+        let hitsAllowed = servePending ? wallHits : wallHits - hitsLeft
         try require(hitsSinceServe >= 0 && Int(hitsSinceServe) <= hitsAllowed, f("hitsSinceServe"), hitsSinceServe,
-                    allowed: "0 ... \(hitsAllowed) (the hits one wall holds)")
+                    allowed: "0 ... \(hitsAllowed) (the hits a wall holds, \(wallHits)\(servePending ? "" : ", less the \(hitsLeft) left in it"))")
         let reached = Int32(c.speedUpAfterHits.prefix(BreakoutConfig.maxSpeedUpThresholds).filter { $0 <= Int(hitsSinceServe) }.count)
         try require(speedUpsPassed == reached, f("speedUpsPassed"), speedUpsPassed,
                     allowed: "\(reached) (the speedUpAfterHits thresholds at or below hitsSinceServe \(hitsSinceServe))")

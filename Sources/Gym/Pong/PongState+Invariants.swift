@@ -2,12 +2,14 @@
 /// under a config satisfies, between agent steps (where snapshots are
 /// taken). A restored state must satisfy them all; then the observation
 /// stays within its bounds and no counter overflows while it steps on.
+/// Each bound is kept by a step from any state within them all (so a game
+/// restored from an accepted snapshot is never refused later).
 ///
 /// Where each bound comes from (the rules, see ``PongPhysics``):
 /// - paddles: each in its lane (`ballSize + 1` from the side walls, its
 ///   own half with `verticalMovement`, else on its home line), 1/64 unit of
 ///   slack for the rounding of a paddle stopped part-way through a frame;
-/// - ball: between the side walls (the same slack) and inside the field
+/// - ball: between the side walls (contacts stop it there) and inside the field
 ///   vertically (a ball past an edge is a point and a new serve); speed level
 ///   between `serveSpeed` and `maxBallSpeed`, `|vy|` at most `maxBallSpeed`,
 ///   `|vx|` at most twice the speed level (english is at most 2; 1/1024 of
@@ -33,8 +35,8 @@ extension PongState: SnapshotState {
                     allowed: "\(bottomLow) ... \(bottomHigh) (the bottom paddle's half) ± 1/64")
         try require(topY >= topLow - slack && topY <= topHigh + slack, f("topY"), topY,
                     allowed: "\(topLow) ... \(topHigh) (the top paddle's half) ± 1/64")
-        try require(ballX >= p.r - slack && ballX <= p.width - p.r + slack, f("ballX"), ballX,
-                    allowed: "\(p.r) ... \(p.width - p.r) (between the side walls) ± 1/64")
+        try require(ballX >= p.r && ballX <= p.width - p.r, f("ballX"), ballX,
+                    allowed: "\(p.r) ... \(p.width - p.r) (between the side walls)")
         try require(ballY >= 0 && ballY <= p.height, f("ballY"), ballY, allowed: "0 ... fieldHeight (\(p.height))")
         try require(speed >= c.serveSpeed && speed <= c.maxBallSpeed, f("speed"), speed,
                     allowed: "serveSpeed ... maxBallSpeed (\(c.serveSpeed) ... \(c.maxBallSpeed))")
