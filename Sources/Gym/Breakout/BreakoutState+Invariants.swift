@@ -32,6 +32,10 @@
 extension BreakoutState: SnapshotState {
     public typealias Config = BreakoutConfig
 
+    public static func initial(_ config: BreakoutConfig) -> BreakoutState {
+        BreakoutPhysics(config: config).initialState(seed: 0)
+    }
+
     public func checkInvariants(_ config: BreakoutConfig) throws(SnapshotError) {
         let p = BreakoutPhysics(config: config)
         try checkBricks(p)
@@ -77,7 +81,7 @@ extension BreakoutCore {
             try require(ballCount == 0, f("ballCount"), ballCount, allowed: "0 while servePending is true")
         } else if end == .none {
             try require(ballCount >= 1, f("ballCount"), ballCount,
-                        allowed: "1 ... maxBalls (\(c.maxBalls)) while the game runs and no serve is pending")
+                        allowed: "1 ... maxBalls (\(c.maxBalls)) while the game runs and servePending is false")
         }
         let slack: Float = 1 + 1.0 / 1024
         let fastest = c.maxBallSpeed * slack
@@ -85,9 +89,9 @@ extension BreakoutCore {
             let x = ballX[k], y = ballY[k], vx = ballVX[k], vy = ballVY[k]
             if k < Int(ballCount) {
                 try require(x >= p.r && x <= p.width - p.r, f("ballX[\(k)]"), x,
-                            allowed: "\(p.r) ... \(p.width - p.r) (between the side walls)")
+                            allowed: "\(p.r) ... \(p.width - p.r) (between the side walls; slot \(k) holds a ball, ballCount \(ballCount))")
                 try require(y >= 0 && y <= p.height - p.r, f("ballY[\(k)]"), y,
-                            allowed: "0 ... \(p.height - p.r) (above the bottom edge, below the top wall)")
+                            allowed: "0 ... \(p.height - p.r) (above the bottom edge, below the top wall; slot \(k) holds a ball, ballCount \(ballCount))")
                 try require(vx.isFinite && vy.isFinite && vx * vx + vy * vy <= fastest * fastest,
                             f("ballVX[\(k)], ballVY[\(k)]"), "(\(vx), \(vy))",
                             allowed: "a velocity of speed at most maxBallSpeed (\(c.maxBallSpeed)) × (1 + 1/1024)")

@@ -43,6 +43,9 @@ public struct Snapshot<State: SnapshotState, Config>: Codable, Sendable where St
         if header.game != Config.gameName { throw .wrongGame(found: header.game, expected: Config.gameName) }
         let snapshot: Self
         do { snapshot = try JSONDecoder().decode(Self.self, from: data) } catch {
+            if case let DecodingError.dataCorrupted(context) = error, context.codingPath.isEmpty {
+                throw .corrupt(locateBadValue(data))
+            }
             throw .corrupt(SnapshotError.describe(error))
         }
         do { try snapshot.config.validate(source: "snapshot config") } catch { throw .corrupt(error.description) }
@@ -62,6 +65,8 @@ public struct Snapshot<State: SnapshotState, Config>: Codable, Sendable where St
 /// reaching arithmetic that would trap on it.
 public protocol SnapshotState: Codable, Sendable {
     associatedtype Config: GameConfig & Codable
+    /// A state of `config` (its episode seeded 0): the shape of a valid one.
+    static func initial(_ config: Config) -> Self
     /// Throws ``SnapshotError/impossible(field:value:allowed:)`` for the
     /// first field (in declaration order) no game under `config` can reach.
     func checkInvariants(_ config: Config) throws(SnapshotError)
@@ -72,6 +77,63 @@ public protocol SnapshotState: Codable, Sendable {
 func require(_ ok: Bool, _ field: @autoclosure () -> String, _ value: @autoclosure () -> Any,
              allowed: @autoclosure () -> String) throws(SnapshotError) {
     if !ok { throw .impossible(field: field(), value: "\(value())", allowed: allowed()) }
+}
+
+extension Snapshot {
+    /// Where a snapshot that JSONDecoder calls corrupt without saying where
+    /// (a number that does not fit its field's type, e.g. 3601 for a
+    /// `UInt8`, is reported so) goes wrong: the first field of the state
+    /// (a leaf of the document: a number, a list, a flag) whose value, put
+    /// into a valid snapshot of the same config, makes it undecodable.
+    /// Runs only on that error path (one trial decoding per field).
+    static func locateBadValue(_ data: Data) -> String {
+        let doc: JSONValue
+        do { doc = try JSONValue.parse(String(decoding: data, as: UTF8.self)) } catch { return "not valid JSON (\(error))" }
+        guard let config = try? JSONDecoder().decode(ConfigPart<Config>.self, from: data).config,
+              let valid = try? Self(config: config, state: State.initial(config)).encoded(),
+              let template = try? JSONValue.parse(String(decoding: valid, as: UTF8.self)) else {
+            return "bad value at config"
+        }
+        for path in template.leafPaths(under: ["state"]) {
+            let trial = template.replacing(path, with: doc.value(at: path) ?? .null)
+            if (try? JSONDecoder().decode(Self.self, from: Data(trial.serialized(pretty: false).utf8))) == nil {
+                return "bad value at \(path.joined(separator: ".")) (\(doc.value(at: path)?.serialized(pretty: false) ?? "missing") does not fit the field's type)"
+            }
+        }
+        return "not valid JSON"
+    }
+}
+
+/// The config of a snapshot alone.
+private struct ConfigPart<Config: Decodable>: Decodable {
+    var config: Config
+}
+
+extension JSONValue {
+    /// The value at `path` (object keys), or nil.
+    fileprivate func value(at path: [String]) -> JSONValue? {
+        var v: JSONValue? = self
+        for key in path { v = v?[key] }
+        return v
+    }
+
+    /// Every path below `prefix` that ends at a value that is not an object.
+    fileprivate func leafPaths(under prefix: [String]) -> [[String]] {
+        guard case let .object(members)? = value(at: prefix) else { return [prefix] }
+        return members.flatMap { leafPathsBelow(prefix + [$0.0], $0.1) }
+    }
+
+    private func leafPathsBelow(_ path: [String], _ v: JSONValue) -> [[String]] {
+        guard case let .object(members) = v else { return [path] }
+        return members.flatMap { leafPathsBelow(path + [$0.0], $0.1) }
+    }
+
+    /// This document with the value at `path` replaced by `new`.
+    fileprivate func replacing(_ path: [String], with new: JSONValue) -> JSONValue {
+        guard let key = path.first else { return new }
+        guard case let .object(members) = self else { return self }
+        return .object(members.map { $0.0 == key ? ($0.0, $0.1.replacing(Array(path.dropFirst()), with: new)) : $0 })
+    }
 }
 
 /// The fields every snapshot format version starts with.

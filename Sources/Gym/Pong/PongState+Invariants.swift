@@ -21,6 +21,10 @@
 extension PongState: SnapshotState {
     public typealias Config = PongConfig
 
+    public static func initial(_ config: PongConfig) -> PongState {
+        PongPhysics(config: config).initialState(seed: 0)
+    }
+
     public func checkInvariants(_ c: PongConfig) throws(SnapshotError) {
         let p = PongPhysics(config: c)
         func f(_ name: String) -> String { "state.\(name)" }
@@ -56,15 +60,16 @@ extension PongState: SnapshotState {
         let field = f("end")
         switch end {
         case .none:
-            try require(!won, field, "\(end) with scores \(scoreBottom)-\(scoreTop)", allowed: "gameOver once a side has maxScore (\(most))")
+            try require(!won, field, "\(end) with scoreBottom \(scoreBottom), scoreTop \(scoreTop)",
+                        allowed: "gameOver once a side has maxScore (\(most))")
             try require(c.maxSteps == 0 || Int(steps) < c.maxSteps, field, "\(end) with steps \(steps)",
                         allowed: "stepLimit at maxSteps (\(c.maxSteps))")
         case .gameOver:
-            try require(won && scoreBottom != scoreTop, field, "\(end) with scores \(scoreBottom)-\(scoreTop)",
+            try require(won && scoreBottom != scoreTop, field, "\(end) with scoreBottom \(scoreBottom), scoreTop \(scoreTop)",
                         allowed: "gameOver only when one side has maxScore (\(most))")
         case .stepLimit:
             try require(!won && c.maxSteps > 0 && Int(steps) == c.maxSteps, field,
-                        "\(end) with steps \(steps), scores \(scoreBottom)-\(scoreTop)",
+                        "\(end) with steps \(steps), scoreBottom \(scoreBottom), scoreTop \(scoreTop)",
                         allowed: "stepLimit only with steps = maxSteps (\(c.maxSteps), 0 = never) and no side at maxScore")
         case .livesExhausted, .levelsCleared, .watchdog:
             try require(false, field, end, allowed: "none, gameOver or stepLimit (Pong's ends)")
