@@ -198,6 +198,19 @@ import Testing
         }
     }
 
+    /// An episode with no step limit and no watchdog can run for ever: its
+    /// event totals wrap past `Int32.max` instead of trapping.
+    @Test func breakoutEventTotalsWrap() {
+        var total = BreakoutEvents()
+        total.paddleHits = .max
+        total.pushes = .max
+        var one = BreakoutEvents()
+        one.paddleHits = 1
+        one.pushes = 2
+        total.accumulate(one)
+        #expect(total.paddleHits == .min && total.pushes == .min + 1)
+    }
+
     /// The error `body` throws (nil if it does not throw).
     static func refusal(_ body: () throws -> Void) -> SnapshotError? {
         do { try body() } catch let e as SnapshotError { return e } catch { return .corrupt("\(error)") }
