@@ -49,7 +49,7 @@ protocol GameAdapter: AnyObject {
     /// Game `i` as seat `seat` sees it, in pixels: one picture, its memory
     /// bounded by the picture's size (never by the number of games).
     func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>)
-    /// Makes what ``renderObservation(_:seat:into:)`` keeps for the pixel
+    /// Makes what ``renderObservation(_:seat:size:into:)`` keeps for the pixel
     /// observations of every game (a pixel buffer is being bound).
     /// - Throws: `outOfMemory` when it cannot be allocated.
     func preparePixels() throws(ABIError)

@@ -166,7 +166,8 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     /// value is bad), for the one-line messages of anything read from JSON.
     public static func describe(_ error: any Error) -> String {
         switch error {
-        case let DecodingError.keyNotFound(key, _): "missing field \"\(key.stringValue)\""
+        case let DecodingError.keyNotFound(key, ctx):
+            "missing field \"\((ctx.codingPath + [key]).map(\.stringValue).joined(separator: "."))\""
         case let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx):
             "bad value at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
         case let DecodingError.dataCorrupted(ctx):
