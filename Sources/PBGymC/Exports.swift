@@ -182,6 +182,8 @@ public func pbg_snapshot(_ h: UInt64, _ game: Int64, _ buf: UnsafeMutablePointer
 
 /// Restores game `game` from `len` snapshot bytes (of this environment's
 /// kind and config); the game then continues exactly as the saved one.
+/// With `frame_stack` above 1 the game's stacks restart from its restored
+/// frame (a snapshot holds the game, not the stack: `pbg_stack_load`).
 @_cdecl("pbg_restore")
 public func pbg_restore(_ h: UInt64, _ game: Int64, _ data: UnsafePointer<UInt8>?, _ len: Int64) -> Int32 {
     abiCall { () throws(ABIError) in
@@ -190,6 +192,8 @@ public func pbg_restore(_ h: UInt64, _ game: Int64, _ data: UnsafePointer<UInt8>
             guard let data else { throw ABIError(.invalidArgument, "restore: the data pointer is null") }
             guard len >= 0, len <= 1 << 34 else { throw ABIError(.invalidArgument, "restore: length \(len) is out of range") }
             try s.restore(UnsafeBufferPointer(start: data, count: Int(len)), into: i)
+            // A restored game starts its frame stacks afresh (pbg_stack_load sets them).
+            if let stack = s.stack { s.advanceStack(stack, game: i, starting: true) }
         }
     }
 }

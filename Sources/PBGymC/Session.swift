@@ -40,8 +40,11 @@ final class Session: @unchecked Sendable {
     let stepRewards: UnsafeMutablePointer<Float>
     /// Scratch: the games a reset or a same-step restart concerns.
     var mask: [UInt8]
-    /// One seat's pixel image, for the final pixels of a same-step restart.
-    var pixelBytes: Int { config.pixelSize.byteCount }
+    /// Pixel observations stacked over steps (nil: `frame_stack` 1, each
+    /// step's frame drawn straight into the caller's buffer).
+    let stack: FrameStack?
+    /// One seat's pixel observation (its frame, or its stack of frames).
+    var pixelBytes: Int { config.pixelSize.byteCount * config.frameStack }
 
     init(_ c: EnvConfig) throws(ABIError) {
         config = c
@@ -74,7 +77,16 @@ final class Session: @unchecked Sendable {
         stepActions.initialize(repeating: 0, count: c.numGames * seats)
         stepRewards = .allocate(capacity: c.numGames * seats)
         stepRewards.initialize(repeating: 0, count: c.numGames * seats)
+        stack = c.frameStack > 1 && c.obsType == .pixels
+            ? FrameStack(depth: c.frameStack, order: c.channelsOrder, frameBytes: c.pixelSize.byteCount,
+                         stacks: c.numGames * seats)
+            : nil
         for i in 0 ..< count { games.reset(i, stream: c.seed &+ UInt64(i)) }
+        if let stack {
+            // The stacks are pixel observations of every game from the start.
+            try games.preparePixels()
+            for i in 0 ..< count { advanceStack(stack, game: i, starting: true) }
+        }
     }
 
     deinit {
@@ -146,7 +158,13 @@ final class Session: @unchecked Sendable {
         }
     }
 
+    /// Game `i`'s pixel observation of every seat into its row of `px`
+    /// (with a ``stack``: the stacks as they stand, nothing pushed).
     func renderSeats(_ i: Int, into px: UnsafeMutablePointer<UInt8>) {
+        if let stack {
+            for s in 0 ..< seats { stack.write(i * seats + s, into: px + (i * seats + s) * pixelBytes) }
+            return
+        }
         for s in 0 ..< seats { games.renderObservation(i, seat: s, size: config.pixelSize, into: px + (i * seats + s) * pixelBytes) }
     }
 
@@ -164,6 +182,9 @@ final class Session: @unchecked Sendable {
                 m[i] = chosen && seeds == nil ? 1 : 0
             }
             if seeds == nil { games.resetNext(mask: m) }
+            if let stack {
+                for i in 0 ..< count where given.map({ $0[i] != 0 }) ?? true { advanceStack(stack, game: i, starting: true) }
+            }
         }
         writeObservations()
     }
@@ -198,6 +219,10 @@ final class Session: @unchecked Sendable {
         }
         let obs = buffer(.observations, Float.self)
         let events = buffer(.events, Int32.self)
+        // Next-step: a game whose episode has ended starts its next one in this step.
+        if stack != nil, config.autoreset == .nextStep {
+            for i in 0 ..< count { mask[i] = games.ended(i) ? 1 : 0 }
+        }
         ends.withUnsafeMutableBufferPointer { endBuf in
             guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
             games.step(actions: stepActions, observations: obs, rewards: stepRewards, terminated: terminated,
@@ -206,6 +231,10 @@ final class Session: @unchecked Sendable {
             // Scores before a same-step restart: the ended episode's.
             if let sc = buffer(.scores, Int32.self) {
                 for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
+            }
+            if let stack {
+                let restarting = config.autoreset == .nextStep
+                for i in 0 ..< count { advanceStack(stack, game: i, starting: restarting && mask[i] != 0) }
             }
             if config.autoreset == .sameStep { restartEnded(terminated: terminated, truncated: truncated, obs: obs) }
         }
@@ -236,6 +265,7 @@ final class Session: @unchecked Sendable {
             guard any else { return }
             games.resetNext(mask: m)
             if let obs { for i in 0 ..< count where m[i] != 0 { games.observe(i, into: obs + i * rows) } }
+            if let stack { for i in 0 ..< count where m[i] != 0 { advanceStack(stack, game: i, starting: true) } }
         }
     }
 

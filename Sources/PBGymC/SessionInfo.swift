@@ -2,7 +2,7 @@ import Gym
 
 /// What a caller asks an environment once: sizes, spaces, names.
 extension Session {
-    static let abiVersion: Int32 = 2
+    static let abiVersion: Int32 = 3
 
     var info: JSONValue {
         let l = games.layout
@@ -17,6 +17,10 @@ extension Session {
             ("obs_count", .number(obsCount)),
             ("layout_version", .number(l.version)),
             ("pixel_shape", .array([.number(config.pixelSize.height), .number(config.pixelSize.width)])),
+            ("frame_stack", .number(config.frameStack)),
+            ("channels_order", .string(config.channelsOrder.rawValue)),
+            ("obs_shape", .array(observationShape.map { .number($0) })),
+            ("action_names", .array(actionNames.map { .string($0) })),
             ("render_shape", .array([.number(games.renderSize.height), .number(games.renderSize.width)])),
             ("autoreset", .string(config.autoreset.description)),
             ("seed", .number(config.seed)),
@@ -29,6 +33,21 @@ extension Session {
             ("presets", .array(presetNames.map { .string($0) })),
             ("config", games.configJSON),
         ])
+    }
+
+    /// One seat's observation shape: features `[n]`; pixels `[H, W, k]`
+    /// (channels last) or `[k, H, W]` (channels first), `k` the frame stack.
+    var observationShape: [Int] {
+        guard config.obsType == .pixels else { return [obsCount] }
+        let h = config.pixelSize.height, w = config.pixelSize.width, k = config.frameStack
+        return config.channelsOrder == .last ? [h, w, k] : [k, h, w]
+    }
+
+    /// The actions' names, by index, in the Arcade Learning Environment's
+    /// words (its `getActionMeanings`): the game's action cases upper-cased.
+    var actionNames: [String] {
+        let names = config.game == .pong ? PongAction.allCases.map { "\($0)" } : BreakoutAction.allCases.map { "\($0)" }
+        return names.prefix(games.actionCount).map { $0.uppercased() }
     }
 
     var presetNames: [String] {

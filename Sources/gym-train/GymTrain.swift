@@ -9,8 +9,14 @@ struct GymTrain: ParsableCommand {
         version: GymTrainVersion.string,
         subcommands: [Train.self, ESMembers.self, Eval.self, Tournament.self, Balance.self, Sweep.self, Merge.self, Render.self, Play.self,
                       Bench.self, BenchPolicy.self,
-                      ConfigCommand.self]
+                      ConfigCommand.self, BuildInfo.self]
     )
+
+    /// Runs a build tuned for this CPU if one stands beside this one, else parses and runs the command.
+    static func main() {
+        TunedBuild.handOver()
+        main(nil)
+    }
 }
 
 enum GymTrainVersion {

@@ -99,10 +99,21 @@ struct WorkerOptions: ParsableArguments {
     var runner: ParallelRunner { ParallelRunner(workers: count) }
 }
 
-/// `--out`, the results folder of every subcommand that writes one.
+/// `--out` and `--overwrite`, the results folder of every subcommand that
+/// writes one (the folder rules: ``ResultsFolder``).
 struct OutputOptions: ParsableArguments {
-    @Option(help: "Results folder (default: Results/<command>-<game>-<time>-s<seed>).")
+    @Option(help: "Results folder: a new or empty folder (default: Results/<command>-<game>-<time>-s<seed>).")
     var out: String?
+
+    @Flag(help: "Replace the results in the --out folder, which an earlier gym-train run wrote (its files are removed first).")
+    var overwrite = false
+
+    static let emptyOutMessage = "--out '' is empty; allowed: a folder path (a new or empty folder, or an earlier run's with --overwrite)"
+
+    func validate() throws {
+        if out?.isEmpty == true { throw ValidationError(Self.emptyOutMessage) }
+        if overwrite, out == nil { throw ValidationError("--overwrite needs --out DIR (the results folder to replace)") }
+    }
 }
 
 /// `--episodes` of the subcommands that play a number of episodes.

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func presetsAreValidAndRoundTrip() throws {
-        #expect(BreakoutConfig.presetNames == ["classic", "atari"])
+        #expect(BreakoutConfig.presetNames == ["classic", "atari", "ale"])
         for name in BreakoutConfig.presetNames {
             let c = try BreakoutConfig.preset(name)
             try c.validate()
@@ -35,6 +35,19 @@ import Testing
         let c = BreakoutConfig()
         #expect(c.gravity == 0)
         #expect(c.toughFraction + c.explosiveFraction + c.extraBallFraction + c.speedUpFraction > 0)
+    }
+
+    /// `ale` is `atari` played as ALE v5 plays Breakout: frame skip 4,
+    /// sticky actions 0.25, 108 000 frames per episode at most.
+    @Test func alePresetIsAtariUnderALEv5Conventions() throws {
+        let a = try BreakoutConfig.preset("atari"), ale = try BreakoutConfig.preset("ale")
+        #expect(ale.frameSkip == 4 && ale.stickyActionProbability == 0.25)
+        #expect(ale.maxSteps * ale.frameSkip == 108_000)
+        var same = ale
+        same.frameSkip = a.frameSkip
+        same.stickyActionProbability = a.stickyActionProbability
+        same.maxSteps = a.maxSteps
+        #expect(same == a)
     }
 
     @Test func shippedConfigFileIsTheClassicPreset() throws {
@@ -61,7 +74,7 @@ import Testing
         #expect(error(#"{"rowValues": [1, "x", 1, 1, 1]}"#) == .wrongType(source: "b.json", key: "rowValues", expected: "a list of integers", found: "an element that is a string"))
         #expect(error("{\"layout\": \"####\"}") == .wrongType(source: "b.json", key: "layout", expected: "an array of strings", found: "a string"))
         #expect(error(#"{"layout": [1]}"#) == .wrongType(source: "b.json", key: "layout", expected: "an array of strings", found: "an element that is a number"))
-        #expect(error(#"{"preset": "pong"}"#) == .unknownPreset(game: "breakout", name: "pong", allowed: ["classic", "atari"]))
+        #expect(error(#"{"preset": "pong"}"#) == .unknownPreset(game: "breakout", name: "pong", allowed: ["classic", "atari", "ale"]))
     }
 
     @Test func everyNumberIsRangeChecked() {

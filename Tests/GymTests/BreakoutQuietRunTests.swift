@@ -109,6 +109,8 @@ func framesInRuns(lanes: Bool = true, counter: (BreakoutBatch) -> Int) throws ->
     try BreakoutConfig.presetNames.map { name in
         var config = try BreakoutConfig.preset(name)
         config.frameSkip = 4
+        // Runs in registers are for frames without sticky actions (the `ale` preset's are sticky).
+        config.stickyActionProbability = 0
         let count = lanes ? 10 : 7
         let batch = BreakoutBatch(config: config, count: count, seed: 3)
         let b = VectorBuffers(batch)

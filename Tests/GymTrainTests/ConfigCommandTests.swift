@@ -14,7 +14,7 @@ import Testing
 
     @Test func configBreakoutPrintsPresetsAndReference() throws {
         let list = try CLI.run(["config", "--game", "breakout", "--list"])
-        #expect(list.status == 0 && list.stdout == "classic\natari\n")
+        #expect(list.status == 0 && list.stdout == "classic\natari\nale\n")
         let reference = try CLI.run(["config", "--game", "breakout", "--reference"])
         #expect(reference.stdout.contains("| `layout` |") && reference.stdout.contains("| `pushCooldown` |"))
         let atari = try CLI.run(["config", "--game", "breakout", "--preset", "atari"])

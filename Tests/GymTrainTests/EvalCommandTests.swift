@@ -13,7 +13,7 @@ import Testing
         #expect(r.stdout.contains("whole games  won 6, lost 0 of 6 played to 11   whole-game win rate 1.000"))
         #expect(r.stdout.contains("truncated    0 at the 30000-step limit"))
         #expect(r.stdout.contains("steps/s") && r.stdout.contains("real time"))
-        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
+        #expect(CLI.files(in: out) == [".gym-train-folder", "config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
         let csv = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8)
         #expect(csv.split(separator: "\n").count == 7)
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any]
@@ -83,7 +83,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("eval breakout: tracker, 4 episodes"))
         #expect(r.stdout.contains("95% CI") && r.stdout.contains("steps/s") && r.stdout.contains("real time"))
-        #expect(CLI.files(in: out) == ["config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
+        #expect(CLI.files(in: out) == [".gym-train-folder", "config.json", "episodes.csv", "run.json", "summary.json", "timing.json"])
         let csv = try String(contentsOf: out.appendingPathComponent("episodes.csv"), encoding: .utf8)
         #expect(csv.split(separator: "\n").count == 5)
         #expect(csv.hasPrefix("episode,seed,score,steps,end,levels_cleared,lives_lost"))

@@ -22,13 +22,15 @@ struct GymTrainProcess {
         return packageRoot.appendingPathComponent(".build/debug/gym-train")
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs `gym-train arguments` with `environment` added to this process's.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         var environment = ProcessInfo.processInfo.environment
         environment["CI"] = "1"   // no progress lines
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -83,6 +83,60 @@ func comparable(_ path: String) throws -> Checkpoint {
         #expect(rows.count == 5)
     }
 
+    /// A metrics.csv behind its checkpoint (rows lost) is refused on resume
+    /// with one line, and nothing in the folder changes; before, the run went
+    /// on and the lost iterations were silently missing from metrics.csv.
+    @Test func aResumeRefusesMetricsBehindTheCheckpoint() throws {
+        let dir = scratchFolder("behind")
+        let config = try smokeConfig(in: dir)
+        do {
+            try gymTrain(["train", "--config", config, "--out", dir + "/run", "--workers", "1", "--stop-after", "2"])
+            Issue.record("an interrupted run must exit non-zero")
+        } catch let e as ExitCode {
+            #expect(e.rawValue == 3)
+        }
+        let metricsPath = dir + "/run/metrics.csv", checkpointPath = dir + "/run/checkpoint.json"
+        #expect(try Checkpoint.load(path: checkpointPath).training?.iteration == 2)
+        let rows = try String(contentsOfFile: metricsPath, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 3)
+        let checkpoint = try Data(contentsOf: URL(fileURLWithPath: checkpointPath))
+        for (metrics, expected) in [(rows[0 ... 1].joined(separator: "\n") + "\n", "\(metricsPath) has no row for iteration 2 (its rows end at iteration 1) but checkpoint.json is at iteration 2"),
+                                    ([rows[0], rows[2]].joined(separator: "\n") + "\n", "\(metricsPath) has no row for iteration 1 (its rows end at iteration 2)"),
+                                    (nil, "\(metricsPath) is missing but checkpoint.json is at iteration 2")] {
+            if let metrics {
+                try Data(metrics.utf8).write(to: URL(fileURLWithPath: metricsPath))
+            } else {
+                try FileManager.default.removeItem(atPath: metricsPath)
+            }
+            do {
+                try gymTrain(["train", "--resume", dir + "/run", "--workers", "1"])
+                Issue.record("resumed with metrics behind the checkpoint")
+            } catch {
+                #expect("\(error)".contains(expected), "\(error)")
+                #expect("\(error)".contains("--overwrite") && !"\(error)".contains("\n"))
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: checkpointPath)) == checkpoint)
+            #expect((try? String(contentsOfFile: metricsPath, encoding: .utf8)) == metrics)
+        }
+    }
+
+    /// The metrics are written before the checkpoint: when the metrics write
+    /// fails (here metrics.csv is a folder; on a full disk alike) the run
+    /// stops without a checkpoint newer than its metrics.
+    @Test func aFailedMetricsWriteLeavesNoNewerCheckpoint() throws {
+        let dir = scratchFolder("order")
+        let config = try Train.decode("{ \"preset\": \"smoke\" }", overrides: [], source: "smoke")
+        let folder = try ResultsFolder.claim(dir + "/run", mode: .fresh)
+        try FileManager.default.createDirectory(atPath: dir + "/run/metrics.csv/blocked", withIntermediateDirectories: true)
+        do {
+            _ = try TrainingLoop(config: config, folder: folder, resumed: nil, stopAfter: nil, isStopped: { false }).run()
+            Issue.record("the metrics write did not fail")
+        } catch {
+            #expect("\(error)".contains("cannot write \(dir)/run/metrics.csv"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/run/checkpoint.json"))
+    }
+
     @Test func badInputGivesOneClearError() throws {
         let dir = scratchFolder("errors")
         let bad = try smokeConfig(in: dir, "\"sigma\": 50")

@@ -5,7 +5,7 @@ Trains one policy against the built-in opponent of single-agent Pong (the
 pixels (4 stacked frames, the Nature-DQN network):
 
     .venv-examples/bin/python python/examples/ppo.py --time-limit 600
-    .venv-examples/bin/python python/examples/ppo.py --env-id pbgym/Breakout-v0 --obs-type pixels
+    .venv-examples/bin/python python/examples/ppo.py --env-id pbgym:pbgym/Breakout-v0 --obs-type pixels
 
 (`make example-ppo` creates .venv-examples with torch and pbgym and runs the
 first line.) Every update prints the global step, the wall time, the
@@ -46,7 +46,8 @@ import pbgym  # noqa: F401  (registers pbgym/Pong-v0 and pbgym/Breakout-v0)
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--env-id", default="pbgym/Pong-v0", choices=["pbgym/Pong-v0", "pbgym/Breakout-v0"])
+    p.add_argument("--env-id", default="pbgym:pbgym/Pong-v0",
+                   choices=["pbgym:pbgym/Pong-v0", "pbgym:pbgym/Breakout-v0", "pbgym/Pong-v0", "pbgym/Breakout-v0"])
     p.add_argument("--obs-type", default="features", choices=["features", "pixels"])
     p.add_argument("--opponent", default="tracker", help="Pong only: the opponent's agent spec (tracker, random, ...)")
     p.add_argument("--preset", default=None, help="game preset (default: the game's default)")
@@ -200,35 +201,30 @@ class PixelMLPAgent(nn.Module):
 
 class Observer:
     """Turns the env's observations into the network's input: features scaled
-    to [-1, 1] by the space's bounds; pixels stacked over the last frames
-    (a game's stack is refilled with its first frame when it restarts)."""
+    to [-1, 1] by the space's bounds; pixels as the library stacks them
+    (``frame_stack``, channels first: the last frames, a game's stack
+    refilled with its first frame when it restarts), max-pooled by ``pool``."""
 
-    def __init__(self, space: gym.spaces.Box, pixels: bool, num_envs: int, frames: int, pool: int = 1):
+    def __init__(self, space: gym.spaces.Box, pixels: bool, pool: int = 1):
         self.pixels = pixels
         self.pool = pool
         if pixels:
-            h, w = space.shape
+            _, h, w = space.shape
             self.shape = (h // pool, w // pool)
-            self.stack = np.zeros((num_envs, frames) + self.shape, dtype=np.uint8)
         else:
             low, high = space.low.astype(np.float64), space.high.astype(np.float64)
             self.mid = ((low + high) / 2).astype(np.float32)
             self.scale = (2 / np.maximum(high - low, 1e-9)).astype(np.float32)
 
-    def __call__(self, obs: np.ndarray, restarted: np.ndarray | None = None) -> torch.Tensor:
+    def __call__(self, obs: np.ndarray) -> torch.Tensor:
         if not self.pixels:
             return torch.from_numpy((obs - self.mid) * self.scale)
         if self.pool > 1:
             h, w = self.shape
             p = self.pool
-            obs = obs[:, :h * p, :w * p].reshape(len(obs), h, p, w, p).max(axis=(2, 4))
-        if restarted is None:
-            self.stack[:] = obs[:, None]
-        else:
-            self.stack[:, :-1] = self.stack[:, 1:]
-            self.stack[:, -1] = obs
-            self.stack[restarted] = obs[restarted][:, None]
-        return torch.from_numpy(self.stack.astype(np.float32))
+            n, k = obs.shape[:2]
+            obs = obs[:, :, :h * p, :w * p].reshape(n, k, h, p, w, p).max(axis=(3, 5))
+        return torch.from_numpy(obs.astype(np.float32))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,8 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
 
-    pong = args.env_id == "pbgym/Pong-v0"
+    pong = args.env_id.endswith("pbgym/Pong-v0")
     kwargs = {"obs_type": args.obs_type, "autoreset_mode": AutoresetMode.SAME_STEP}
+    if args.obs_type == "pixels":
+        kwargs.update(frame_stack=args.frame_stack, channels_order="first")
     if pong:
         kwargs["opponent"] = args.opponent
     if args.preset:
@@ -252,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     pixels = args.obs_type == "pixels"
     net = {"nature": PixelAgent, "small": SmallPixelAgent, "mlp": PixelMLPAgent}[args.net]
     pool = getattr(net, "pool", 1) if pixels else 1
-    observe = Observer(space, pixels, args.num_envs, args.frame_stack, pool)
+    observe = Observer(space, pixels, pool)
     if pixels:
         agent = net(args.frame_stack, n_actions)
     else:
@@ -305,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             done = np.logical_or(terminated, truncated)
             r = np.asarray(reward, dtype=np.float32)
             rew_buf[step] = torch.from_numpy(np.sign(r) if args.clip_rewards else r)
-            next_obs = observe(obs_np, done)
+            next_obs = observe(obs_np)
             cut = done
             if args.life_loss_ends and not pong:
                 cut = done | (infos["events"]["lives_lost"] > 0)
@@ -395,7 +393,7 @@ def evaluate(args: argparse.Namespace, agent: nn.Module, kwargs: dict, pong: boo
     n = min(args.eval_games, args.num_envs)
     kw = dict(kwargs, autoreset_mode=AutoresetMode.DISABLED)
     envs = gym.make_vec(args.env_id, num_envs=n, vectorization_mode="vector_entry_point", **kw)
-    observe = Observer(envs.single_observation_space, pixels, n, args.frame_stack, pool)
+    observe = Observer(envs.single_observation_space, pixels, pool)
     obs_np, _ = envs.reset(seed=10**6 + args.seed)
     obs = observe(obs_np)
     started, finished = n, 0
@@ -427,7 +425,7 @@ def evaluate(args: argparse.Namespace, agent: nn.Module, kwargs: dict, pong: boo
                 live[i] = False
         if restart.any():
             obs_np, _ = envs.reset(options={"reset_mask": restart})
-        obs = observe(obs_np, restart | done)
+        obs = observe(obs_np)
     line = f"ppo: evaluation over {finished} whole episodes: mean return {np.mean(returns):.2f}"
     if pong:
         line += (f", games won {won}/{finished}, points won {points_won / max(1, points_won + points_lost):.3f}"

@@ -1,11 +1,15 @@
 """pbgym: deterministic Pong and Breakout for Gymnasium and PettingZoo.
 
 ``import pbgym`` registers ``pbgym/Pong-v0`` and ``pbgym/Breakout-v0``
-(single env and native vector env). The games run in a Swift library
+(single env and native vector env); the ids ``"pbgym:pbgym/Pong-v0"`` and
+``"pbgym:pbgym/Breakout-v0"`` import it themselves, so they work in any
+process (a remote worker's too). The games run in a Swift library
 (libpbgym.so, loaded through ctypes); see the README's Python section.
 """
 
 from __future__ import annotations
+
+from importlib import metadata
 
 import gymnasium as gym
 
@@ -13,7 +17,12 @@ from ._lib import ABI_VERSION, NativeEnv, PBGymError, PBGymMemoryError
 from .env import BreakoutEnv, PBGymEnv, PongEnv
 from .vector import BreakoutVectorEnv, PBGymVectorEnv, PongVectorEnv
 
-__all__ = ["ABI_VERSION", "NativeEnv", "PBGymError", "PBGymMemoryError", "PBGymEnv", "PongEnv", "BreakoutEnv",
+try:
+    __version__ = metadata.version("pbgym")
+except metadata.PackageNotFoundError:  # imported from a source tree, not installed
+    __version__ = "0+unknown"
+
+__all__ = ["__version__", "ABI_VERSION", "NativeEnv", "PBGymError", "PBGymMemoryError", "PBGymEnv", "PongEnv", "BreakoutEnv",
            "PBGymVectorEnv", "PongVectorEnv", "BreakoutVectorEnv", "ENV_IDS"]
 
 ENV_IDS = ("pbgym/Pong-v0", "pbgym/Breakout-v0")

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 OBS_TYPES = ("features", "pixels")
+CHANNELS_ORDERS = ("last", "first")
 
 
 def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", preset: str | None = None,
                 pixel_size: tuple[int, int] = (84, 84), autoreset: str = "disabled", seed: int = 0,
                 opponent: str | None = None, agent_side: str | None = None, players: int = 1,
                 opponent_history: bool | None = None, max_episode_steps: int | None = None,
+                frame_stack: int = 1, channels_order: str = "last", max_cycles: int | None = None,
                 **config_keys: Any) -> dict[str, Any]:
     """The create config for ``game``: env options plus the game's own config
     keys (``preset`` and any key of ``gym-train config --reference``, e.g.
-    ``maxScore=5``); the library checks every value and names the bad one."""
+    ``maxScore=5``); the library checks every value and names the bad one.
+    ``max_episode_steps`` (Gymnasium's vector envs) and ``max_cycles``
+    (PettingZoo's) both become the game's ``maxSteps``."""
     if obs_type not in OBS_TYPES:
         raise ValueError(f"pbgym: obs_type={obs_type!r} is invalid; allowed: {', '.join(OBS_TYPES)}")
+    if channels_order not in CHANNELS_ORDERS:
+        raise ValueError(f"pbgym: channels_order={channels_order!r} is invalid; allowed: "
+                         "'last' (height, width, channels) or 'first' (channels, height, width)")
+    if max_episode_steps is not None and max_cycles is not None:
+        raise ValueError("pbgym: give max_episode_steps or max_cycles, not both (both set maxSteps)")
+    if max_cycles is not None:
+        max_episode_steps = max_cycles
     game_config: dict[str, Any] = dict(config_keys)
     if preset is not None:
         game_config["preset"] = preset
@@ -25,6 +37,7 @@ def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", pr
     cfg: dict[str, Any] = {
         "game": game, "config": game_config, "num_games": int(num_games), "obs_type": obs_type,
         "pixel_size": [int(pixel_size[0]), int(pixel_size[1])], "autoreset": autoreset, "seed": int(seed),
+        "frame_stack": _int(frame_stack), "channels_order": channels_order,
     }
     if game == "pong":
         cfg["players"] = int(players)
@@ -38,3 +51,12 @@ def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", pr
     if opponent_history is not None:
         cfg["opponent_history"] = bool(opponent_history)
     return cfg
+
+
+def _int(value: Any) -> Any:
+    """``value`` as an int when it is one (numpy ints included); anything
+    else goes to the library as it is, which names the key and what is allowed."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 # Status codes (Sources/PBGymC/ABIError.swift).
 STATUS_NAMES = {
@@ -51,11 +51,28 @@ class PBGymMemoryError(PBGymError, MemoryError):
     """The library could not allocate what a call needs (status 8); nothing was changed."""
 
 
+def cpu_level(folder: Path | None = None) -> int:
+    """The newest x86-64 level (1-4) this CPU runs, from the library's CPUID
+    probe (libpbgym-cpu.so); 0 where the probe is missing or not x86-64."""
+    probe = (folder or Path(__file__).resolve().parent) / "libpbgym-cpu.so"
+    if not probe.exists():
+        return 0
+    return int(ctypes.CDLL(str(probe)).pbg_cpu_level())
+
+
 def _library_path() -> str:
+    """$PBGYM_LIBRARY, else the build tuned for the newest x86-64 level this
+    CPU runs that was installed (libpbgym-x86-64-v4.so, -v3.so), else the
+    portable libpbgym.so, which runs on any x86-64 CPU. Results are the same
+    from every build; only speed differs."""
     override = os.environ.get("PBGYM_LIBRARY")
     if override:
         return override
     here = Path(__file__).resolve().parent
+    for level in range(cpu_level(here), 2, -1):
+        tuned = here / f"libpbgym-x86-64-v{level}.so"
+        if tuned.exists():
+            return str(tuned)
     for name in ("libpbgym.so", "libpbgym.dylib"):
         if (here / name).exists():
             return str(here / name)
@@ -65,8 +82,16 @@ def _library_path() -> str:
     )
 
 
+LIBRARY_PATH = _library_path()
+
+
 def _load() -> ctypes.CDLL:
-    lib = ctypes.CDLL(_library_path())
+    lib = ctypes.CDLL(LIBRARY_PATH)
+    if not hasattr(lib, "pbg_abi_version"):
+        raise ImportError(f"pbgym: {LIBRARY_PATH} is not libpbgym (no pbg_abi_version)")
+    version = lib.pbg_abi_version()
+    if version != ABI_VERSION:
+        raise ImportError(f"pbgym: {LIBRARY_PATH} speaks ABI version {version}, this package needs {ABI_VERSION}")
     u64, i64, i32, p = ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p
     sigs = {
         "pbg_abi_version": (i32, []),
@@ -85,14 +110,13 @@ def _load() -> ctypes.CDLL:
         "pbg_restore": (i32, [u64, i64, p, i64]),
         "pbg_render": (i32, [u64, i64, i32, i32, i32, i32, p, i64]),
         "pbg_render_ansi": (i32, [u64, i64, i32, p, i64, ctypes.POINTER(i64)]),
+        "pbg_stack_save": (i32, [u64, i64, p, i64, ctypes.POINTER(i64)]),
+        "pbg_stack_load": (i32, [u64, i64, p, i64]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
         f.restype = res
         f.argtypes = args
-    version = lib.pbg_abi_version()
-    if version != ABI_VERSION:
-        raise ImportError(f"pbgym: libpbgym.so speaks ABI version {version}, this package needs {ABI_VERSION}")
     return lib
 
 
@@ -158,10 +182,17 @@ class NativeEnv:
     The arrays (``obs``, ``pixels``, ``rewards``, ...) belong to this object
     and are rewritten in place by every :meth:`reset` and :meth:`step`;
     callers copy what they keep.
+
+    Copies (``copy.copy``, ``copy.deepcopy``, ``pickle``) are independent
+    environments in the same state: a new handle made from the same config,
+    every game restored from its snapshot and its frame stacks (see
+    :meth:`save_state`); an environment whose games cannot be snapshot
+    (single-agent Pong without ``opponent_history``) refuses to copy.
     """
 
     def __init__(self, config: dict[str, Any]):
         self.handle = 0
+        self.config = json.loads(json.dumps(config))
         text = json.dumps(config).encode("utf-8")
         h = ctypes.c_uint64(0)
         check(lib.pbg_create(text, ctypes.byref(h)))
@@ -173,6 +204,10 @@ class NativeEnv:
         self.action_count = info["action_count"]
         self.obs_count = info["obs_count"]
         self.pixel_shape = tuple(info["pixel_shape"])
+        # One seat's observation: (obs_count,) or the pixels with their channel axis.
+        self.obs_shape = tuple(info["obs_shape"])
+        self.frame_stack = int(info["frame_stack"])
+        self.action_names = list(info["action_names"])
         self.event_names = list(info["event_names"])
         self.score_names = list(info["score_names"])
         self.end_names = np.array(info["end_names"], dtype=object)
@@ -192,7 +227,7 @@ class NativeEnv:
         self.info_block = np.zeros(n * (2 + e) * 4 + n, dtype=np.uint8)
         self.ends, self.scores, self.events = self.split_info(self.info_block)
         self.obs = None if pixels else np.zeros((n, s, self.obs_count), dtype=np.float32)
-        self.pixels = np.zeros((n, s, *self.pixel_shape), dtype=np.uint8) if pixels else None
+        self.pixels = np.zeros((n, s, *self.obs_shape), dtype=np.uint8) if pixels else None
         self.final_obs = None
         self.final_pixels = None
         if same_step:
@@ -435,6 +470,50 @@ class NativeEnv:
         raw = bytes(data)
         check(lib.pbg_restore(self.handle, int(game), raw, len(raw)))
 
+    def stack_save(self, game: int = 0) -> bytes:
+        """Game ``game``'s frame stacks (every seat's frames, oldest first)."""
+        self._live()
+        needed = ctypes.c_int64(0)
+        status = lib.pbg_stack_save(self.handle, int(game), None, 0, ctypes.byref(needed))
+        if status != 3:
+            check(status)
+        buf = (ctypes.c_uint8 * int(needed.value))()
+        check(lib.pbg_stack_save(self.handle, int(game), buf, needed.value, ctypes.byref(needed)))
+        return bytes(buf)
+
+    def stack_load(self, data: bytes, game: int = 0) -> None:
+        """Replaces game ``game``'s frame stacks with ``data`` (as :meth:`stack_save` gave them)."""
+        self._live()
+        raw = bytes(data)
+        check(lib.pbg_stack_load(self.handle, int(game), raw, len(raw)))
+
+    # -- copies
+
+    def save_state(self, what: str = "this environment") -> dict[str, Any]:
+        """Everything a copy needs: the create config, each game's snapshot
+        and, with ``frame_stack`` above 1, its frame stacks. Raises
+        ``TypeError`` naming ``what`` when a game cannot be snapshot."""
+        if not self.handle:
+            raise TypeError(f"pbgym: {what} is closed and cannot be copied or pickled")
+        try:
+            games = [self.snapshot(i) for i in range(self.num_games)]
+        except PBGymError as e:
+            raise TypeError(f"pbgym: {what} cannot be copied or pickled: {e}") from None
+        stacks = [self.stack_save(i) for i in range(self.num_games)] if self.frame_stack > 1 else None
+        return {"config": self.config, "games": games, "stacks": stacks}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Restores what :meth:`save_state` saved (into an environment made
+        from the same config) and writes the observations."""
+        for i, blob in enumerate(state["games"]):
+            self.restore(blob, i)
+        for i, blob in enumerate(state["stacks"] or ()):
+            self.stack_load(blob, i)
+        self.observe()
+
+    def __reduce__(self):
+        return (_native_from_state, (self.save_state(),))
+
     def render(self, game: int = 0, seat: int = 0, shape: tuple[int, int] = (0, 0), channels: int = 3) -> np.ndarray:
         self._live()
         h, w = shape if shape != (0, 0) else tuple(self.info["render_shape"])
@@ -445,3 +524,10 @@ class NativeEnv:
     def ansi(self, game: int = 0, seat: int = 0) -> str:
         self._live()
         return _text(lib.pbg_render_ansi, self.handle, int(game), int(seat))
+
+
+def _native_from_state(state: dict[str, Any]) -> NativeEnv:
+    """A new environment in the state :meth:`NativeEnv.save_state` saved."""
+    native = NativeEnv(state["config"])
+    native.load_state(state)
+    return native

@@ -240,8 +240,9 @@ def run(args: Sequence[str], shards: int, backend: Union[str, Backend] = "local"
     ``args``: the command line after ``gym-train`` (``["tournament", "--agent", "random", ...]``;
     eval, tournament (round-robin, gauntlet), balance record, balance check, sweep), without
     ``--shard`` and ``--out``. ``workers``: each shard's ``--workers`` (default 1; results never
-    depend on it). The merged files are the unsharded run's, byte for byte (run.json and
-    timing.json aside). Returns the merge's folder, output and exit status.
+    depend on it). ``out``: the merged folder, new or empty (gym-train refuses a folder that
+    holds an earlier run's results). The merged files are the unsharded run's, byte for byte
+    (run.json and timing.json aside). Returns the merge's folder, output and exit status.
     """
     args = list(args)
     sub = " ".join(args[:2]) if args[:1] == ["balance"] else (args[0] if args else "")

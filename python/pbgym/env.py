@@ -9,13 +9,17 @@ import numpy as np
 from gymnasium import spaces
 
 from ._config import make_config
+from ._conventions import FRAMES_PER_SECOND, AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
+from ._spec import with_spec
 
 
 def observation_space(native: NativeEnv) -> spaces.Box:
-    """One seat's observation space, from the library's bounds and shapes."""
+    """One seat's observation space, from the library's bounds and shapes
+    (pixels: ``(H, W, k)`` channels-last or ``(k, H, W)`` channels-first,
+    ``k`` the frame stack)."""
     if native.obs is None:
-        return spaces.Box(0, 255, shape=native.pixel_shape, dtype=np.uint8)
+        return spaces.Box(0, 255, shape=native.obs_shape, dtype=np.uint8)
     return spaces.Box(native.lower.copy(), native.upper.copy(), dtype=np.float32)
 
 
@@ -33,7 +37,7 @@ def game_info(native: NativeEnv, i: int, ended: bool = True) -> dict[str, Any]:
     return info
 
 
-class PBGymEnv(gym.Env):
+class PBGymEnv(AtariConventions, gym.Env):
     """One game as a ``gymnasium.Env`` (a batch of one game in the library).
 
     Seeds: ``reset(seed=s)`` plays episode 0 of the stream seeded ``s``;
@@ -43,7 +47,7 @@ class PBGymEnv(gym.Env):
     draws ``s`` from ``self.np_random``.
     """
 
-    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 60}
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": FRAMES_PER_SECOND}
     game = ""
 
     def __init__(self, render_mode: str | None = None, obs_type: str = "features", **kwargs: Any):
@@ -56,6 +60,7 @@ class PBGymEnv(gym.Env):
         kwargs.pop("num_games", None)
         self._native = NativeEnv(make_config(self.game, obs_type=obs_type, num_games=1, autoreset="disabled",
                                              **kwargs))
+        self.metadata = dict(self.metadata, render_fps=render_fps(self._native.info["config"]))
         self.observation_space = observation_space(self._native)
         self.action_space = spaces.Discrete(self._native.action_count)
         self._seeded = False
@@ -97,16 +102,17 @@ class PBGymEnv(gym.Env):
     def close(self):
         self._native.close()
 
-    # Pickling: the constructor's arguments, the game as a snapshot, the
-    # generator; the copy continues exactly where the original stood.
+    # Copies and pickles: the constructor's arguments, the game (snapshot
+    # and frame stacks, NativeEnv.save_state), the generator; the copy
+    # continues exactly where the original stood, on a handle of its own.
     def __getstate__(self):
-        return {"kwargs": self._kwargs, "render_mode": self.render_mode, "snapshot": self._native.snapshot(0),
+        return {"kwargs": self._kwargs, "render_mode": self.render_mode,
+                "native": self._native.save_state(type(self).__name__),
                 "seeded": self._seeded, "np_random": self._np_random.bit_generator.state if self._np_random else None}
 
     def __setstate__(self, state):
         self.__init__(render_mode=state["render_mode"], **state["kwargs"])
-        self._native.restore(state["snapshot"], 0)
-        self._native.observe()
+        self._native.load_state(state["native"])
         self._seeded = state["seeded"]
         if state["np_random"] is not None:
             rng = np.random.Generator(np.random.PCG64())
@@ -114,6 +120,7 @@ class PBGymEnv(gym.Env):
             self._np_random = rng
 
 
+@with_spec(game="pong")
 class PongEnv(PBGymEnv):
     """Pong against a built-in opponent (``opponent``: any agent spec of the
     CLI, e.g. ``"tracker"``, ``"tracker:noise=0.5"``, ``"random"``,
@@ -122,6 +129,7 @@ class PongEnv(PBGymEnv):
     game = "pong"
 
 
+@with_spec(game="breakout")
 class BreakoutEnv(PBGymEnv):
     """Breakout."""
 

@@ -7,7 +7,10 @@ the game from its own side (features mirrored, pixels rotated). Rewards are
 zero-sum (a point is +1 for its scorer, -1 for the other). When the game
 ends both agents leave ``agents``. Seeds as the single env's:
 ``reset(seed=s)`` plays episode 0 of stream ``s``, each later ``reset()``
-the next episode.
+the next episode. ``max_cycles`` (PettingZoo's convention) truncates an
+episode after that many steps (the game's ``maxSteps``). ``state()`` is
+the bottom side's observation (``state_space``). Copies and pickles are
+independent environments in the same state (through the game's snapshot).
 """
 
 from __future__ import annotations
@@ -24,13 +27,19 @@ except ImportError as e:  # pragma: no cover - the extra is missing
     raise ImportError("pbgym.pong_v0 needs PettingZoo: pip install 'pbgym[pettingzoo]'") from e
 
 from ._config import make_config
+from ._conventions import AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
+from ._spec import with_spec
 from .env import observation_space
 
 AGENTS = ["first_0", "second_0"]
 
 
-class raw_parallel_env(ParallelEnv):
+@with_spec(game="pong")
+class raw_parallel_env(AtariConventions, ParallelEnv):
+    """Two-player Pong as a PettingZoo ``ParallelEnv`` (see the module's doc);
+    each agent plays the game below as its own side."""
+
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "name": "pbgym_pong_v0", "render_fps": 60,
                 "is_parallelizable": True}
 
@@ -38,10 +47,13 @@ class raw_parallel_env(ParallelEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"pbgym: render_mode={render_mode!r} is invalid; allowed: human, rgb_array, ansi or None")
         self.render_mode = render_mode
+        self._config = dict(config, obs_type=obs_type)
         self._native = NativeEnv(make_config("pong", players=2, obs_type=obs_type, autoreset="disabled", **config))
+        self.metadata = dict(self.metadata, render_fps=render_fps(self._native.info["config"]))
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         space = observation_space(self._native)
+        self.state_space = space
         self._obs_spaces = {a: space for a in AGENTS}
         self._act_spaces = {a: spaces.Discrete(self._native.action_count) for a in AGENTS}
         self._np_random = None
@@ -117,9 +129,23 @@ class raw_parallel_env(ParallelEnv):
     def state(self) -> np.ndarray:
         return self._native.observation[0, 0].copy()
 
+    # Copies and pickles: the constructor's arguments, the game's snapshot
+    # (and frame stacks), the agents still playing; a handle of its own.
+    def __getstate__(self):
+        return {"config": self._config, "render_mode": self.render_mode,
+                "native": self._native.save_state(type(self).__name__), "agents": list(self.agents),
+                "seeded": self._seeded}
+
+    def __setstate__(self, state):
+        self.__init__(render_mode=state["render_mode"], **state["config"])
+        self._native.load_state(state["native"])
+        self.agents = state["agents"]
+        self._seeded = state["seeded"]
+
 
 def parallel_env(render_mode: str | None = None, **config: Any) -> raw_parallel_env:
-    """Two-player Pong as a ``ParallelEnv`` (config: ``preset``, any Pong config key, ``obs_type``)."""
+    """Two-player Pong as a ``ParallelEnv`` (config: ``preset``, any Pong config key, ``obs_type``,
+    ``max_cycles``, ``frame_stack``, ``channels_order``)."""
     return raw_parallel_env(render_mode=render_mode, **config)
 
 

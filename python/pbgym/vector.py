@@ -11,7 +11,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._config import make_config
+from ._conventions import FRAMES_PER_SECOND, AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
+from ._spec import with_spec
 from .env import observation_space
 
 _MODES = {AutoresetMode.NEXT_STEP: "next-step", AutoresetMode.SAME_STEP: "same-step",
@@ -84,7 +86,7 @@ LazyInfos.__reduce__ = _reduce  # type: ignore[assignment]
 LazyInfos.__str__ = LazyInfos.__repr__  # type: ignore[assignment]
 
 
-class PBGymVectorEnv(VectorEnv):
+class PBGymVectorEnv(AtariConventions, VectorEnv):
     """``num_envs`` games of one kind stepped together in the library.
 
     Autoreset modes as Gymnasium's (``metadata["autoreset_mode"]``):
@@ -101,6 +103,17 @@ class PBGymVectorEnv(VectorEnv):
 
     Observations are a fresh array each call; with ``zero_copy=True`` they
     are the library's own buffer, rewritten by the next call (copy what you keep).
+
+    Pixels (``obs_type="pixels"``) have a channel axis: ``(H, W, k)`` with
+    ``channels_order="last"`` (the default) or ``(k, H, W)`` with
+    ``"first"``, where ``k`` is ``frame_stack`` (default 1): the last ``k``
+    frames, oldest first, stacked by the library; at an episode's start
+    every entry is its first frame (Gymnasium's ``FrameStackObservation``).
+
+    Copies and pickles are independent environments in the same state
+    (every game's snapshot and frame stacks); single-agent Pong with more
+    than one game needs ``opponent_history=True`` for that, else copying
+    raises ``TypeError``.
     """
 
     game = ""
@@ -108,7 +121,10 @@ class PBGymVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, render_mode: str | None = None, obs_type: str = "features",
                  autoreset_mode: Any = AutoresetMode.NEXT_STEP, zero_copy: bool = False, **kwargs: Any):
         mode = _mode(autoreset_mode)
-        self.metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 60, "autoreset_mode": mode}
+        self._kwargs = dict(kwargs, num_envs=num_envs, render_mode=render_mode, obs_type=obs_type,
+                            autoreset_mode=mode, zero_copy=zero_copy)
+        self.metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": FRAMES_PER_SECOND,
+                         "autoreset_mode": mode}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"pbgym: render_mode={render_mode!r} is invalid; allowed: rgb_array, ansi or None")
         self.render_mode = render_mode
@@ -117,6 +133,7 @@ class PBGymVectorEnv(VectorEnv):
         self._native = native = NativeEnv(make_config(self.game, num_games=num_envs, obs_type=obs_type,
                                                       autoreset=_MODES[mode], **kwargs))
         self.num_envs = native.num_games
+        self.metadata["render_fps"] = render_fps(native.info["config"])
         self.single_observation_space = observation_space(native)
         self.single_action_space = spaces.Discrete(native.action_count)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -258,13 +275,35 @@ class PBGymVectorEnv(VectorEnv):
     def close_extras(self, **kwargs: Any):
         self._native.close()
 
+    # Copies and pickles: the constructor's arguments, every game's snapshot
+    # and frame stacks (NativeEnv.save_state), the seeding state; the copy
+    # has a handle of its own and continues exactly where the original stood.
+    def __getstate__(self):
+        return {"kwargs": self._kwargs, "native": self._native.save_state(type(self).__name__),
+                "seeded": self._seeded, "initial_scores": self._initial_scores,
+                "np_random": self._np_random.bit_generator.state if self._np_random is not None else None,
+                "np_random_seed": self._np_random_seed}
 
+    def __setstate__(self, state):
+        self.__init__(**state["kwargs"])
+        self._native.load_state(state["native"])
+        self._seeded = state["seeded"]
+        self._initial_scores = state["initial_scores"]
+        if state["np_random"] is not None:
+            rng = np.random.Generator(np.random.PCG64())
+            rng.bit_generator.state = state["np_random"]
+            self._np_random = rng
+        self._np_random_seed = state["np_random_seed"]
+
+
+@with_spec(game="pong")
 class PongVectorEnv(PBGymVectorEnv):
     """Pong, ``num_envs`` games against the built-in opponent."""
 
     game = "pong"
 
 
+@with_spec(game="breakout")
 class BreakoutVectorEnv(PBGymVectorEnv):
     """Breakout, ``num_envs`` games."""
 

@@ -18,8 +18,8 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning",
                                         "ignore::ResourceWarning", "ignore::UserWarning")
 
-# Files that hold provenance or wall time: the only ones that may differ.
-UNCOMPARED = {"run.json", "timing.json"}
+# Files that hold provenance or wall time (the only ones that may differ), and the empty results-folder marker.
+UNCOMPARED = {"run.json", "timing.json", ".gym-train-folder"}
 
 SCENARIOS = """{ "game": "pong", "preset": "fast", "seed": 9,
   "scenarios": [ { "name": "gap", "a": "tracker:noise=2", "b": "random", "games": 6 },
@@ -216,6 +216,15 @@ def test_bad_input_is_one_clear_error(work):
     Path("train.json").write_text(json.dumps({"preset": "smoke", "trainer": "reinforce"}))
     with pytest.raises(dist.DistributedError, match='only "es" can be trained in pieces'):
         dist.train(["--config", "train.json", "--out", "r"], shards=2, echo=lambda s: None)
+
+
+def test_a_merge_into_a_used_folder_is_refused(work):
+    args = ["eval", "--agent", "tracker", "--opponent", "random", "--episodes", "3"]
+    dist.run(args + ["--seed", "1"], shards=2, out="merged")
+    before = {f: (work / "merged" / f).read_bytes() for f in files(work / "merged")}
+    with pytest.raises(dist.DistributedError, match="already holds an earlier run's results"):
+        dist.run(args + ["--seed", "2"], shards=2, out="merged")
+    assert {f: (work / "merged" / f).read_bytes() for f in files(work / "merged")} == before
 
 
 def test_a_shard_whose_worker_died_is_retried_with_the_same_result(work, ray_cluster):

@@ -1,14 +1,14 @@
 """The installed library plays the golden games, byte for byte.
 
-`make test` builds libpbgym in release for this machine's CPU (Package.swift,
-`PBGYM_TARGET_CPU`: on x86-64 with AVX2 or AVX-512 and the instructions that
-come with them); the digests below were recorded by the portable build
-(`PBGYM_TARGET_CPU=portable`). Equal digests show the host-CPU build plays the
-same games as the portable one: the batched fast paths of both games (quiet
-frames, frame skip, sticky actions, lane-wise observations, pixels) over
-rollouts with many resets. To record them again after a rule change, build the
-library with `PBGYM_TARGET_CPU=portable` and run this file with
-`PBGYM_LIBRARY=<that libpbgym.so> PBGYM_PRINT_GOLDEN=1`.
+`make test` installs the portable library and one tuned for this machine's
+x86-64 level (python/setup.py), and pbgym loads the tuned one here; the
+digests below were recorded by the portable build (`PBGYM_TARGET_CPU` unset).
+Equal digests show the tuned build plays the same games as the portable one:
+the batched fast paths of both games (quiet frames, frame skip, sticky
+actions, lane-wise observations, pixels) over rollouts with many resets
+(test_portable.py plays the same digests on an emulated CPU without AVX).
+To record them again after a rule change, run this file with
+`PBGYM_LIBRARY=<a portable libpbgym.so> PBGYM_PRINT_GOLDEN=1`.
 """
 
 import hashlib

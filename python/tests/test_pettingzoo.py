@@ -49,3 +49,17 @@ def test_seats_see_their_own_side():
     px = pong_v0.parallel_env(obs_type="pixels")
     o, _ = px.reset(seed=1)
     assert np.array_equal(o["first_0"], o["second_0"][::-1, ::-1])
+
+
+def test_max_cycles_truncates_and_state_space_holds_state():
+    env = pong_v0.parallel_env(max_cycles=25)
+    assert env.state_space is env.state_space
+    obs, _ = env.reset(seed=2)
+    assert env.state_space.contains(env.state())
+    steps = 0
+    while env.agents:
+        obs, rewards, term, trunc, infos = env.step({a: 0 for a in env.agents})
+        steps += 1
+    assert steps == 25 and trunc["first_0"] and infos["first_0"]["end"] == "step-limit"
+    with pytest.raises(ValueError, match="max_episode_steps or max_cycles, not both"):
+        pong_v0.parallel_env(max_cycles=5, max_episode_steps=5)

@@ -1,4 +1,3 @@
-import CBLAS
 import Gym
 
 /// What one training iteration did.
@@ -31,7 +30,7 @@ public struct IterationReport: Equatable, Sendable {
 /// 3. Fitness = a member's mean episode return, shaped by centred ranks
 ///    (``centredRanks(_:)``, ties share their mean rank).
 /// 4. Gradient estimate `g = Eᵀw / (2·pairs·σ)` with `wᵢ = u₂ᵢ − u₂ᵢ₊₁`:
-///    one `cblas_sgemv`.
+///    one ``ExactProduct`` on OpenBLAS (the same bits on every CPU).
 /// 5. Adam ascends `g − decay·θ`; the observation normaliser (if any)
 ///    merges the iteration's statistics in member order.
 ///
@@ -129,12 +128,12 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
     /// rank-shaped gradient, Adam, the normaliser; advances the iteration.
     /// - Parameter members: `population` results, member `m` at index `m`.
     public mutating func update(members: [MemberResult]) -> IterationReport {
-        BLAS.useSingleThread() // the gradient's sgemv must not depend on OpenBLAS's thread count
+        BLAS.useSingleThread() // the members' own workers are the parallelism
         precondition(members.count == settings.population, "one result per member")
         let pairs = settings.pairs, p = policy.parameterCount
         let centre = policy.parameters
 
-        // 3–4. Rank-shaped fitness and the gradient estimate (one sgemv).
+        // 3–4. Rank-shaped fitness and the gradient estimate (one exact product).
         let fitness = members.map(\.fitness)
         var gradient = EvolutionStrategies.gradientEstimate(directions: directions(), pairs: pairs, parameters: p,
                                                              fitness: fitness, sigma: settings.sigma)
@@ -155,7 +154,8 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
 
     /// The ES gradient estimate from antithetic members' fitness:
     /// `g = Eᵀw / (2·pairs·σ)`, `wᵢ = u(f₂ᵢ) − u(f₂ᵢ₊₁)` with `u` the centred
-    /// ranks. One `cblas_sgemv` over the `pairs × parameters` direction matrix.
+    /// ranks. One product over the `pairs × parameters` direction matrix
+    /// (``ExactProduct``: the same bits on every CPU).
     /// - Parameters:
     ///   - directions: `pairs × parameters` floats, row-major (row `i` = `εᵢ`).
     ///   - fitness: `2·pairs` values; member `2i` used `+σεᵢ`, `2i+1` used `−σεᵢ`.
@@ -169,8 +169,10 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
             w.withUnsafeBufferPointer { wp in
                 g.withUnsafeMutableBufferPointer { gp in
                     guard let eb = e.baseAddress, let wb = wp.baseAddress, let gb = gp.baseAddress else { return }
-                    cblas_sgemv(CblasRowMajor, CblasTrans, Int32(pairs), Int32(parameters),
-                                1 / (2 * Float(pairs) * sigma), eb, Int32(parameters), wb, 1, 0, gb, 1)
+                    ExactProduct.multiply(m: parameters, n: 1, k: pairs,
+                                          a: eb, lda: parameters, transposeA: true,
+                                          b: wb, ldb: 1, transposeB: false,
+                                          scale: 1 / (2 * Double(pairs) * Double(sigma)), into: gb, ldc: 1)
                 }
             }
         }

@@ -21,8 +21,8 @@ import Gym
 /// `A = G − V(X)` with the linear value `V(x) = u·x + c`, and
 ///
 /// - policy gradient: `∇W = Δᵀ X`, `∇b = Σₜ Δₜ` with `Δₜₐ = Aₜ(1[a = aₜ] − πₜₐ)`:
-///   one `cblas_sgemm` per episode;
-/// - baseline gradient (of `−½(G − V)²`): `∇u = Xᵀ A`, `∇c = Σₜ Aₜ`: one `cblas_sgemv`
+///   one ``ExactProduct`` per episode (the same bits on every CPU);
+/// - baseline gradient (of `−½(G − V)²`): `∇u = Xᵀ A`, `∇c = Σₜ Aₜ`: one exact product
 ///   (``Trajectory/finish(_:plan:)``, shared by both paths).
 ///
 /// Episode gradients are summed in episode order and divided by the steps
@@ -49,9 +49,8 @@ public struct Reinforce<Task: TrainingTask>: LinearPolicyTrainer {
     }
 
     public mutating func iterate(runner: ParallelRunner) -> IterationReport {
-        // Each episode's gradient is one sgemm over its steps; with more than
-        // one OpenBLAS thread a long episode's product is split over threads
-        // and its last bits change with their number.
+        // Each episode's gradient is an exact product (no bit depends on
+        // OpenBLAS's threads); the episodes' own workers are the parallelism.
         BLAS.useSingleThread()
         let plan = ReinforcePlan(episodes: settings.batchEpisodes, maxSteps: task.episodeSteps,
                                  seedBase: Seeds.stream(seed, UInt64(state.iteration)), discount: settings.discount,

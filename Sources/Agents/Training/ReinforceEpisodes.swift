@@ -1,4 +1,3 @@
-import CBLAS
 import Gym
 
 /// What one ``Reinforce`` iteration's episodes need: the policy sampled
@@ -162,8 +161,8 @@ final class TrajectoryStorage {
 /// For an episode of `T` steps with normalised inputs `X` (`T × D`),
 /// action probabilities `π` and discounted returns `G`, the advantage is
 /// `A = G − V(X)`, and
-/// - policy gradient: `∇W = Δᵀ X`, `∇b = Σₜ Δₜ` with `Δₜₐ = Aₜ(1[a = aₜ] − πₜₐ)`: one `cblas_sgemm`;
-/// - baseline gradient (of `−½(G − V)²`): `∇u = Xᵀ A`, `∇c = Σₜ Aₜ`: one `cblas_sgemv`.
+/// - policy gradient: `∇W = Δᵀ X`, `∇b = Σₜ Δₜ` with `Δₜₐ = Aₜ(1[a = aₜ] − πₜₐ)`: one ``ExactProduct``;
+/// - baseline gradient (of `−½(G − V)²`): `∇u = Xᵀ A`, `∇c = Σₜ Aₜ`: one ``ExactProduct``.
 struct Trajectory {
     let inputCount, outputCount, maxSteps: Int
     /// Normalisation `x = raw × scale + shift` (`inputCount` each).
@@ -221,15 +220,16 @@ struct Trajectory {
                 }
             }
         }
-        // ∇W = Δᵀ X (sgemm), ∇u = Xᵀ A (sgemv).
+        // ∇W = Δᵀ X, ∇u = Xᵀ A: exact products, the same bits on every CPU.
         var gradient = [Float](repeating: 0, count: plan.policy.parameterCount)
         var baselineGradient = [Float](repeating: 0, count: d + 1)
         gradient.withUnsafeMutableBufferPointer { gw in
             baselineGradient.withUnsafeMutableBufferPointer { gu in
                 guard t > 0, let gwb = gw.baseAddress, let gub = gu.baseAddress else { return }
-                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(k), Int32(d), Int32(t),
-                            1, probs, Int32(k), x, Int32(d), 0, gwb, Int32(d))
-                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(t), Int32(d), 1, x, Int32(d), advantages, 1, 0, gub, 1)
+                ExactProduct.multiply(m: k, n: d, k: t, a: probs, lda: k, transposeA: true,
+                                      b: x, ldb: d, transposeB: false, into: gwb, ldc: d)
+                ExactProduct.multiply(m: d, n: 1, k: t, a: x, lda: d, transposeA: true,
+                                      b: advantages, ldb: 1, transposeB: false, into: gub, ldc: 1)
                 for s in 0 ..< t {
                     for a in 0 ..< k { gwb[k * d + a] += probs[s * k + a] }
                     gub[d] += advantages[s]

@@ -230,7 +230,14 @@ public struct BreakoutConfig: GameConfig, Hashable, Codable {
         atari.shrinkPaddleOnTopWall = true
         atari.pushImpulse = 0
         atari.maxSteps = 50_000
-        return [("classic", classic), ("atari", atari)]
+        // The Arcade Learning Environment's v5 conventions on the atari game:
+        // 4 frames per agent step, sticky actions 0.25, and its episode cap
+        // of 108 000 frames, which is 27 000 agent steps at frame skip 4.
+        var ale = atari
+        ale.frameSkip = 4
+        ale.stickyActionProbability = 0.25
+        ale.maxSteps = 108_000 / ale.frameSkip
+        return [("classic", classic), ("atari", atari), ("ale", ale)]
     }()
 
     /// Width of one brick (units).

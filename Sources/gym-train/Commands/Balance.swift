@@ -25,14 +25,15 @@ struct Balance: ParsableCommand {
         @Option(name: .customLong("scenarios"), help: "A scenario file (repeatable; default: every Configs/balance/*.json).")
         var scenarioFiles: [String] = []
 
-        @Option(help: "Folder of baseline files (one per scenario file, same file name).")
-        var baselines: String = "Results/baselines"
+        @Option(name: .customLong("baselines"), help: "Folder of baseline files (one per scenario file, same file name; default: Results/baselines).")
+        var baselinesOption: String?
 
         @OptionGroup var workerOptions: WorkerOptions
         @OptionGroup var shardOptions: ShardOptions
+        @OptionGroup var output: OutputOptions
 
-        @Option(help: "With --shard: the shard's results folder (default: Results/<command>-<game>-<time>-s<seed>).")
-        var out: String?
+        /// The baseline folder (`--baselines`, else Results/baselines).
+        var baselines: String { baselinesOption ?? "Results/baselines" }
 
         var workerCount: Int { workerOptions.count }
 
@@ -75,18 +76,40 @@ struct Balance: ParsableCommand {
 
         @OptionGroup var common: Common
 
+        func validate() throws {
+            if common.output.out != nil, common.baselinesOption != nil, common.shardOptions.value == nil {
+                throw ValidationError("give either --baselines DIR or --out DIR, not both (--out writes the baselines into a results folder)")
+            }
+        }
+
         func run() throws {
             if let shard = common.shardOptions.value {
-                return try Balance.playShard(shard, subcommand: "balance-record", common: common, out: common.out,
+                return try Balance.playShard(shard, subcommand: "balance-record", common: common,
                                              rules: nil, rulesLabel: nil, parameters: [])
             }
-            let baselineFolder = URL(fileURLWithPath: common.baselines)
-            do { try FileManager.default.createDirectory(at: baselineFolder, withIntermediateDirectories: true) } catch {
-                throw CLIError("cannot create baseline folder \(common.baselines): \(error.localizedDescription)")
+            let files = try common.files()
+            let sets = try files.map { try common.load($0) }
+            // --out: the baselines go into a results folder of their own (as `merge` of record shards writes them).
+            let folder = try common.output.out.map { _ in
+                try ResultsFolder.create(common.output, command: "balance-record", game: sets[0].game, seed: sets[0].seed)
             }
-            for file in try common.files() {
-                let set = try common.load(file)
-                let path = common.baselinePath(file)
+            let baselineFolder = folder?.url ?? URL(fileURLWithPath: common.baselines)
+            if folder == nil {
+                do { try FileManager.default.createDirectory(at: baselineFolder, withIntermediateDirectories: true) } catch {
+                    throw CLIError("cannot create baseline folder \(common.baselines): \(error.localizedDescription)")
+                }
+            }
+            if let folder {
+                let run = JSONValue.object([
+                    ("command", .string(CommandLine.arguments.joined(separator: " "))),
+                    ("subcommand", .string("balance-record")), ("version", .string(GymTrainVersion.string)),
+                    ("scenarioFiles", .array(files.map { .string($0) })),
+                ])
+                try folder.write(run.serialized() + "\n", to: "run.json")
+            }
+            for (file, set) in zip(files, sets) {
+                let path = folder.map { $0.url.appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path }
+                    ?? common.baselinePath(file)
                 guard URL(fileURLWithPath: path).standardizedFileURL != URL(fileURLWithPath: file).standardizedFileURL else {
                     throw CLIError("the baseline \(path) would overwrite the scenario file \(file); choose another --baselines folder")
                 }
@@ -128,6 +151,9 @@ struct Balance: ParsableCommand {
             if configFile != nil, preset != nil {
                 throw ValidationError("give either --config or --preset, not both")
             }
+            if common.output.out != nil, common.shardOptions.value == nil {
+                throw ValidationError("--out is for --shard K/N (a check shard's results folder); balance check alone writes no results folder")
+            }
         }
 
         func run() throws {
@@ -156,7 +182,7 @@ struct Balance: ParsableCommand {
                     guard let baselineText = try? readText(path, what: "baseline") else {
                         throw CLIError("no baseline at \(path)")
                     }
-                    return try Balance.playShard(shard, subcommand: "balance-check", common: common, out: common.out,
+                    return try Balance.playShard(shard, subcommand: "balance-check", common: common,
                                                  rules: config, rulesLabel: rules, parameters: [
                                                      ("baselinePath", .string(path)), ("baseline", .string(baselineText)),
                                                  ])

@@ -77,7 +77,7 @@ extension Balance {
     }
 
     /// Plays shard `shard` of the one scenario file of `common` and writes its folder.
-    static func playShard(_ shard: Shard, subcommand: String, common: Common, out: String?, rules: BalanceRules?,
+    static func playShard(_ shard: Shard, subcommand: String, common: Common, rules: BalanceRules?,
                           rulesLabel: String?, parameters extra: [(String, JSONValue)]) throws {
         let files = try common.files()
         guard files.count == 1 else {
@@ -93,6 +93,7 @@ extension Balance {
         }
         let total = (0 ..< set.scenarios.count).reduce(0) { $0 + gameCount(set, $1) }
         let range = shard.range(of: total)
+        let folder = try ResultsFolder.create(common.output, command: subcommand, game: set.game, seed: set.seed)
         let progress = Progress(total: range.count, label: "\(subcommand) shard \(shard)")
         let clock = ContinuousClock()
         let start = clock.now
@@ -100,7 +101,6 @@ extension Balance {
                            progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()
-        let folder = try ResultsFolder.create(explicit: out, command: subcommand, game: set.game, seed: set.seed)
         let parameters: [(String, JSONValue)] = [
             ("scenarioFile", .string(file)), ("scenarios", .string(text)),
             ("rules", .string(rulesLabel ?? set.rulesSource)),

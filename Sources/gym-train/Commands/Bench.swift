@@ -63,6 +63,7 @@ struct Bench: ParsableCommand {
     var out: String?
 
     func validate() throws {
+        if out?.isEmpty == true { throw ValidationError("--out '' is empty; allowed: the path of the JSON report") }
         guard (1 ... 1_000_000).contains(envs) else { throw ValidationError("--envs \(envs) is out of range; allowed: 1 ... 1000000") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds \(seconds) is out of range; allowed: (0, 600]") }
         if let w = workerOptions.workers, w > envs { throw ValidationError("--workers \(w) exceeds --envs \(envs); the single-API figure gives each worker at least one game") }

@@ -32,6 +32,10 @@ struct ESMembers: ParsableCommand {
 
     @OptionGroup var workerOptions: WorkerOptions
 
+    func validate() throws {
+        if out.isEmpty { throw ValidationError("--out '' is empty; allowed: the path of the es-members file") }
+    }
+
     func run() throws {
         BLAS.useSingleThread()
         let text = try readText(request, what: "es-request")

@@ -40,7 +40,7 @@ struct Eval: ParsableCommand {
         let episodes = episodeOptions.episodes, seed = game.seed
         let shard = shardOptions.value
         let range = shard?.range(of: episodes) ?? 0 ..< episodes
-        let folder = try ResultsFolder.create(explicit: output.out, command: "eval", game: G.Config.gameName, seed: seed)
+        let folder = try ResultsFolder.create(output, command: "eval", game: G.Config.gameName, seed: seed)
         if shard == nil {
             try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
                 ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),

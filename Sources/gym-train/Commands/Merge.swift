@@ -27,7 +27,7 @@ struct Merge: ParsableCommand {
         guard let kind = GameKind(rawValue: head.game) else {
             throw CLIError("cannot merge: \(head.path) names game \"\(head.game)\"; allowed: \(GameKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let folder = try ResultsFolder.create(explicit: output.out, command: head.subcommand, game: head.game, seed: head.seed)
+        let folder = try ResultsFolder.create(output, command: head.subcommand, game: head.game, seed: head.seed)
         try merge(kind.game, folders, into: folder)
     }
 

@@ -75,6 +75,9 @@ struct Play: ParsableCommand {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.unicodeScalars.allSatisfy(allowed.contains) else {
             throw ValidationError("--name \"\(name)\" is invalid; allowed: letters, digits, spaces, - and _ (not empty)")
         }
+        if resume != nil, output.overwrite {
+            throw ValidationError("give either --resume FILE or --overwrite, not both (a resumed session keeps its folder's records)")
+        }
         if resume != nil {
             let given = [("--game", game != nil), ("--config", rules.configFile != nil), ("--preset", rules.preset != nil),
                          ("--opponent", opponent != nil), ("--seed", seed != nil)].filter(\.1).map(\.0)
@@ -200,12 +203,12 @@ struct Play: ParsableCommand {
             try Pong.check(spec, config: saved.snapshot.config)
             let table = try PongTable.resuming(saved, opponent: spec, path: path)
             try runSession(table, opponent: spec, sessionSeed: saved.sessionSeed, gameIndex: saved.gameIndex,
-                           name: saved.name, folder: folder)
+                           name: saved.name, folder: folder, mode: .resume)
         case BreakoutConfig.gameName:
             let saved = try BreakoutTable.Save.decode(data, path: path)
             let table = try BreakoutTable.resuming(saved, opponent: nil, path: path)
             try runSession(table, opponent: nil, sessionSeed: saved.sessionSeed, gameIndex: saved.gameIndex,
-                           name: saved.name, folder: folder)
+                           name: saved.name, folder: folder, mode: .resume)
         default:
             throw CLIError("save file \(path) is of game \"\(header.game)\"; allowed: pong, breakout")
         }
@@ -213,13 +216,14 @@ struct Play: ParsableCommand {
 
     func session<T: PlayTable>(_: T.Type, config: T.Config, opponent: AgentSpec?, sessionSeed: UInt64) throws {
         let table = T(config: config, seed: Seeds.episode(runSeed: sessionSeed, index: 0), opponent: opponent)
-        try runSession(table, opponent: opponent, sessionSeed: sessionSeed, gameIndex: 0, name: name, folder: output.out)
+        try runSession(table, opponent: opponent, sessionSeed: sessionSeed, gameIndex: 0, name: name, folder: output.out,
+                       mode: output.overwrite ? .overwrite : .fresh)
     }
 
     func runSession<T: PlayTable>(_ table: T, opponent: AgentSpec?, sessionSeed: UInt64, gameIndex: Int,
-                                  name: String, folder: String?) throws {
+                                  name: String, folder: String?, mode: ResultsFolder.Mode) throws {
         let options = PlaySession<T>.Options(fps: fps, holdFrames: holdFrames, manualClock: manualClock, name: name,
-                                             savePath: save, folder: folder, sessionSeed: sessionSeed)
+                                             savePath: save, folder: folder, folderMode: mode, sessionSeed: sessionSeed)
         let session = PlaySession(table: table, opponent: opponent, gameIndex: gameIndex, options: options)
         let outcome = try session.run()
         for line in outcome.summary { print(line) }

@@ -78,6 +78,9 @@ struct Sweep: ParsableCommand {
         let text = try readText(scenarioFile, what: "scenario file")
         let set = try BalanceScenarioSet.decode(text, source: scenarioFile)
         let axes = try grid.map(Self.parseAxis)
+        if axes.count == 2, axes[0].key == axes[1].key {
+            throw CLIError("--grid names \"\(axes[0].key)\" twice; allowed: two different keys (one --grid per key)")
+        }
         let cells = Self.cells(axes)
         let allRules = try cells.map { try Self.rules(set, axes: axes, cell: $0) }
         for rules in allRules {
@@ -88,7 +91,7 @@ struct Sweep: ParsableCommand {
         }
         let shard = shardOptions.value
         let range = shard?.range(of: cells.count) ?? 0 ..< cells.count
-        let folder = try ResultsFolder.create(explicit: output.out, command: "sweep", game: set.game, seed: set.seed)
+        let folder = try ResultsFolder.create(output, command: "sweep", game: set.game, seed: set.seed)
         let progress = Progress(total: range.count, label: "sweep")
         let clock = ContinuousClock()
         let start = clock.now

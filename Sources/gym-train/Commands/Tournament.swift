@@ -115,7 +115,7 @@ struct Tournament: ParsableCommand {
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
         let shard = shardOptions.value
         let range = shard?.range(of: sizes.games) ?? 0 ..< sizes.games
-        let folder = try ResultsFolder.create(explicit: output.out, command: "tournament", game: G.name, seed: game.seed)
+        let folder = try ResultsFolder.create(output, command: "tournament", game: G.name, seed: game.seed)
         if shard == nil {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
@@ -224,7 +224,7 @@ struct Tournament: ParsableCommand {
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = sprtOptions.test, maxPairs = sprtOptions.maxPairs
-        let folder = try ResultsFolder.create(explicit: output.out, command: "sprt", game: "pong", seed: game.seed)
+        let folder = try ResultsFolder.create(output, command: "sprt", game: "pong", seed: game.seed)
         try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
             ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
         ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])

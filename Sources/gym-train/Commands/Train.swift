@@ -50,6 +50,11 @@ struct Train: ParsableCommand {
     /// Test hook: behave as if interrupted after this many iterations of this session.
     @Option(help: .hidden) var stopAfter: Int?
 
+    /// Test hook: after this many iterations of this session, say so on stderr
+    /// ("gym-train: holding at iteration N") and wait for a signal, so a test
+    /// can kill the run at a known point.
+    @Option(help: .hidden) var holdAfter: Int?
+
     /// Keys that may differ on resume (they never change the weights).
     static let resumableOverrides: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalOpponent",
                                                   "evalInterval", "evalEpisodes", "evalSteps"]
@@ -76,7 +81,10 @@ struct Train: ParsableCommand {
 
     func validate() throws {
         if let stopAfter, stopAfter < 1 { throw ValidationError("--stop-after \(stopAfter) is out of range; allowed: 1 or more") }
+        if let holdAfter, holdAfter < 1 { throw ValidationError("--hold-after \(holdAfter) is out of range; allowed: 1 or more") }
         if resume != nil, output.out != nil { throw ValidationError("give either --resume DIR or --out DIR, not both") }
+        if resume != nil, output.overwrite { throw ValidationError("give either --resume DIR or --overwrite, not both (--resume keeps the run's results)") }
+        if resume?.isEmpty == true { throw ValidationError("--resume '' is empty; allowed: the results folder of a training run") }
     }
 
     func run() throws {
@@ -88,7 +96,8 @@ struct Train: ParsableCommand {
         defer { stop.uninstall() }
         let outcome = try TrainingLoop(config: config, folder: folder, resumed: resumed, stopAfter: stopAfter,
                                        remote: remoteMembers ? RemoteMembers(folder: folder, config: config) : nil,
-                                       isStopped: { stop.signal != nil }).run()
+                                       isStopped: { stop.signal != nil }, holdAfter: holdAfter,
+                                       waitForSignal: { stop.waitForSignal() }).run()
         switch outcome {
         case .finished:
             break
@@ -105,20 +114,23 @@ struct Train: ParsableCommand {
     /// The effective config and the results folder, fresh or resumed.
     func prepare() throws -> (TrainConfig, ResultsFolder, (Checkpoint, TrainingMetrics)?) {
         if let dir = resume {
-            let folder = ResultsFolder(url: URL(fileURLWithPath: dir))
-            let configPath = folder.url.appendingPathComponent("config.json").path
-            let checkpointPath = folder.url.appendingPathComponent("checkpoint.json").path
             for (key, _) in overrides where !Self.resumableOverrides.contains(key) {
                 throw CLIError("--\(Self.optionName(key)) cannot be changed when resuming (it changes the weights); options allowed with --resume: --iterations, --max-env-steps, --workers and the --eval-* options")
             }
+            let folder = try ResultsFolder.claim(dir, mode: .resume)
+            let configPath = folder.url.appendingPathComponent("config.json").path
+            let checkpointPath = folder.url.appendingPathComponent("checkpoint.json").path
             let saved = try readText(configPath, what: "training config of the run to resume")
             let config = try Self.decode(saved, overrides: overrides, source: configPath)
+            guard FileManager.default.fileExists(atPath: checkpointPath) else {
+                throw CLIError("cannot resume \(folder.path): it holds no checkpoint.json (the run stopped before its first checkpoint); start it again with --out \(folder.path) --overwrite")
+            }
             let checkpoint = try Checkpoint.load(path: checkpointPath)
             let iteration = checkpoint.training?.iteration ?? 0
             let metricsPath = folder.url.appendingPathComponent("metrics.csv").path
-            let metrics = FileManager.default.fileExists(atPath: metricsPath)
-                ? try TrainingMetrics.parse(try readText(metricsPath, what: "metrics"), upTo: iteration, path: metricsPath)
-                : TrainingMetrics()
+            let metricsText = FileManager.default.fileExists(atPath: metricsPath) ? try readText(metricsPath, what: "metrics") : nil
+            let metrics = try TrainingMetrics.resuming(metricsText, at: iteration, path: metricsPath,
+                                                       folder: folder.path)
             return (config, folder, (checkpoint, metrics))
         }
         let text: String
@@ -130,7 +142,7 @@ struct Train: ParsableCommand {
             throw CLIError("cannot read training config \(configFile): no such file")
         }
         let config = try Self.decode(text, overrides: overrides, source: configFile)
-        let folder = try ResultsFolder.create(explicit: output.out, command: "train", game: config.game, seed: config.seed)
+        let folder = try ResultsFolder.create(output, command: "train", game: config.game, seed: config.seed)
         return (config, folder, nil)
     }
 
@@ -171,6 +183,9 @@ struct TrainingLoop {
     /// Where the members of each iteration are played (nil: here).
     var remote: RemoteMembers? = nil
     let isStopped: () -> Bool
+    /// Test hook (`--hold-after`): iterations of this session after which to wait for a signal.
+    var holdAfter: Int? = nil
+    var waitForSignal: () -> Void = {}
 
     func run() throws -> Outcome {
         let checkpointPath = folder.url.appendingPathComponent("checkpoint.json").path
@@ -181,11 +196,11 @@ struct TrainingLoop {
             metrics = saved
         } else {
             session = try TrainingSession(config: config)
-            try writeRunFiles(session)
         }
         if remote != nil, session.population == nil {
             throw CLIError("--remote-members: \(PopulationPieceError.notAPopulationTrainer(config.trainer))")
         }
+        if resumed == nil { try writeRunFiles(session) }
         let runner = ParallelRunner(workers: WorkerOptions.resolve(config.workers))
         let progress = Progress(total: config.iterations, label: "train")
         let clock = ContinuousClock()
@@ -249,6 +264,10 @@ struct TrainingLoop {
             progress.status(String(format: "iteration %d/%d  return %.2f  %@ steps/s  %@ steps", report.iteration,
                                    config.iterations, report.meanReturn, formatRate(rate), formatRate(Double(report.totalSteps)))
                 + (lastScore.map { String(format: "  score %.3f", $0) } ?? ""))
+            if let holdAfter, session.state.iteration - startIteration == holdAfter {
+                FileHandleOutput.standardError("gym-train: holding at iteration \(session.state.iteration)")
+                waitForSignal()
+            }
         }
         progress.finish()
         if interrupted || serviceClosed {
@@ -286,16 +305,21 @@ struct TrainingLoop {
             ("trainingHash", .string(String(config.trainingHash, radix: 16))),
             ("gameConfigHash", .string(String(session.gameConfigHash, radix: 16))),
             ("policy", .string(session.target.description)),
+            // Provenance only: the trainers' products are exact, so no result depends on it.
+            ("blas", .string(BLAS.configuration)),
         ])
         try folder.write(run.serialized() + "\n", to: "run.json")
     }
 
+    /// Writes the metrics, then the checkpoint: a failed write (a full disk)
+    /// stops the run with the checkpoint no newer than metrics.csv, whose
+    /// later rows a resume drops, so the two can never disagree silently.
     func writeCheckpoint(_ session: TrainingSession, _ metrics: TrainingMetrics) throws {
-        try write(session.checkpoint(), to: "checkpoint.json")
         try folder.write(metrics.csv, to: "metrics.csv")
         try folder.write(metrics.svg(title: "gym-train: \(config.game), \(config.trainer)"
                                          + (config.game == "pong" ? " vs \(config.opponent)" : "") + ", seed \(config.seed)",
                                      scoreName: session.scoreName), to: "curve.svg")
+        try write(session.checkpoint(), to: "checkpoint.json")
     }
 
     /// The policy at this iteration, kept (`checkpoints/iteration-NNNNNN.json`),

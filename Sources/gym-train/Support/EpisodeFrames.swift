@@ -21,7 +21,7 @@ struct EpisodeFrames {
         let makeFolder = wantsFile && (render.gif == nil || render.pgm == nil) && render.output.out != nil
             || (wantsFile && render.gif == nil && render.pgm == nil)
         folder = makeFolder
-            ? try ResultsFolder.create(explicit: render.output.out, command: "render", game: game, seed: render.game.seed) : nil
+            ? try ResultsFolder.create(render.output, command: "render", game: game, seed: render.game.seed) : nil
         gifPath = render.gif
             ?? (render.pgm == nil ? folder?.url.appendingPathComponent("episode.gif").path : nil)
         pgm = render.pgm

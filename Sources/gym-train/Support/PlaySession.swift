@@ -15,6 +15,8 @@ final class PlaySession<T: PlayTable> {
         var name: String
         var savePath: String?
         var folder: String?
+        /// How `folder` is taken: fresh, replaced (--overwrite), or continued (--resume).
+        var folderMode: ResultsFolder.Mode
         var sessionSeed: UInt64
     }
 
@@ -45,6 +47,8 @@ final class PlaySession<T: PlayTable> {
 
     /// Plays until the person quits or saves, or a signal ends the session.
     func run() throws -> Outcome {
+        // A folder named by the person is claimed before the game starts, so a used one is refused up front.
+        if options.folder != nil { _ = try folder() }
         try RawTerminal.enter()
         defer { RawTerminal.restore() }
         var summary = try loop()
@@ -162,7 +166,7 @@ final class PlaySession<T: PlayTable> {
 
     private func folder() throws -> ResultsFolder {
         if let results { return results }
-        let f = try ResultsFolder.create(explicit: options.folder, command: "play", game: T.Config.gameName,
+        let f = try ResultsFolder.create(out: options.folder, mode: options.folderMode, command: "play", game: T.Config.gameName,
                                          seed: options.sessionSeed)
         results = f
         return f

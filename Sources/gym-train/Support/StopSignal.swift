@@ -13,6 +13,8 @@ final class StopSignal: @unchecked Sendable {
     private var received: Int32?
     private var receivedAt = DispatchTime.now()
     private var sources: [DispatchSourceSignal] = []
+    /// Signalled once by the first signal (see ``waitForSignal()``).
+    private let arrived = DispatchSemaphore(value: 0)
 
     /// Installs the handlers (until ``uninstall()``).
     /// - Parameter onFirst: called (from a Dispatch queue) when the first
@@ -31,6 +33,7 @@ final class StopSignal: @unchecked Sendable {
                 self.lock.unlock()
                 if first {
                     onFirst(sig)
+                    self.arrived.signal()
                 } else if !repeated {
                     FileHandleOutput.standardError("gym-train: second signal, exiting now")
                     _exit(128 + sig)
@@ -46,6 +49,12 @@ final class StopSignal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return received
+    }
+
+    /// Blocks until the first signal has arrived (at once if it has).
+    func waitForSignal() {
+        arrived.wait()
+        arrived.signal()
     }
 
     /// Restores the default handlers.

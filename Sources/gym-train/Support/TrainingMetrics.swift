@@ -50,6 +50,27 @@ struct TrainingMetrics {
         return metrics
     }
 
+    /// The metrics a resumed run continues: the rows of `text` (the run's
+    /// metrics.csv, nil when missing) up to the checkpoint's `iteration`,
+    /// which must be exactly iterations 1 ... `iteration`. A file behind its
+    /// checkpoint (rows lost, or the file truncated) is refused: the missing
+    /// rows cannot be recomputed from the checkpoint.
+    static func resuming(_ text: String?, at iteration: Int, path: String, folder: String) throws -> TrainingMetrics {
+        let metrics = try text.map { try parse($0, upTo: iteration, path: path) } ?? TrainingMetrics()
+        let have = metrics.rows.map(\.iteration)
+        guard have != Array(stride(from: 1, through: iteration, by: 1)) else { return metrics }
+        let what: String
+        if text == nil {
+            what = "\(path) is missing"
+        } else if let missing = (1 ... iteration).first(where: { !have.contains($0) }) {
+            what = "\(path) has no row for iteration \(missing) (its rows end at iteration \(have.last ?? 0))"
+        } else {
+            what = "the rows of \(path) are not iterations 1 ... \(iteration), one each"
+        }
+        throw CLIError("cannot resume \(folder): \(what) but checkpoint.json is at iteration \(iteration); "
+            + "restore metrics.csv, or start the run again with --out \(folder) --overwrite")
+    }
+
     /// The learning curve: training returns and the evaluation score
     /// against environment steps.
     func svg(title: String, scoreName: String) -> String {
