@@ -22,6 +22,8 @@ enum ABIStatus: Int32 {
     case badAction = 6
     /// A required buffer is not bound.
     case notReady = 7
+    /// Memory the call needs cannot be allocated (nothing was changed).
+    case outOfMemory = 8
 }
 
 /// A failure: its status and one line naming the problem.

@@ -37,18 +37,33 @@ final class BreakoutAdapter: GameAdapter {
     func observe(into out: UnsafeMutablePointer<Float>) { batch.observe(into: out) }
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) { batch.observe(i, into: out) }
 
-    /// Pixel observations at the observation size (made at the first use):
-    /// each game's wall image is kept; other sizes (render, ansi) draw whole.
+    /// The pixel observations' renderer, keeping each game's wall image
+    /// (as many bytes as the observations of every game): made by
+    /// ``preparePixels()`` when a pixel buffer is bound.
     var renderer: BreakoutPixelRenderer?
     let observationSize: PixelObservation
 
-    func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
-        if size == observationSize {
-            if renderer == nil { renderer = BreakoutPixelRenderer(config: config, count: count, size: size) }
-            renderer?.render(batch, i, into: out)
-        } else {
-            batch.render(i, layout: BreakoutPixelLayout(config: config, size: size), into: out)
+    func preparePixels() throws(ABIError) {
+        guard renderer == nil else { return }
+        guard let made = BreakoutPixelRenderer(config: config, count: count, size: observationSize) else {
+            let bytes = BreakoutPixelRenderer.byteCount(config: config, count: count, size: observationSize).map { "\($0)" } ?? "too many"
+            throw ABIError(.outOfMemory, "bind: cannot allocate \(bytes) bytes for the pixel observations' wall images (\(count) games at \(observationSize.height)x\(observationSize.width)); use fewer games or a smaller pixel_size")
         }
+        renderer = made
+    }
+
+    func renderObservation(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        if let renderer, size == observationSize {
+            renderer.render(batch, i, into: out)
+        } else {
+            render(i, seat: seat, size: size, into: out)
+        }
+    }
+
+    /// One picture of one game (render, ansi): drawn whole, so the call
+    /// needs no memory beyond the picture's (and the layout of its bricks).
+    func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>) {
+        batch.render(i, layout: BreakoutPixelLayout(config: config, size: size), into: out)
     }
 
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
@@ -93,16 +108,7 @@ final class BreakoutAdapter: GameAdapter {
             throw ABIError(.badSnapshot, "snapshot: \(error.description)")
         }
         guard p.history.isEmpty else { throw ABIError(.badSnapshot, "snapshot: a Breakout snapshot holds no opponent history") }
-        let c = saved.state.core
-        let lim = 4 * max(config.fieldWidth, config.fieldHeight)
-        try checkFinite([c.paddleX, c.paddleHalfWidth, c.speed], limit: lim, what: "the Breakout state")
-        for k in 0 ..< 8 {
-            try checkFinite([c.ballX[k], c.ballY[k], c.ballVX[k], c.ballVY[k]], limit: lim, what: "ball \(k)")
-        }
-        guard c.lives >= 0, c.lives <= Int32(config.lives), c.steps >= 0, c.frames >= 0, c.score >= 0,
-              c.levelsCleared >= 0, c.levelsCleared <= Int32(config.levels) else {
-            throw ABIError(.badSnapshot, "snapshot: lives, levels, score or step counters out of range")
-        }
+        // Decoding checked the state against Breakout's invariants.
         do { try batch.restore(saved, into: i) } catch { throw ABIError(.badSnapshot, "snapshot: \(error.description)") }
     }
 }

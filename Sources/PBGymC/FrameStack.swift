@@ -146,7 +146,7 @@ extension Session {
     func advanceStack(_ stack: FrameStack, game i: Int, starting: Bool) {
         for s in 0 ..< seats {
             let k = i * seats + s
-            games.render(i, seat: s, size: config.pixelSize, into: stack.push(k))
+            games.renderObservation(i, seat: s, size: config.pixelSize, into: stack.push(k))
             if starting { stack.fill(k) }
         }
     }

@@ -46,8 +46,16 @@ protocol GameAdapter: AnyObject {
     func observe(into out: UnsafeMutablePointer<Float>)
     /// Game `i`'s observations (`S × n` floats).
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>)
-    /// Game `i` as seat `seat` sees it, in pixels.
+    /// Game `i` as seat `seat` sees it, in pixels: one picture, its memory
+    /// bounded by the picture's size (never by the number of games).
     func render(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>)
+    /// Makes what ``renderObservation(_:seat:size:into:)`` keeps for the pixel
+    /// observations of every game (a pixel buffer is being bound).
+    /// - Throws: `outOfMemory` when it cannot be allocated.
+    func preparePixels() throws(ABIError)
+    /// Game `i`'s pixel observation for seat `seat` at `size` (the
+    /// session's pixel size), from what ``preparePixels()`` made.
+    func renderObservation(_ i: Int, seat: Int, size: PixelObservation, into out: UnsafeMutablePointer<UInt8>)
     /// One step of every game through the batch, in its autoreset mode
     /// (actions `N × S`, all in range): rewards `N × S`, flags and ends `N`,
     /// observations `N × S × n` and events `N × E` when given.
@@ -65,13 +73,4 @@ protocol GameAdapter: AnyObject {
 
 extension GameAdapter {
     var eventCount: Int { eventNames.count }
-}
-
-/// Checks that every float of a restored state is finite and within
-/// `limit` in magnitude (a forged snapshot must not reach the physics with
-/// values its integer conversions would trap on).
-func checkFinite(_ values: [Float], limit: Float, what: String) throws(ABIError) {
-    for v in values where !(v.isFinite && abs(v) <= limit) {
-        throw ABIError(.badSnapshot, "snapshot: \(what) holds \(v), outside -\(limit) ... \(limit)")
-    }
 }

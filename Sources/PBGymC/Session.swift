@@ -82,7 +82,11 @@ final class Session: @unchecked Sendable {
                          stacks: c.numGames * seats)
             : nil
         for i in 0 ..< count { games.reset(i, stream: c.seed &+ UInt64(i)) }
-        if let stack { for i in 0 ..< count { advanceStack(stack, game: i, starting: true) } }
+        if let stack {
+            // The stacks are pixel observations of every game from the start.
+            try games.preparePixels()
+            for i in 0 ..< count { advanceStack(stack, game: i, starting: true) }
+        }
     }
 
     deinit {
@@ -128,6 +132,7 @@ final class Session: @unchecked Sendable {
         guard address % UInt(Self.alignment(slot)) == 0 else {
             throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(Self.alignment(slot)) bytes")
         }
+        if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
         bound[Int(slot.rawValue)] = p
     }
 
@@ -160,7 +165,7 @@ final class Session: @unchecked Sendable {
             for s in 0 ..< seats { stack.write(i * seats + s, into: px + (i * seats + s) * pixelBytes) }
             return
         }
-        for s in 0 ..< seats { games.render(i, seat: s, size: config.pixelSize, into: px + (i * seats + s) * pixelBytes) }
+        for s in 0 ..< seats { games.renderObservation(i, seat: s, size: config.pixelSize, into: px + (i * seats + s) * pixelBytes) }
     }
 
     // MARK: - Reset and step

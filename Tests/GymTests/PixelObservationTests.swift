@@ -66,7 +66,7 @@ import Testing
         config.lives = 1
         let batch = BreakoutBatch(config: config, count: 3, seed: 9)
         let size = PixelObservation(width: 40, height: 60)!
-        let renderer = BreakoutPixelRenderer(config: config, count: 3, size: size)
+        let renderer = try #require(BreakoutPixelRenderer(config: config, count: 3, size: size))
         var actions: [Int32] = [1, 2, 3]
         var rewards = [Float](repeating: 0, count: 3)
         var term = [UInt8](repeating: 0, count: 3), trunc = term
@@ -94,5 +94,50 @@ import Testing
             }
         }
         #expect(changes > 0, "bricks must break during the test")
+    }
+}
+
+@Suite struct BreakoutBatchPictureTests {
+    /// A batch's picture of a game equals the picture of the same game
+    /// restored alone, after steps that wrote no observation (games in
+    /// lanes hold their moving fields outside their cores between calls:
+    /// the picture must read them settled), for 8, 9 and 64 games.
+    @Test(arguments: [8, 9, 64])
+    func pictureEqualsTheGameRestoredAlone(games: Int) throws {
+        let config = try BreakoutConfig.preset("classic")
+        let batch = BreakoutBatch(config: config, count: games, seed: 11)
+        let buffers = VectorBuffers(batch, observedSeats: 0)
+        let layout = BreakoutPixelLayout(config: config, size: try #require(PixelObservation(width: 70, height: 100)))
+        var rng = Xoshiro256(seed: 5)
+        var moved = 0
+        for step in 1 ... 120 {
+            for i in 0 ..< games { buffers.actions[i] = Int32(rng.below(4)) }
+            buffers.step(batch)
+            guard step % 40 == 0 else { continue }
+            for i in 0 ..< games {
+                var fromBatch = [UInt8](repeating: 0, count: layout.size.byteCount), alone = fromBatch
+                fromBatch.withUnsafeMutableBufferPointer { batch.render(i, layout: layout, into: $0.baseAddress!) }
+                let single = try BreakoutGame(restoring: batch.snapshot(i))
+                single.state.bricks.withUnsafeBufferPointer { b in
+                    alone.withUnsafeMutableBufferPointer {
+                        layout.size.render(single.state.core, bricks: b.baseAddress!, config: config, layout: layout,
+                                           into: $0.baseAddress!)
+                    }
+                }
+                let differing = zip(fromBatch, alone).filter { $0 != $1 }.count
+                #expect(differing == 0, "\(games) games, step \(step), game \(i): \(differing) pixels differ")
+                if single.state.core.paddleX != config.fieldWidth / 2 { moved += 1 }
+            }
+        }
+        #expect(moved > 0, "the paddles must move during the test")
+    }
+
+    /// A renderer whose wall images do not fit in memory is nil (its
+    /// memory comes from malloc), not a stopped process.
+    @Test func rendererTooLargeForMemoryIsNil() throws {
+        let size = try #require(PixelObservation(width: 1024, height: 1024))
+        #expect(BreakoutPixelRenderer(config: BreakoutConfig(), count: 1 << 40, size: size) == nil)
+        #expect(BreakoutPixelRenderer(config: BreakoutConfig(), count: .max / 2, size: size) == nil)
+        #expect(BreakoutPixelRenderer(config: BreakoutConfig(), count: 2, size: size) != nil)
     }
 }

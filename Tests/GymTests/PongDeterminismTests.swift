@@ -65,7 +65,7 @@ func trajectoryHash(config: PongConfig, seed: UInt64, steps: Int) -> UInt64 {
                     _ = game.step(top: a.top, bottom: a.bottom)
                 }
                 let data = try game.snapshot().encoded()
-                var restored = PongGame(restoring: try PongGame.SavedGame.decode(data))
+                var restored = try PongGame(restoring: PongGame.SavedGame.decode(data))
                 #expect(restored.state == game.state, "preset \(preset) trial \(trial) cut \(cut)")
                 for _ in 0 ..< 1500 {
                     let a = play.next()

@@ -81,7 +81,7 @@ enum PongContract: ContractGame {
     static func state(_ batch: PongBatch, _ i: Int) -> PongState { batch.state(i) }
     static func render(_ game: PongGame, into frame: inout GrayFrame) { game.render(into: &frame) }
     static func follow(_ o: UnsafePointer<Float>) -> Int32 { o[8] > 0.05 ? 2 : o[8] < -0.05 ? 1 : 0 }
-    static func single(restoring batch: PongBatch, _ i: Int) -> PongGame { PongGame(restoring: batch.snapshot(i)) }
+    static func single(restoring batch: PongBatch, _ i: Int) -> PongGame { try! PongGame(restoring: batch.snapshot(i)) }
     static func frame(_ config: PongConfig) -> GrayFrame { PongGame(config: config).makeFrame() }
 }
 

@@ -13,7 +13,7 @@ from importlib import metadata
 
 import gymnasium as gym
 
-from ._lib import ABI_VERSION, NativeEnv, PBGymError
+from ._lib import ABI_VERSION, NativeEnv, PBGymError, PBGymMemoryError
 from .env import BreakoutEnv, PBGymEnv, PongEnv
 from .vector import BreakoutVectorEnv, PBGymVectorEnv, PongVectorEnv
 
@@ -22,7 +22,7 @@ try:
 except metadata.PackageNotFoundError:  # imported from a source tree, not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "ABI_VERSION", "NativeEnv", "PBGymError", "PBGymEnv", "PongEnv", "BreakoutEnv",
+__all__ = ["__version__", "ABI_VERSION", "NativeEnv", "PBGymError", "PBGymMemoryError", "PBGymEnv", "PongEnv", "BreakoutEnv",
            "PBGymVectorEnv", "PongVectorEnv", "BreakoutVectorEnv", "ENV_IDS"]
 
 ENV_IDS = ("pbgym/Pong-v0", "pbgym/Breakout-v0")

@@ -30,7 +30,9 @@ STATUS_NAMES = {
     5: "bad snapshot",
     6: "bad action",
     7: "not ready",
+    8: "out of memory",
 }
+STATUS_OUT_OF_MEMORY = 8
 
 # Buffer slots (Session.Slot).
 SLOT_ACTIONS, SLOT_OBS, SLOT_PIXELS, SLOT_REWARDS, SLOT_TERMINATED, SLOT_TRUNCATED = 0, 1, 2, 3, 4, 5
@@ -43,6 +45,10 @@ class PBGymError(ValueError):
     def __init__(self, message: str, status: int = 1):
         super().__init__(message)
         self.status = status
+
+
+class PBGymMemoryError(PBGymError, MemoryError):
+    """The library could not allocate what a call needs (status 8); nothing was changed."""
 
 
 def cpu_level(folder: Path | None = None) -> int:
@@ -147,7 +153,8 @@ def last_error() -> str:
 
 def check(status: int) -> None:
     if status != 0:
-        raise PBGymError(f"pbgym: {last_error()}", status)
+        kind = PBGymMemoryError if status == STATUS_OUT_OF_MEMORY else PBGymError
+        raise kind(f"pbgym: {last_error()}", status)
 
 
 def _text(call, *args) -> str:

@@ -1,3 +1,7 @@
+import os
+import signal
+import traceback
+
 import numpy as np
 import pytest
 
@@ -40,3 +44,34 @@ def compare(a, b, path="") -> None:
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """A test marked `isolated` runs in a forked process of its own: a trap
+    in the library fails that test (naming the signal) instead of ending the
+    whole run. The C ABI's bad-input family (test_fuzz.py) runs so."""
+    if pyfuncitem.get_closest_marker("isolated") is None:
+        return None
+    args = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        code = 0
+        try:
+            pyfuncitem.obj(**args)
+            report = b"passed"
+        except BaseException:
+            report, code = traceback.format_exc().encode(), 1
+        os.write(write, report)
+        os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        report = pipe.read().decode("utf-8", "replace")
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        pytest.fail(f"the test's process died by {signal.Signals(os.WTERMSIG(status)).name}", pytrace=False)
+    if report != "passed":
+        pytest.fail(report, pytrace=False)
+    return True

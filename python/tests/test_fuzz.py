@@ -10,6 +10,9 @@ import pbgym
 from pbgym import _lib
 from pbgym._lib import PBGymError, lib
 
+# Each case in a process of its own (conftest.py): a trap fails its case.
+pytestmark = pytest.mark.isolated
+
 
 def create_error(config) -> str:
     text = config if isinstance(config, (str, bytes)) else json.dumps(config)

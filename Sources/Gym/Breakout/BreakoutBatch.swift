@@ -189,20 +189,15 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Restores game `i` from a saved game of this batch's config (its
     /// episode counter and restart stream are kept).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` when the config differs, the
-    ///   grid has the wrong size or the ball count is out of range.
+    /// - Throws: ``SnapshotError/corrupt(_:)`` when the config differs,
+    ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
+    ///   breaks one of Breakout's invariants (``BreakoutState/checkInvariants(_:)``).
     public func restore(_ snapshot: BreakoutGame.SavedGame, into i: Int) throws(SnapshotError) {
         precondition(i >= 0 && i < count, "game index out of range")
         guard snapshot.config == config else {
             throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) is not the batch's (hash \(String(config.configHash, radix: 16)))")
         }
-        guard snapshot.state.bricks.count == cellCount else {
-            throw .corrupt("brick grid has \(snapshot.state.bricks.count) cells, the config needs \(cellCount)")
-        }
-        let balls = snapshot.state.core.ballCount
-        guard balls >= 0, Int(balls) <= config.maxBalls else {
-            throw .corrupt("ballCount \(balls) is outside 0 ... maxBalls (\(config.maxBalls))")
-        }
+        try snapshot.state.checkInvariants(config)
         cores[i] = snapshot.state.core
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }

@@ -160,14 +160,17 @@ public struct BreakoutEvents: Equatable, Sendable {
         }
     }
 
-    /// Adds `other`'s counts (to total the events of many steps).
+    /// Adds `other`'s counts (to total the events of many steps). The sums
+    /// wrap (`&+`): with no step limit and no watchdog an episode can run
+    /// for ever, and a count such as paddle hits then grows without bound
+    /// (a total past `Int32.max` wraps instead of trapping).
     public mutating func accumulate(_ other: BreakoutEvents) {
-        points += other.points; brickHits += other.brickHits
-        brokenNormal += other.brokenNormal; brokenTough += other.brokenTough
-        brokenExplosive += other.brokenExplosive; brokenExtraBall += other.brokenExtraBall
-        brokenSpeedUp += other.brokenSpeedUp; paddleHits += other.paddleHits; ballsLost += other.ballsLost
-        livesLost += other.livesLost; levelsCleared += other.levelsCleared; pushes += other.pushes
-        ballsReleased += other.ballsReleased; speedUps += other.speedUps
+        points &+= other.points; brickHits &+= other.brickHits
+        brokenNormal &+= other.brokenNormal; brokenTough &+= other.brokenTough
+        brokenExplosive &+= other.brokenExplosive; brokenExtraBall &+= other.brokenExtraBall
+        brokenSpeedUp &+= other.brokenSpeedUp; paddleHits &+= other.paddleHits; ballsLost &+= other.ballsLost
+        livesLost &+= other.livesLost; levelsCleared &+= other.levelsCleared; pushes &+= other.pushes
+        ballsReleased &+= other.ballsReleased; speedUps &+= other.speedUps
     }
 
     @inlinable mutating func countBroken(_ kind: BrickKind) {

@@ -167,17 +167,22 @@ public final class PongBatch: VectorEnvironment {
     /// Restores game `i` from a saved game of the same config (its episode
     /// counter and restart stream are kept).
     /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config is
-    ///   not this batch's (a game cannot change rules inside a batch).
+    ///   not this batch's (a game cannot change rules inside a batch),
+    ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
+    ///   breaks one of Pong's invariants (``PongState/checkInvariants(_:)``).
     public func restore(_ snapshot: PongGame.SavedGame, into i: Int) throws(SnapshotError) {
         guard snapshot.config == config else {
             throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) is not the batch's (hash \(String(config.configHash, radix: 16)))")
         }
+        try snapshot.state.checkInvariants(config)
         setState(snapshot.state, i)
     }
 
     /// Draws game `i` as ``PongGame/render(into:)`` does.
     public func render(_ i: Int, into frame: inout GrayFrame) {
-        PongGame(restoring: snapshot(i)).render(into: &frame)
+        var game = PongGame(config: config)
+        game.state = state(i)
+        game.render(into: &frame)
     }
 
     /// Starts a new episode of game `i` with seed `seed` (counted as an

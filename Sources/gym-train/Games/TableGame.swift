@@ -11,7 +11,7 @@ protocol FieldConfig: GameConfig, PaddleFieldConfig {
 /// What `play` needs of a game's single-game type (``PongGame``,
 /// ``BreakoutGame``): whether it ended, its snapshot and its picture.
 protocol TableGame {
-    associatedtype State: Codable & Sendable & Equatable
+    associatedtype State: SnapshotState & Equatable where State.Config == Config
     associatedtype Config: FieldConfig & Codable
     var config: Config { get }
     var isOver: Bool { get }

@@ -14,7 +14,7 @@ import Gym
 /// `Seeds.episode(sessionSeed, gameIndex)`), `seed`, `opponent` (Pong),
 /// `name` (the person's), `actions` (runs, as in ``RecordedActions``),
 /// `snapshot`.
-struct PlaySave<State: Codable & Sendable & Equatable, Config: GameConfig & Codable>: Codable {
+struct PlaySave<State: SnapshotState & Equatable, Config>: Codable where State.Config == Config {
     static var kindName: String { "gym-train play save" }
     static var currentVersion: Int { 1 }
 
@@ -41,7 +41,8 @@ struct PlaySave<State: Codable & Sendable & Equatable, Config: GameConfig & Coda
         do { save = try JSONDecoder().decode(Self.self, from: data) } catch {
             throw CLIError("save file \(path) is corrupt: \(SnapshotError.describe(error))")
         }
-        // The snapshot's own checks (format version, game, config ranges).
+        // The snapshot's own checks (format version, game, config ranges,
+        // the game's invariants).
         do { _ = try Snapshot<State, Config>.decode(try save.snapshot.encoded()) } catch {
             throw CLIError("save file \(path): \(error)")
         }
