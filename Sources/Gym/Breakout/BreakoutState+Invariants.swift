@@ -83,15 +83,17 @@ extension BreakoutCore {
             try require(ballCount >= 1, f("ballCount"), ballCount,
                         allowed: "1 ... maxBalls (\(c.maxBalls)) while the game runs and servePending is false")
         }
-        let slack: Float = 1 + 1.0 / 1024
+        let slack: Float = 1 + 1.0 / 1024, edge: Float = 1.0 / 64
         let fastest = c.maxBallSpeed * slack
         for k in 0 ..< BreakoutConfig.ballSlots {
             let x = ballX[k], y = ballY[k], vx = ballVX[k], vy = ballVY[k]
             if k < Int(ballCount) {
-                try require(x >= p.r && x <= p.width - p.r, f("ballX[\(k)]"), x,
-                            allowed: "\(p.r) ... \(p.width - p.r) (between the side walls; slot \(k) holds a ball, ballCount \(ballCount))")
-                try require(y >= 0 && y <= p.height - p.r, f("ballY[\(k)]"), y,
-                            allowed: "0 ... \(p.height - p.r) (above the bottom edge, below the top wall; slot \(k) holds a ball, ballCount \(ballCount))")
+                // A wall contact puts the ball on the wall's plane exactly; the
+                // slack only keeps a rounding in a reachable state from being refused.
+                try require(x >= p.r - edge && x <= p.width - p.r + edge, f("ballX[\(k)]"), x,
+                            allowed: "\(p.r) ... \(p.width - p.r) ± 1/64 (between the side walls; slot \(k) holds a ball, ballCount \(ballCount))")
+                try require(y >= 0 && y <= p.height - p.r + edge, f("ballY[\(k)]"), y,
+                            allowed: "0 ... \(p.height - p.r) + 1/64 (above the bottom edge, below the top wall; slot \(k) holds a ball, ballCount \(ballCount))")
                 try require(vx.isFinite && vy.isFinite && vx * vx + vy * vy <= fastest * fastest,
                             f("ballVX[\(k)], ballVY[\(k)]"), "(\(vx), \(vy))",
                             allowed: "a velocity of speed at most maxBallSpeed (\(c.maxBallSpeed)) × (1 + 1/1024)")

@@ -39,8 +39,10 @@ extension PongState: SnapshotState {
                     allowed: "\(bottomLow) ... \(bottomHigh) (the bottom paddle's half) ± 1/64")
         try require(topY >= topLow - slack && topY <= topHigh + slack, f("topY"), topY,
                     allowed: "\(topLow) ... \(topHigh) (the top paddle's half) ± 1/64")
-        try require(ballX >= p.r && ballX <= p.width - p.r, f("ballX"), ballX,
-                    allowed: "\(p.r) ... \(p.width - p.r) (between the side walls)")
+        // A wall contact puts the ball on the wall's plane exactly; the slack
+        // only keeps a rounding in a reachable state from being refused.
+        try require(ballX >= p.r - slack && ballX <= p.width - p.r + slack, f("ballX"), ballX,
+                    allowed: "\(p.r) ... \(p.width - p.r) ± 1/64 (between the side walls)")
         try require(ballY >= 0 && ballY <= p.height, f("ballY"), ballY, allowed: "0 ... fieldHeight (\(p.height))")
         try require(speed >= c.serveSpeed && speed <= c.maxBallSpeed, f("speed"), speed,
                     allowed: "serveSpeed ... maxBallSpeed (\(c.serveSpeed) ... \(c.maxBallSpeed))")
