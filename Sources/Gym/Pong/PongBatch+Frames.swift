@@ -29,9 +29,9 @@ extension PongBatch {
         let lanes = Lanes.scalarCount
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
-        let startedMask = Self.floats(Self.widen(Self.lanes(end, i))) .== 0
+        let startedMask = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
         var allowed = startedMask
-        var running = Self.bits(allowed)
+        var running = Lane8.bits(allowed)
         if running != 0xFF {
             for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
@@ -45,9 +45,9 @@ extension PongBatch {
         // The state of the eight games (finished ones included: never
         // allowed, so their lanes do not change) and their last actions.
         var s = loadLanes(i)
-        var lastB = Self.widen(Self.lanes(lastActionBottom, i))
-        var lastT = Self.widen(Self.lanes(lastActionTop, i))
-        let chosen = Self.moves(bottom: bottom, top: top, p)
+        var lastB = Lane8.widen(Lane8.load(lastActionBottom, i))
+        var lastT = Lane8.widen(Lane8.load(lastActionTop, i))
+        let chosen = p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top))
         // While every running ball stays in the band no paddle can reach,
         // the quiet test is the walls' alone; after any full frame the
         // exact test again.
@@ -62,7 +62,7 @@ extension PongBatch {
             while remaining > 0 && running != 0 {
                 let (done, quiet) = Self.quietRun(&s, chosen, allowed: allowed, frames: remaining,
                                                   band: banded, flat: flat, p)
-                let busy = done == remaining ? 0 : running & ~Self.bits(quiet)
+                let busy = done == remaining ? 0 : running & ~Lane8.bits(quiet)
                 // The quiet frames, with the quiet games of a frame with a
                 // busy game (those have moved).
                 let taken = done &* running.nonzeroBitCount &+ (busy == 0 ? 0 : running.nonzeroBitCount &- busy.nonzeroBitCount)
@@ -92,7 +92,7 @@ extension PongBatch {
                 let (done, quiet) = Self.quietRun(&s, FrameMoves(first: frameMoves + f), allowed: allowed,
                                                   frames: frames - f, band: banded, flat: flat, p)
                 let remaining = frames - f
-                let busy = done == remaining ? 0 : running & ~Self.bits(quiet)
+                let busy = done == remaining ? 0 : running & ~Lane8.bits(quiet)
                 let taken = done &* running.nonzeroBitCount &+ (busy == 0 ? 0 : running.nonzeroBitCount &- busy.nonzeroBitCount)
                 quietCount &+= taken
                 if banded { bandCount &+= taken }
@@ -123,18 +123,18 @@ extension PongBatch {
             lastT = lastT.replacing(with: (top & 0xFF).replacing(with: oldT, where: kept.top), where: allowed)
         }
         storePositions(s, i)
-        Self.setLanes(lastActionBottom, i, Self.narrow(lastB))
-        Self.setLanes(lastActionTop, i, Self.narrow(lastT))
+        Lane8.store(Lane8.narrow(lastB), lastActionBottom, i)
+        Lane8.store(Lane8.narrow(lastT), lastActionTop, i)
         // The step counter and the step limit of every game that ran (the
         // limit compared as floats: exact, a limited episode never counts
         // past maxSteps ≤ 10 000 000 < 2^24).
-        let stepsNow = Self.lanes(steps, i)
+        let stepsNow = Lane8.load(steps, i)
         let next = stepsNow.replacing(with: stepsNow &+ 1, where: startedMask)
-        Self.setLanes(steps, i, next)
+        Lane8.store(next, steps, i)
         let maxSteps = p.config.maxSteps
         if maxSteps > 0 {
-            let endsNow = Self.floats(Self.widen(Self.lanes(end, i)))
-            let limited = startedMask .& (endsNow .== 0) .& (Self.floats(next) .>= Float(maxSteps))
+            let endsNow = Lane8.floats(Lane8.widen(Lane8.load(end, i)))
+            let limited = startedMask .& (endsNow .== 0) .& (Lane8.floats(next) .>= Float(maxSteps))
             if any(limited) {
                 for j in 0 ..< lanes where limited[j] {
                     end[i + j] = EpisodeEnd.stepLimit.rawValue

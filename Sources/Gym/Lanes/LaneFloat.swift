@@ -1,0 +1,89 @@
+/// The values a per-frame rule is written over once, for one game or for
+/// eight at a time: `Float` (one game) and `SIMD8<Float>` (eight games, one
+/// per lane) both conform, so a kernel generic over `LaneFloat` is the same
+/// rule in both widths, specialised for each.
+///
+/// Every operation is the IEEE single-precision one lane by lane (adds,
+/// subtracts, multiplies and comparisons give the same bits in a SIMD lane
+/// as in a scalar register), and ``LaneFloat/min(_:_:)`` and
+/// ``LaneFloat/max(_:_:)`` are the standard library's `min` and `max`
+/// (`y < x ? y : x`, `y >= x ? y : x`), so a kernel's result in each lane is
+/// the scalar result bit for bit. Comparisons give a ``LaneCondition``
+/// (`Bool`, or a lane mask); a select (`replacing(with:where:)`) takes the
+/// place of each branch, so the eight-lane form compiles to blends.
+@usableFromInline
+protocol LaneFloat {
+    associatedtype Condition: LaneCondition
+    /// Every lane holding `value`.
+    init(repeating value: Float)
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, b: Self) -> Self
+    static func + (a: Self, b: Float) -> Self
+    static func - (a: Self, b: Float) -> Self
+    static func * (a: Self, b: Float) -> Self
+    static func - (a: Float, b: Self) -> Self
+    static func .< (a: Self, b: Self) -> Condition
+    static func .<= (a: Self, b: Self) -> Condition
+    static func .> (a: Self, b: Self) -> Condition
+    static func .>= (a: Self, b: Self) -> Condition
+    static func .== (a: Self, b: Self) -> Condition
+    static func .< (a: Self, b: Float) -> Condition
+    static func .<= (a: Self, b: Float) -> Condition
+    static func .> (a: Self, b: Float) -> Condition
+    static func .>= (a: Self, b: Float) -> Condition
+    static func .== (a: Self, b: Float) -> Condition
+    /// `other` in the lanes where `mask` holds, `self` elsewhere.
+    func replacing(with other: Self, where mask: Condition) -> Self
+    func replacing(with other: Float, where mask: Condition) -> Self
+}
+
+/// The result of comparing ``LaneFloat`` values: `Bool` for one game, a lane
+/// mask for eight. The operators evaluate both operands (no short circuit),
+/// so neither width branches on data.
+@usableFromInline
+protocol LaneCondition {
+    static func .& (a: Self, b: Self) -> Self
+    static func .| (a: Self, b: Self) -> Self
+    static prefix func .! (a: Self) -> Self
+}
+
+extension LaneFloat {
+    /// The standard library's `min(x, y)`: `y < x ? y : x`, in every lane.
+    @inlinable @inline(__always)
+    static func min(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .< x) }
+    @inlinable @inline(__always)
+    static func min(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .> y) }
+
+    /// The standard library's `max(x, y)`: `y >= x ? y : x`, in every lane.
+    @inlinable @inline(__always)
+    static func max(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .>= x) }
+    @inlinable @inline(__always)
+    static func max(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .<= y) }
+}
+
+extension Float: LaneFloat {
+    @inlinable @inline(__always) static func .< (a: Float, b: Float) -> Bool { a < b }
+    @inlinable @inline(__always) static func .<= (a: Float, b: Float) -> Bool { a <= b }
+    @inlinable @inline(__always) static func .> (a: Float, b: Float) -> Bool { a > b }
+    @inlinable @inline(__always) static func .>= (a: Float, b: Float) -> Bool { a >= b }
+    @inlinable @inline(__always) static func .== (a: Float, b: Float) -> Bool { a == b }
+    @inlinable @inline(__always) init(repeating value: Float) { self = value }
+    @inlinable @inline(__always)
+    func replacing(with other: Float, where mask: Bool) -> Float { mask ? other : self }
+}
+
+extension Bool: LaneCondition {
+    @inlinable @inline(__always)
+    static func .& (a: Bool, b: Bool) -> Bool { ((a ? 1 : 0) & (b ? 1 : 0) as UInt8) != 0 }
+    @inlinable @inline(__always)
+    static func .| (a: Bool, b: Bool) -> Bool { ((a ? 1 : 0) | (b ? 1 : 0) as UInt8) != 0 }
+    @inlinable @inline(__always)
+    static prefix func .! (a: Bool) -> Bool { !a }
+}
+
+extension SIMD8: LaneFloat where Scalar == Float {
+    @usableFromInline typealias Condition = SIMDMask<SIMD8<Int32>>
+}
+
+extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {}
