@@ -33,14 +33,21 @@ protocol LaneFloat {
     static func .> (a: Self, b: Float) -> Condition
     static func .>= (a: Self, b: Float) -> Condition
     static func .== (a: Self, b: Float) -> Condition
+    /// `min(a0, a1) < max(c0, c1)` in every lane (in one game the minimum
+    /// and maximum themselves; in eight lanes the four comparisons that
+    /// decide it, `a0 < c0 || a0 < c1 || a1 < c0 || a1 < c1`, which need no
+    /// selects: the same outcome for every ordered value).
+    static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition
+    /// `max(a0, a1) > min(c0, c1)` in every lane (as ``spanBelow(_:_:_:_:)``).
+    static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition
     /// `other` in the lanes where `mask` holds, `self` elsewhere.
     func replacing(with other: Self, where mask: Condition) -> Self
     func replacing(with other: Float, where mask: Condition) -> Self
 }
 
-/// The result of comparing ``LaneFloat`` values: `Bool` for one game, a lane
-/// mask for eight. The operators evaluate both operands (no short circuit),
-/// so neither width branches on data.
+/// The result of comparing ``LaneFloat`` values: a ``LaneFlag`` for one
+/// game, a lane mask for eight. The operators evaluate both operands (no
+/// short circuit), so neither width branches on data.
 @usableFromInline
 protocol LaneCondition {
     static func .& (a: Self, b: Self) -> Self
@@ -63,27 +70,55 @@ extension LaneFloat {
 }
 
 extension Float: LaneFloat {
-    @inlinable @inline(__always) static func .< (a: Float, b: Float) -> Bool { a < b }
-    @inlinable @inline(__always) static func .<= (a: Float, b: Float) -> Bool { a <= b }
-    @inlinable @inline(__always) static func .> (a: Float, b: Float) -> Bool { a > b }
-    @inlinable @inline(__always) static func .>= (a: Float, b: Float) -> Bool { a >= b }
-    @inlinable @inline(__always) static func .== (a: Float, b: Float) -> Bool { a == b }
+    @inlinable @inline(__always) static func .< (a: Float, b: Float) -> LaneFlag { LaneFlag(a < b) }
+    @inlinable @inline(__always) static func .<= (a: Float, b: Float) -> LaneFlag { LaneFlag(a <= b) }
+    @inlinable @inline(__always) static func .> (a: Float, b: Float) -> LaneFlag { LaneFlag(a > b) }
+    @inlinable @inline(__always) static func .>= (a: Float, b: Float) -> LaneFlag { LaneFlag(a >= b) }
+    @inlinable @inline(__always) static func .== (a: Float, b: Float) -> LaneFlag { LaneFlag(a == b) }
     @inlinable @inline(__always) init(repeating value: Float) { self = value }
     @inlinable @inline(__always)
-    func replacing(with other: Float, where mask: Bool) -> Float { mask ? other : self }
+    static func spanBelow(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
+        LaneFlag(Swift.min(a0, a1) < Swift.max(c0, c1))
+    }
+    @inlinable @inline(__always)
+    static func spanAbove(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
+        LaneFlag(Swift.max(a0, a1) > Swift.min(c0, c1))
+    }
+    @inlinable @inline(__always)
+    func replacing(with other: Float, where mask: LaneFlag) -> Float { mask.isSet ? other : self }
 }
 
-extension Bool: LaneCondition {
+/// One game's comparison result as a bit (1 true, 0 false), combined with
+/// bitwise operators: conditions combined as `Bool`s with `&&` and `||`
+/// become branches, and the outcome of these tests is data.
+@frozen @usableFromInline
+struct LaneFlag: LaneCondition {
+    @usableFromInline let bit: UInt8
+
+    @inlinable @inline(__always) init(_ value: Bool) { bit = value ? 1 : 0 }
+    @inlinable @inline(__always) init(bit: UInt8) { self.bit = bit }
+
+    @inlinable @inline(__always) var isSet: Bool { bit != 0 }
+
     @inlinable @inline(__always)
-    static func .& (a: Bool, b: Bool) -> Bool { ((a ? 1 : 0) & (b ? 1 : 0) as UInt8) != 0 }
+    static func .& (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit & b.bit) }
     @inlinable @inline(__always)
-    static func .| (a: Bool, b: Bool) -> Bool { ((a ? 1 : 0) | (b ? 1 : 0) as UInt8) != 0 }
+    static func .| (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit | b.bit) }
     @inlinable @inline(__always)
-    static prefix func .! (a: Bool) -> Bool { !a }
+    static prefix func .! (a: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit ^ 1) }
 }
 
 extension SIMD8: LaneFloat where Scalar == Float {
     @usableFromInline typealias Condition = SIMDMask<SIMD8<Int32>>
+
+    @inlinable @inline(__always)
+    static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
+        (a0 .< c0) .| (a0 .< c1) .| (a1 .< c0) .| (a1 .< c1)
+    }
+    @inlinable @inline(__always)
+    static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
+        (a0 .> c0) .| (a0 .> c1) .| (a1 .> c0) .| (a1 .> c1)
+    }
 }
 
 extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {}

@@ -287,7 +287,7 @@ public final class PongBatch: VectorEnvironment {
         let s = PongFrame(x: ballX[i], y: ballY[i], vx: ballVX[i], vy: ballVY[i],
                           bx: bottomX[i], by: bottomY[i], tx: topX[i], ty: topY[i])
         let (next, clear) = physics.frame(s, physics.moves(bottom: Float(bottom), top: Float(top)), ExactFrame.self)
-        guard clear .& physics.inField(next.y) else { return false }
+        guard (clear .& physics.inField(next.y)).isSet else { return false }
         ballX[i] = next.x; ballY[i] = next.y
         bottomX[i] = next.bx; bottomY[i] = next.by; topX[i] = next.tx; topY[i] = next.ty
         lastActionBottom[i] = UInt8(truncatingIfNeeded: bottom)

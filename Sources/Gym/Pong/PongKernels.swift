@@ -117,16 +117,15 @@ extension PongPhysics {
         let walls = (x1 .>= r) .& (x1 .<= width - r)
         let next = PongFrame(x: x1, y: y1, vx: vx, vy: vy, bx: bx1, by: by1, tx: tx1, ty: ty1)
         if Form.band { return (next, walls) }
-        // The swept boxes meet when they overlap on both axes; each
-        // overlap's minima and maxima taken apart into comparisons
-        // (`min(a, b) < c` is `a < c || b < c`, and `max(a, b) + r` is
-        // `max(a + r, b + r)`, as rounding is monotonic).
+        // The swept boxes meet when they overlap on both axes (a paddle's
+        // reach added to each end: `max(a, b) + r` is `max(a + r, b + r)`,
+        // as rounding is monotonic).
         let margin: Float = 0.01
         let reachX = r + halfW + margin, reachY = r + halfH + margin
-        let meetBottom = Self.below(x, x1, bx0 + reachX, bx1 + reachX) .& Self.above(x, x1, bx0 - reachX, bx1 - reachX)
-            .& Self.below(y, y1, by0 + reachY, by1 + reachY) .& Self.above(y, y1, by0 - reachY, by1 - reachY)
-        let meetTop = Self.below(x, x1, tx0 + reachX, tx1 + reachX) .& Self.above(x, x1, tx0 - reachX, tx1 - reachX)
-            .& Self.below(y, y1, ty0 + reachY, ty1 + reachY) .& Self.above(y, y1, ty0 - reachY, ty1 - reachY)
+        let meetBottom = L.spanBelow(x, x1, bx0 + reachX, bx1 + reachX) .& L.spanAbove(x, x1, bx0 - reachX, bx1 - reachX)
+            .& L.spanBelow(y, y1, by0 + reachY, by1 + reachY) .& L.spanAbove(y, y1, by0 - reachY, by1 - reachY)
+        let meetTop = L.spanBelow(x, x1, tx0 + reachX, tx1 + reachX) .& L.spanAbove(x, x1, tx0 - reachX, tx1 - reachX)
+            .& L.spanBelow(y, y1, ty0 + reachY, ty1 + reachY) .& L.spanAbove(y, y1, ty0 - reachY, ty1 - reachY)
         return (next, walls .& .!meetBottom .& .!meetTop)
     }
 
@@ -146,18 +145,6 @@ extension PongPhysics {
         let bottomTop = homeY + maxDepth
         let topBottom = height - homeY - maxDepth
         return ((bottomTop + reachY) + 1, (topBottom - reachY) - 1)
-    }
-
-    /// `min(a0, a1) < max(c0, c1)` in every lane.
-    @inlinable @inline(__always)
-    static func below<L: LaneFloat>(_ a0: L, _ a1: L, _ c0: L, _ c1: L) -> L.Condition {
-        (a0 .< c0) .| (a0 .< c1) .| (a1 .< c0) .| (a1 .< c1)
-    }
-
-    /// `max(a0, a1) > min(c0, c1)` in every lane.
-    @inlinable @inline(__always)
-    static func above<L: LaneFloat>(_ a0: L, _ a1: L, _ c0: L, _ c1: L) -> L.Condition {
-        (a0 .> c0) .| (a0 .> c1) .| (a1 .> c0) .| (a1 .> c1)
     }
 
     // MARK: - Observation

@@ -155,7 +155,7 @@ public struct PongPhysics: Sendable {
         // 2. Ball: a frame in which no contact can happen only moves;
         // otherwise the contacts are resolved in time order.
         let (next, clear) = frame(PongFrame(s), moves(bottom: Float(bottom), top: Float(top)), ExactFrame.self)
-        if clear {
+        if clear.isSet {
             s.ballX = next.x; s.ballY = next.y
             s.bottomX = next.bx; s.bottomY = next.by; s.topX = next.tx; s.topY = next.ty
         } else {
