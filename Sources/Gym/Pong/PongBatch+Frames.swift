@@ -84,8 +84,7 @@ extension PongBatch {
             // each frame with its own moves.
             let frames = p.config.frameSkip
             drawKeeps(i, frames: frames, sticky)
-            let oldB = lastB, oldT = lastT
-            let kept = stickyFrames(i, bottom: bottom, top: top, oldB: oldB, oldT: oldT, frames: frames, p)
+            stickyFrames(i, bottom: bottom, top: top, oldB: lastB, oldT: lastT, frames: frames, p)
             laneDrawCount &+= frames &* running.nonzeroBitCount
             var f = 0
             while f < frames && running != 0 {
@@ -100,7 +99,7 @@ extension PongBatch {
                 f += done
                 if f == frames { break }
                 banded = false
-                let (b, t) = stickyActions(i, frame: f, bottom: bottom, top: top, oldB: oldB, oldT: oldT)
+                let b = frameActions[2 * f], t = frameActions[2 * f + 1]
                 let before = running
                 fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
                 // A game that ended drew for the frames it played only,
@@ -117,10 +116,9 @@ extension PongBatch {
                 f += 1
             }
             storeDrawn(i, played: running)
-            // The last frame's actions' bytes: the old ones where every
-            // draw said keep, else the chosen ones' bytes.
-            lastB = lastB.replacing(with: (bottom & 0xFF).replacing(with: oldB, where: kept.bottom), where: allowed)
-            lastT = lastT.replacing(with: (top & 0xFF).replacing(with: oldT, where: kept.top), where: allowed)
+            // The last frame's actions' bytes (a game that ended has its own).
+            lastB = lastB.replacing(with: frameActions[2 * frames - 2] & 0xFF, where: allowed)
+            lastT = lastT.replacing(with: frameActions[2 * frames - 1] & 0xFF, where: allowed)
         }
         storePositions(s, i)
         Lane8.store(Lane8.narrow(lastB), lastActionBottom, i)

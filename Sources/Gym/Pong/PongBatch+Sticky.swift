@@ -10,12 +10,9 @@
 /// its columns (which hold it as it was before the step) and draws, one
 /// game alone, the frames it played (``redrawSticky(_:frames:_:)``).
 ///
-/// Within a step each frame's action of a side is one of three: the action
-/// stored from before the step (kept while every draw so far said keep),
-/// the chosen action (a draw said not to keep it), or, kept after that,
-/// the chosen action's byte as the state stores it (the same action unless
-/// the chosen one is outside a byte). The moves of those three are
-/// computed once per step and selected lane-wise per frame.
+/// Then each frame's actions follow the reference's rule lane-wise: per
+/// side, the previous frame's action as the state stores it (its byte)
+/// where the frame's draw says keep, else the chosen action.
 extension PongBatch {
     /// The sticky draws of every frame of a step of the games `i ..< i + 8`
     /// (all of them: the caller uses the lanes of the running games), as
@@ -42,62 +39,21 @@ extension PongBatch {
         }
     }
 
-    /// Every frame's paddle moves (``frameMoves``) of the games `i ..< i + 8`
-    /// from the step's chosen actions, the actions stored from before the
-    /// step (`old`) and the draws in ``frameKeeps``.
-    /// - Returns: the lanes whose bottom and whose top side kept their old
-    ///   action in every frame (the others end the step with the chosen
-    ///   action's byte as their last action).
+    /// Every frame's actions (``frameActions``: bottom at `2f`, top at
+    /// `2f + 1`) and paddle moves (``frameMoves``) of the games
+    /// `i ..< i + 8` from the step's chosen actions, the actions stored from
+    /// before the step (`oldB`, `oldT`) and the draws in ``frameKeeps``.
     @inline(never)
     func stickyFrames(_ i: Int, bottom: LaneInts, top: LaneInts, oldB: LaneInts, oldT: LaneInts, frames: Int,
-                      _ p: PongPhysics) -> (bottom: LaneMask, top: LaneMask) {
-        let mOld = p.moves(bottom: Lane8.floats(oldB), top: Lane8.floats(oldT))
-        let mChosen = p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top))
-        // The chosen actions' bytes are the chosen actions unless some
-        // action is outside a byte (then it acts as stay, its byte may not).
-        let wide = (unsafeBitCast(bottom, to: SIMD8<UInt32>.self) | unsafeBitCast(top, to: SIMD8<UInt32>.self)).max() > 0xFF
-        let mByte = wide ? p.moves(bottom: Lane8.floats(bottom & 0xFF), top: Lane8.floats(top & 0xFF)) : mChosen
-        // Without vertical movement the vertical moves are zero whatever the action.
-        let vertical = p.vSpeed != 0
-        // Lanes in which every draw so far has said keep (the old action
-        // still holds; once a draw says not to keep, a kept action is the
-        // chosen action's byte).
-        var stillB = LaneMask(repeating: true), stillT = LaneMask(repeating: true)
+                      _ p: PongPhysics) {
+        var b = oldB, t = oldT
         for f in 0 ..< frames {
-            let keepB = unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self)
-            let keepT = unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self)
-            stillB = stillB .& keepB
-            stillT = stillT .& keepT
-            var m = mChosen
-            if wide {
-                m.bx.replace(with: mByte.bx, where: keepB); m.tx.replace(with: mByte.tx, where: keepT)
-                if vertical { m.by.replace(with: mByte.by, where: keepB); m.ty.replace(with: mByte.ty, where: keepT) }
-            }
-            m.bx.replace(with: mOld.bx, where: stillB); m.tx.replace(with: mOld.tx, where: stillT)
-            if vertical { m.by.replace(with: mOld.by, where: stillB); m.ty.replace(with: mOld.ty, where: stillT) }
-            frameMoves[f] = m
+            b = bottom.replacing(with: b & 0xFF, where: unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self))
+            t = top.replacing(with: t & 0xFF, where: unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self))
+            frameActions[2 * f] = b
+            frameActions[2 * f + 1] = t
+            frameMoves[f] = p.moves(bottom: Lane8.floats(b), top: Lane8.floats(t))
         }
-        return (stillB, stillT)
-    }
-
-    /// The actions of frame `frame` of the games `i ..< i + 8` in a sticky
-    /// step (as ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)`` moves
-    /// them): the old action while every draw has said keep, the chosen
-    /// action in a frame whose draw says not to keep, its byte when kept
-    /// after that. Only for frames that go through the columns (a busy game).
-    @inline(never)
-    func stickyActions(_ i: Int, frame: Int, bottom: LaneInts, top: LaneInts, oldB: LaneInts, oldT: LaneInts)
-        -> (bottom: LaneInts, top: LaneInts) {
-        var stillB = LaneMask(repeating: true), stillT = LaneMask(repeating: true)
-        var keepB = stillB, keepT = stillT
-        for f in 0 ... frame {
-            keepB = unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self)
-            keepT = unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self)
-            stillB = stillB .& keepB
-            stillT = stillT .& keepT
-        }
-        return (bottom.replacing(with: bottom & 0xFF, where: keepB).replacing(with: oldB, where: stillB),
-                top.replacing(with: top & 0xFF, where: keepT).replacing(with: oldT, where: stillT))
     }
 
     /// Stores the drawn generators (``drawnGenerators``) of the games among

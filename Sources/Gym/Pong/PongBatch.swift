@@ -52,6 +52,9 @@ public final class PongBatch: VectorEnvironment {
     /// ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)``): per frame, the
     /// keep draws (bottom at `2f`, top at `2f + 1`) and the paddle moves.
     let frameKeeps: UnsafeMutablePointer<LaneInts>
+    /// Per frame of a sticky step, the actions its draws give (bottom at
+    /// `2f`, top at `2f + 1`).
+    let frameActions: UnsafeMutablePointer<LaneInts>
     let frameMoves: UnsafeMutablePointer<LaneMoves>
     /// The block's sticky generators after the step's draws.
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
@@ -114,6 +117,7 @@ public final class PongBatch: VectorEnvironment {
         sticky0 = column(0); sticky1 = column(0); sticky2 = column(0); sticky3 = column(0)
         let frames = config.frameSkip
         frameKeeps = column(LaneInts(), 2 * frames)
+        frameActions = column(LaneInts(), 2 * frames)
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
         drawnGenerators = column(GeneratorLanes(), 2)
         generatorRotations = column(0, 4)
@@ -133,7 +137,7 @@ public final class PongBatch: VectorEnvironment {
         for b in [sticky0, sticky1, sticky2, sticky3] { b.deallocate() }
         serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
-        frameKeeps.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
+        frameKeeps.deallocate(); frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
     }
 
