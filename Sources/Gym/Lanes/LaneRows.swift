@@ -2,8 +2,8 @@
 /// observation rows (game `g`'s row at `g × stride`).
 extension Lane8 {
     /// Copies `count` floats from `source` to `target` (eight games'
-    /// observation rows, kept by the batch with their cell entries as
-    /// ``writeCells(_:into:)`` wrote them), sixteen floats (64 bytes, a
+    /// observation rows, such as Breakout's rows kept with their cell
+    /// entries), sixteen floats (64 bytes, a
     /// cache line) per load and store: one move each where the CPU has
     /// 512-bit vectors, two otherwise. The last block ends at the last
     /// float (it may overlap the one before, writing the same values), so

@@ -9,7 +9,7 @@
 /// give each frame's moves. Then every game whose frame is quiet takes
 /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` (the fast path's arithmetic, lane-wise)
 /// and only when some game's frame is not quiet do the lanes go back to the
-/// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:fastPath:)``
+/// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:)``
 /// (a game that reaches `maxScore` stops). After the frames, the step
 /// counter and the step limit; games in which anything happened (a full
 /// frame, an end) get their outputs from their summed events, the others
@@ -172,7 +172,7 @@ extension PongBatch {
         s = loadLanes(i)
     }
 
-    /// Game `i`'s full frame (``PongPhysics/tick(_:bottom:top:events:fastPath:)``
+    /// Game `i`'s full frame (``PongPhysics/tick(_:bottom:top:events:)``
     /// on its columns), its events added to `events`.
     /// - Returns: whether the game ended (a side reached `maxScore`).
     @inline(never)

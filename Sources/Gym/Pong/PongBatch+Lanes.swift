@@ -1,14 +1,10 @@
 /// The quiet-frame path of ``PongBatch`` over eight games at once.
 ///
-/// The same test and the same arithmetic as ``PongBatch/quietStep(_:bottom:top:)``
-/// (and so as ``PongPhysics``'s fast path: `paddleTargets`, `frameIsClear`,
-/// `sweptBoxesMeet`), written lane-wise: IEEE single-precision adds,
-/// subtracts, multiplies and comparisons give the same bits in a SIMD lane as
-/// in a scalar register, and `smin`/`smax` below are the standard library's
-/// `min`/`max` (`y < x ? y : x`, `y >= x ? y : x`) lane by lane, so every
-/// lane's result is bit-identical to the scalar path. Lane selects compile to
-/// blends, with no data-dependent branch to mispredict. The batch tests
-/// compare against ``PongGame`` step by step.
+/// Each frame is ``PongPhysics``'s kernel (PongKernels.swift: moves, the
+/// quiet test and motion) in eight lanes, bit for bit the one-game kernel
+/// that ``PongPhysics/tick(_:bottom:top:events:)`` runs (see ``LaneFloat``);
+/// this file holds the runs of quiet frames and the choice of the test's
+/// form. The batch tests compare against ``PongGame`` step by step.
 extension PongBatch {
     typealias Lanes = Lane8.Floats
     typealias LaneInts = Lane8.Ints
@@ -75,7 +71,7 @@ extension PongBatch {
     /// Up to `frames` frames of ``PongPhysics``'s fast path for the lanes
     /// of `s` in `allowed`, frame `f`'s moves `m.moves(f)`, the state
     /// kept in registers, for as long as every allowed lane's frame is quiet:
-    /// no contact possible (`frameIsClear`) and no point. In the frame that
+    /// no contact possible (``PongPhysics/frame(_:_:_:)``) and no point. In the frame that
     /// stops it the quiet lanes move and the others do not; lanes not
     /// allowed never change. `band` takes the band form of the test
     /// (``PongPhysics/quietBand``: every allowed ball stays, for all `frames`, where no
@@ -157,7 +153,7 @@ extension PongBatch {
 
     /// Whether every lane of `s` in `allowed` has its paddles at the only
     /// heights they can take: without a depth range (`maxDepth` 0) the
-    /// clamps of ``PongPhysics/paddleTargets(_:_:_:_:bottom:top:)`` put the
+    /// clamps of ``PongPhysics/frame(_:_:_:)`` put the
     /// bottom paddle at `homeY` and the top one at `height − homeY` whatever
     /// the move, so a paddle already there stays there, bit for bit.
     @inline(__always)

@@ -1,10 +1,8 @@
 /// ``PongBatch``'s observations of eight games at once.
 ///
-/// ``PongPhysics/observe(_:side:into:)``'s arithmetic lane-wise, on the
-/// columns: the same operations in the same order with the same constants
-/// (``PongPhysics/observationScales``), and `smin`/`smax` are the standard
-/// library's `min`/`max` lane by lane, so every float is the reference's bit
-/// for bit (the batch tests compare the observations of every preset with
+/// The observation kernel (``PongPhysics/observation(_:speed:scoreBottom:scoreTop:side:)``)
+/// in eight lanes on the columns, so every float is the reference's bit for
+/// bit (the batch tests compare the observations of every preset with
 /// ``PongGame``'s). The twelve entries come out as twelve lanes of eight
 /// games and go to the games' rows four entries of four games at a time
 /// (``LaneTranspose``).
