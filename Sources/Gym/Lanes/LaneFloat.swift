@@ -33,16 +33,20 @@ protocol LaneFloat {
     static func .> (a: Self, b: Float) -> Condition
     static func .>= (a: Self, b: Float) -> Condition
     static func .== (a: Self, b: Float) -> Condition
-    /// `min(a0, a1) < max(c0, c1)` in every lane (in one game the minimum
-    /// and maximum themselves; in eight lanes the four comparisons that
-    /// decide it, `a0 < c0 || a0 < c1 || a1 < c0 || a1 < c1`, which need no
-    /// selects: the same outcome for every ordered value).
+    /// `min(a0, a1) < max(c0, c1)` in every lane, as the four comparisons
+    /// that decide it, `a0 < c0 || a0 < c1 || a1 < c0 || a1 < c1` (the same
+    /// outcome for every ordered value; no selects, and in one game one
+    /// four-lane comparison, so no branch).
     static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition
     /// `max(a0, a1) > min(c0, c1)` in every lane (as ``spanBelow(_:_:_:_:)``).
     static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition
     /// `other` in the lanes where `mask` holds, `self` elsewhere.
     func replacing(with other: Self, where mask: Condition) -> Self
     func replacing(with other: Float, where mask: Condition) -> Self
+    /// -1 in the lanes where `minus` holds, else +1 where `plus` holds,
+    /// else 0 (one game: integer arithmetic on the two bits, so a sign
+    /// chosen by data, such as an action, costs no branch).
+    static func sign(plus: Condition, minus: Condition) -> Self
 }
 
 /// The result of comparing ``LaneFloat`` values: a ``LaneFlag`` for one
@@ -78,14 +82,18 @@ extension Float: LaneFloat {
     @inlinable @inline(__always) init(repeating value: Float) { self = value }
     @inlinable @inline(__always)
     static func spanBelow(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
-        LaneFlag(Swift.min(a0, a1) < Swift.max(c0, c1))
+        LaneFlag(any(SIMD4(a0, a0, a1, a1) .< SIMD4(c0, c1, c0, c1)))
     }
     @inlinable @inline(__always)
     static func spanAbove(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
-        LaneFlag(Swift.max(a0, a1) > Swift.min(c0, c1))
+        LaneFlag(any(SIMD4(a0, a0, a1, a1) .> SIMD4(c0, c1, c0, c1)))
     }
     @inlinable @inline(__always)
     func replacing(with other: Float, where mask: LaneFlag) -> Float { mask.isSet ? other : self }
+    @inlinable @inline(__always)
+    static func sign(plus: LaneFlag, minus: LaneFlag) -> Float {
+        Float(Int32(plus.bit & ~minus.bit) - Int32(minus.bit))
+    }
 }
 
 /// One game's comparison result as a bit (1 true, 0 false), combined with
@@ -110,6 +118,11 @@ struct LaneFlag: LaneCondition {
 
 extension SIMD8: LaneFloat where Scalar == Float {
     @usableFromInline typealias Condition = SIMDMask<SIMD8<Int32>>
+
+    @inlinable @inline(__always)
+    static func sign(plus: Condition, minus: Condition) -> Self {
+        Self(repeating: 0).replacing(with: 1, where: plus).replacing(with: -1, where: minus)
+    }
 
     @inlinable @inline(__always)
     static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {

@@ -74,13 +74,13 @@ extension PongPhysics {
     /// the floats 1 … 4, so out-of-range actions act as stay).
     @inlinable @inline(__always)
     static func horizontal<L: LaneFloat>(_ a: L) -> L {
-        L(repeating: 0).replacing(with: 1, where: a .== 2).replacing(with: -1, where: a .== 1)
+        L.sign(plus: a .== 2, minus: a .== 1)
     }
 
     /// +1 toward the centre (3), -1 back (4), 0 otherwise (egocentric).
     @inlinable @inline(__always)
     static func vertical<L: LaneFloat>(_ a: L) -> L {
-        L(repeating: 0).replacing(with: 1, where: a .== 3).replacing(with: -1, where: a .== 4)
+        L.sign(plus: a .== 3, minus: a .== 4)
     }
 
     /// The paddle moves of the (egocentric) actions `bottom` and `top`,
