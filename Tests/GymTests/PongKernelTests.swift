@@ -106,4 +106,29 @@ import Testing
             }
         }
     }
+
+    /// The action signs, in both widths: `sign(plus:minus:)` is -1 where
+    /// `minus` holds (whatever `plus`), else +1 where `plus` holds, else 0,
+    /// and the moves' tables (1 → -1, 2 → +1; 3 → +1, 4 → -1; anything
+    /// else 0) hold lane by lane for in- and out-of-range actions.
+    @Test func actionSignsAreTheSameInBothWidths() {
+        for plus in [false, true] {
+            for minus in [false, true] {
+                let want: Float = minus ? -1 : plus ? 1 : 0
+                let one = Float.sign(plus: LaneFlag(plus), minus: LaneFlag(minus))
+                let lanes = SIMD8<Float>.sign(plus: SIMDMask(repeating: plus), minus: SIMDMask(repeating: minus))
+                #expect(one.bitPattern == want.bitPattern && lanes[3].bitPattern == want.bitPattern,
+                        "sign(plus: \(plus), minus: \(minus)): \(one), \(lanes[3]); want \(want)")
+            }
+        }
+        let actions: [Float] = [-1, 0, 1, 2, 3, 4, 5, 300]
+        let table: [Float: (Float, Float)] = [1: (-1, 0), 2: (1, 0), 3: (0, 1), 4: (0, -1)]
+        for a in actions {
+            let want = table[a] ?? (0, 0)
+            let h = PongPhysics.horizontal(a), v = PongPhysics.vertical(a)
+            let hl = PongPhysics.horizontal(SIMD8(repeating: a)), vl = PongPhysics.vertical(SIMD8(repeating: a))
+            #expect([h, v, hl[5], vl[5]].map(\.bitPattern) == [want.0, want.1, want.0, want.1].map(\.bitPattern),
+                    "action \(a): horizontal \(h), \(hl[5]), vertical \(v), \(vl[5]); want \(want)")
+        }
+    }
 }
