@@ -76,7 +76,7 @@ import Testing
                         let base = UnsafeMutableRawPointer(w.baseAddress!)
                         let aligned = (Int(bitPattern: base) + 63) & ~63
                         let target = UnsafeMutablePointer<Float>(bitPattern: aligned)! + offset
-                        BreakoutPhysics.copyRows(e.baseAddress!, into: target, count: cells)
+                        Lane8.copyRows(e.baseAddress!, into: target, count: cells)
                         let start = target - w.baseAddress!
                         #expect(w[start ..< start + cells].map(\.bitPattern) == entries.map(\.bitPattern),
                                 "\(cells) cells, offset \(offset)")

@@ -115,6 +115,6 @@ extension BreakoutBatch {
     @inline(__always)
     static func fullLanes(_ runs: SIMD8<Float>, skip: Float) -> UInt32 {
         let bits = SIMD8<Float>().replacing(with: SIMD8(1, 2, 4, 8, 16, 32, 64, 128), where: runs .== skip)
-        return UInt32(BreakoutPhysics.laneSum(bits))
+        return UInt32(Lane8.sum(bits))
     }
 }

@@ -30,11 +30,11 @@ extension BreakoutPhysics {
 
         /// Row `k` of the group's eight games.
         @inline(__always)
-        func row(_ k: Int) -> Lanes { BreakoutPhysics.load(first + k &* stride) }
+        func row(_ k: Int) -> Lanes { Lane8.load(first, k &* stride) }
 
         /// Sets row `k` of the group's eight games.
         @inline(__always)
-        func set(_ k: Int, _ v: Lanes) { BreakoutPhysics.store(v, first + k &* stride) }
+        func set(_ k: Int, _ v: Lanes) { Lane8.store(v, first, k &* stride) }
 
         /// Row `k` (one holding integers) of the group's eight games.
         @inline(__always)

@@ -52,7 +52,7 @@ extension BreakoutPhysics {
         // contiguous in both); the head and the paddle-relative entries
         // are then written over the rest.
         assert(stride == observationCount, "eight rows of an observation each")
-        Self.copyRows(entries, into: o, count: 8 &* stride)
+        Lane8.copyRows(entries, into: o, count: 8 &* stride)
         let most = observeHeadLanes(cores, kept: kept, into: o, stride: stride, scratch: scratch, quiet: quiet)
         // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
@@ -115,7 +115,7 @@ extension BreakoutPhysics {
         }
         if config.watchdogSteps > 0 {
             // Quiet: the steps without progress as held (the cores' copies are not settled).
-            let since = quiet ? Self.floats(kept.integers(Self.heldSinceProgress))
+            let since = quiet ? Lane8.floats(kept.integers(Self.heldSinceProgress))
                 : Self.gather(c) { Float($0.pointee.stepsSinceProgress) }
             let w = since / Float(config.watchdogSteps)
             scratch[5] = one.replacing(with: w, where: w .< 1)
@@ -131,7 +131,7 @@ extension BreakoutPhysics {
         var most: Int32 = 0
         if quiet {
             n = fields[2]
-            most = Self.laneSum(n) != 0 ? 1 : 0
+            most = Lane8.sum(n) != 0 ? 1 : 0
         } else {
             n = Self.gather(c) { Float($0.pointee.ballCount) }
             fields[2] = n
@@ -160,7 +160,7 @@ extension BreakoutPhysics {
             b[3] = Self.unitLanes(vx * invV).replacing(with: 0, where: idle)
             b[4] = Self.unitLanes(vy * invV).replacing(with: 0, where: idle)
         }
-        Self.storeRows(scratch, count: 8 + 5 * Int(most), into: o, stride: stride)
+        Lane8.storeRows(scratch, count: 8 + 5 * Int(most), into: o, stride: stride)
         return most
     }
 
@@ -176,59 +176,6 @@ extension BreakoutPhysics {
 
     /// Where the gathered fields start in the scratch (after the entries).
     static let laneFieldsStart = Swift.max(8 + 5 * BreakoutConfig.ballSlots, 3 * BreakoutConfig.ballSlots + 7)
-
-    /// Copies `count` floats from `source` to `target` (eight games'
-    /// observation rows, kept by the batch with their cell entries as
-    /// ``writeCells(_:into:)`` wrote them), sixteen floats (64 bytes, a
-    /// cache line) per load and store: one move each where the CPU has
-    /// 512-bit vectors, two otherwise. The last block ends at the last
-    /// float (it may overlap the one before, writing the same values), so
-    /// nothing past either range is touched; fewer than sixteen floats take
-    /// the scalar loop. After the first block, the blocks start at 64-byte
-    /// boundaries of `target` (a store across a cache line costs two).
-    @inline(always)
-    static func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
-        guard count >= 16 else {
-            for k in 0 ..< count { target[k] = source[k] }
-            return
-        }
-        typealias Block = SIMD16<Float>
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
-        to.storeBytes(of: from.loadUnaligned(as: Block.self), as: Block.self)
-        // The first index after 0 whose float starts a 64-byte block (1 ... 16).
-        var k = 16 &- ((Int(bitPattern: to) & 63) &>> 2)
-        while k &+ 32 < count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: (k &+ 16) &* 4, as: Block.self),
-                          toByteOffset: (k &+ 16) &* 4, as: Block.self)
-            k &+= 32
-        }
-        while k &+ 16 < count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
-            k &+= 16
-        }
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: (count &- 16) &* 4, as: Block.self),
-                      toByteOffset: (count &- 16) &* 4, as: Block.self)
-    }
-
-    /// The sum of the eight lanes, pairwise from element reads (the
-    /// library's `lowHalf`/`highHalf` were left as calls here). Used only to
-    /// test for zero: any NaN lane makes it NaN, whatever the order.
-    @inline(always)
-    static func laneSum(_ v: Lanes) -> Float {
-        let h = SIMD4(v[0], v[1], v[2], v[3]) + SIMD4(v[4], v[5], v[6], v[7])
-        return (h[0] + h[2]) + (h[1] + h[3])
-    }
-
-    @inline(always)
-    static func load(_ p: UnsafePointer<Float>) -> Lanes {
-        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
-    }
-
-    @inline(always)
-    static func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
-    }
 
     /// ``observeRelative(_:aimColumns:into:)`` of eight games (game `g`'s
     /// fields in lane `g` of `fields`, its aim candidates in `aim[g]`,
@@ -297,7 +244,7 @@ extension BreakoutPhysics {
         f[6] = Self.unitLanes(((column + 0.5) * brickW - focusCrossing) * invW).replacing(with: 0, where: column .< 0)
         // The slots no game uses are zeros in the copied rows (and in
         // `scratch`, for a transpose that runs into them).
-        Self.storeRows(scratch, count: 3 * balls + 7, skipping: 3 * Int(most) ..< 3 * balls, into: o, stride: stride)
+        Lane8.storeRows(scratch, count: 3 * balls + 7, skipping: 3 * Int(most) ..< 3 * balls, into: o, stride: stride)
     }
 
     /// ``nearestColumn(_:to:)`` lane by lane (`candidates[g]` and `x[g]`;
@@ -325,7 +272,7 @@ extension BreakoutPhysics {
         // x − x is +0 in every finite lane and NaN in any other; their sum
         // is 0 only when every lane is finite (a mask reduction was a call).
         let probe = x - x
-        guard Self.laneSum(probe) == 0 else {
+        guard Lane8.sum(probe) == 0 else {
             return nearestColumnLanesOneByOne(candidates, to: x)
         }
         if cols <= Self.placedColumnsLimit {
@@ -348,7 +295,7 @@ extension BreakoutPhysics {
         repeat {
             let isCandidate = unsafeBitCast(bits &>> 31, to: LaneMask.self)
             bits &<<= 1
-            let distance = unset.replacing(with: Self.magnitude((column + 0.5) * brickW - x), where: isCandidate)
+            let distance = unset.replacing(with: Lane8.magnitude((column + 0.5) * brickW - x), where: isCandidate)
             // From the highest column down, a nearer or equally near
             // candidate replaces the choice: the lowest of the nearest
             // ones is kept, as the scan in column order keeps it.
@@ -398,15 +345,15 @@ extension BreakoutPhysics {
         j = j.replacing(with: j - 1, where: tooFar).replacing(with: j + 1, where: tooNear)
         let t = j + 1
         // Columns 0 ... j: the low t bits.
-        let low = candidates & ((SIMD8<UInt32>(repeating: 1) &<< Self.integers(t)) &- 1)
+        let low = candidates & ((SIMD8<UInt32>(repeating: 1) &<< Lane8.integers(t)) &- 1)
         let high = candidates & ~low
         // Both sets and the right one's lowest bit as floats (exact), tested
         // for zero and read for their highest bit as floats.
         let lowSet = Lanes(SIMD8<Int32>(truncatingIfNeeded: low))
         let rightBit = Lanes(SIMD8<Int32>(truncatingIfNeeded: high & (0 &- high)))
         let left = Self.highestBit(lowSet), right = Self.highestBit(rightBit)
-        let leftDistance = Self.magnitude((left + 0.5) * brickW - x)
-        let rightDistance = Self.magnitude((right + 0.5) * brickW - x)
+        let leftDistance = Lane8.magnitude((left + 0.5) * brickW - x)
+        let rightDistance = Lane8.magnitude((right + 0.5) * brickW - x)
         let hasLeft: LaneMask = lowSet .> 0, hasRight: LaneMask = rightBit .> 0
         let takeRight = hasRight .& (.!hasLeft .| (rightDistance .< leftDistance))
         return left.replacing(with: right, where: takeRight).replacing(with: -1, where: .!(hasLeft .| hasRight))
@@ -419,60 +366,12 @@ extension BreakoutPhysics {
         Lanes((unsafeBitCast(v, to: SIMD8<Int32>.self) &>> 23) &- 127)
     }
 
-    /// `|v|` by clearing the sign bit (a −0 becomes +0: equal in every
-    /// comparison, and only comparisons read the result).
-    @inline(always)
-    static func magnitude(_ v: Lanes) -> Lanes {
-        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
-    }
-
     /// ``nearestColumn(_:to:)`` of each lane (out of line: rare).
     @inline(never)
     func nearestColumnLanesOneByOne(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
         var best = Lanes()
         for g in 0 ..< 8 { best[g] = Float(nearestColumn(candidates[g], to: x[g])) }
         return best
-    }
-
-    /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
-    /// `o[g × stride + j]`, four entries at a time by four-by-four transposes
-    /// (``LaneTranspose``); the last `count % 4` by one more transpose of
-    /// the last four entries (writing some entries twice, with the same
-    /// values), or lane by lane when `count < 4`. Entries in `gap` need
-    /// not be written (the rows hold them already): the blocks skip from
-    /// the gap's start to its end, though a block may still cover some of
-    /// it (the one before it, or the last one, which ends at `count`),
-    /// writing `columns`' values there, which must then be the rows' own.
-    @inline(always)
-    static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, skipping gap: Range<Int> = 0 ..< 0,
-                          into o: UnsafeMutablePointer<Float>, stride: Int) {
-        var j = 0
-        if count >= 4 {
-            // The blocks before the gap, then those after it (one compare a
-            // block, as without a gap); one transpose site (a second one
-            // was left as calls).
-            var end = gap.lowerBound
-            if end == 0 {
-                j = gap.upperBound
-                end = count
-            }
-            while true {
-                let at = Swift.min(j, count - 4)
-                let a = columns[at], b = columns[at + 1], c = columns[at + 2], d = columns[at + 3]
-                LaneTranspose.storeColumns(a, b, c, d, into: o + at, stride: stride)
-                j &+= 4
-                if j >= end {
-                    if end == count { return }
-                    j = Swift.max(j, gap.upperBound)
-                    end = count
-                }
-            }
-        }
-        while j < count {
-            let v = columns[j]
-            if !gap.contains(j) { for g in 0 ..< 8 { o[g * stride + j] = v[g] } }
-            j += 1
-        }
     }
 
     /// One float of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
@@ -533,7 +432,7 @@ extension BreakoutPhysics {
         let finite: LaneMask = (time .< .infinity) .& (time .> -.infinity)
         let far: LaneMask = finite .& (m .>= 4 * p)
         // Any far lane: the sum of 1 per far lane (a mask reduction was a call).
-        if Self.laneSum(Lanes().replacing(with: 1, where: far)) != 0 {
+        if Lane8.sum(Lanes().replacing(with: 1, where: far)) != 0 {
             // Rare (a crossing four periods away): the library's remainder, as the scalar code takes it.
             for g in 0 ..< 8 where far[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         }

@@ -53,7 +53,7 @@ extension BreakoutPhysics {
         // at once (exact in floats).
         let kind = kept.row(Self.keptCase)
         let none = Lanes(repeating: -1)
-        let cases = Self.laneSum(kind)
+        let cases = Lane8.sum(kind)
         guard cases != 0 else { return none }
         var eligible: LaneMask = kind .> 0
         var serving: LaneMask = kind .> 1
@@ -75,7 +75,7 @@ extension BreakoutPhysics {
         var x = kept.row(Self.heldBallX), y = kept.row(Self.heldBallY)
         let vx = kept.row(Self.keptBallVX), vy = kept.row(Self.keptBallVY)
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
-        let action = Self.floats(actionCodes)
+        let action = Lane8.floats(actionCodes)
         // paddleTarget's direction: left −1, right +1, any other action 0.
         let dir = Lanes().replacing(with: -1, where: action .== Float(BreakoutAction.left.rawValue))
             .replacing(with: 1, where: action .== Float(BreakoutAction.right.rawValue))
@@ -146,7 +146,7 @@ extension BreakoutPhysics {
         kept.set(Self.heldBallX, x)
         kept.set(Self.heldBallY, y)
         kept.set(Self.heldCooldown, cooldown)
-        let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Self.integers(done))
+        let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(done))
         kept.set(Self.heldFrames, kept.integers(Self.heldFrames) &+ frameCounts)
         kept.set(Self.heldLastAction, kept.integers(Self.heldLastAction)
             .replacing(with: actionCodes & 0xFF, where: frameCounts .!= 0))
@@ -159,10 +159,10 @@ extension BreakoutPhysics {
         fields[6] = vy
         fields[Self.laneCooldownField] = cooldown
         if anyServing {
-            serveFrames &+= Int(Self.laneSum(Lanes().replacing(with: done, where: serving)))
+            serveFrames &+= Int(Lane8.sum(Lanes().replacing(with: done, where: serving)))
         }
         if countsDown {
-            let timers = Self.integers(timer)
+            let timers = Lane8.integers(timer)
             for g in 0 ..< 8 where serving[g] { c[g].serveTimer = Int32(bitPattern: timers[g]) }
         }
         return done.replacing(with: none, where: .!eligible)
@@ -172,21 +172,6 @@ extension BreakoutPhysics {
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
     /// ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` (counted there in floats and
-    /// read back by ``integers(_:)``, exact below 2^23).
+    /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
-
-    /// `Float(v[g])` in each lane `g`, element by element (the library's
-    /// vector conversion was left as a generic call).
-    @inline(__always)
-    static func floats(_ v: SIMD8<Int32>) -> Lanes {
-        Lanes(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))
-    }
-
-    /// Lanes holding integers 0 ..< 2^23 as those integers, without a
-    /// range check: adding 2^23 puts the integer in the low 23 bits of the
-    /// pattern.
-    @inline(__always)
-    static func integers(_ v: Lanes) -> SIMD8<UInt32> {
-        unsafeBitCast(v + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
-    }
 }

@@ -9,7 +9,7 @@
 /// give each frame's moves. Then every game whose frame is quiet takes
 /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` (the fast path's arithmetic, lane-wise)
 /// and only when some game's frame is not quiet do the lanes go back to the
-/// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:fastPath:)``
+/// columns, for that game's full ``PongPhysics/tick(_:bottom:top:events:)``
 /// (a game that reaches `maxScore` stops). After the frames, the step
 /// counter and the step limit; games in which anything happened (a full
 /// frame, an end) get their outputs from their summed events, the others
@@ -29,9 +29,9 @@ extension PongBatch {
         let lanes = Lanes.scalarCount
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
-        let startedMask = Self.floats(Self.widen(Self.lanes(end, i))) .== 0
+        let startedMask = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
         var allowed = startedMask
-        var running = Self.bits(allowed)
+        var running = Lane8.bits(allowed)
         if running != 0xFF {
             for j in 0 ..< lanes where running >> UInt8(j) & 1 == 0 {
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
@@ -45,9 +45,9 @@ extension PongBatch {
         // The state of the eight games (finished ones included: never
         // allowed, so their lanes do not change) and their last actions.
         var s = loadLanes(i)
-        var lastB = Self.widen(Self.lanes(lastActionBottom, i))
-        var lastT = Self.widen(Self.lanes(lastActionTop, i))
-        let chosen = Self.moves(bottom: bottom, top: top, p)
+        var lastB = Lane8.widen(Lane8.load(lastActionBottom, i))
+        var lastT = Lane8.widen(Lane8.load(lastActionTop, i))
+        let chosen = p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top))
         // While every running ball stays in the band no paddle can reach,
         // the quiet test is the walls' alone; after any full frame the
         // exact test again.
@@ -62,7 +62,7 @@ extension PongBatch {
             while remaining > 0 && running != 0 {
                 let (done, quiet) = Self.quietRun(&s, chosen, allowed: allowed, frames: remaining,
                                                   band: banded, flat: flat, p)
-                let busy = done == remaining ? 0 : running & ~Self.bits(quiet)
+                let busy = done == remaining ? 0 : running & ~Lane8.bits(quiet)
                 // The quiet frames, with the quiet games of a frame with a
                 // busy game (those have moved).
                 let taken = done &* running.nonzeroBitCount &+ (busy == 0 ? 0 : running.nonzeroBitCount &- busy.nonzeroBitCount)
@@ -84,15 +84,14 @@ extension PongBatch {
             // each frame with its own moves.
             let frames = p.config.frameSkip
             drawKeeps(i, frames: frames, sticky)
-            let oldB = lastB, oldT = lastT
-            let kept = stickyFrames(i, bottom: bottom, top: top, oldB: oldB, oldT: oldT, frames: frames, p)
+            stickyFrames(i, bottom: bottom, top: top, oldB: lastB, oldT: lastT, frames: frames, p)
             laneDrawCount &+= frames &* running.nonzeroBitCount
             var f = 0
             while f < frames && running != 0 {
                 let (done, quiet) = Self.quietRun(&s, FrameMoves(first: frameMoves + f), allowed: allowed,
                                                   frames: frames - f, band: banded, flat: flat, p)
                 let remaining = frames - f
-                let busy = done == remaining ? 0 : running & ~Self.bits(quiet)
+                let busy = done == remaining ? 0 : running & ~Lane8.bits(quiet)
                 let taken = done &* running.nonzeroBitCount &+ (busy == 0 ? 0 : running.nonzeroBitCount &- busy.nonzeroBitCount)
                 quietCount &+= taken
                 if banded { bandCount &+= taken }
@@ -100,7 +99,7 @@ extension PongBatch {
                 f += done
                 if f == frames { break }
                 banded = false
-                let (b, t) = stickyActions(i, frame: f, bottom: bottom, top: top, oldB: oldB, oldT: oldT)
+                let b = frameActions[2 * f], t = frameActions[2 * f + 1]
                 let before = running
                 fullFrames(i, busy: busy, bottom: b, top: t, &s, &running, &allowed, &touched, p, maxScore: maxScore)
                 // A game that ended drew for the frames it played only,
@@ -117,24 +116,23 @@ extension PongBatch {
                 f += 1
             }
             storeDrawn(i, played: running)
-            // The last frame's actions' bytes: the old ones where every
-            // draw said keep, else the chosen ones' bytes.
-            lastB = lastB.replacing(with: (bottom & 0xFF).replacing(with: oldB, where: kept.bottom), where: allowed)
-            lastT = lastT.replacing(with: (top & 0xFF).replacing(with: oldT, where: kept.top), where: allowed)
+            // The last frame's actions' bytes (a game that ended has its own).
+            lastB = lastB.replacing(with: frameActions[2 * frames - 2] & 0xFF, where: allowed)
+            lastT = lastT.replacing(with: frameActions[2 * frames - 1] & 0xFF, where: allowed)
         }
         storePositions(s, i)
-        Self.setLanes(lastActionBottom, i, Self.narrow(lastB))
-        Self.setLanes(lastActionTop, i, Self.narrow(lastT))
+        Lane8.store(Lane8.narrow(lastB), lastActionBottom, i)
+        Lane8.store(Lane8.narrow(lastT), lastActionTop, i)
         // The step counter and the step limit of every game that ran (the
         // limit compared as floats: exact, a limited episode never counts
         // past maxSteps ≤ 10 000 000 < 2^24).
-        let stepsNow = Self.lanes(steps, i)
+        let stepsNow = Lane8.load(steps, i)
         let next = stepsNow.replacing(with: stepsNow &+ 1, where: startedMask)
-        Self.setLanes(steps, i, next)
+        Lane8.store(next, steps, i)
         let maxSteps = p.config.maxSteps
         if maxSteps > 0 {
-            let endsNow = Self.floats(Self.widen(Self.lanes(end, i)))
-            let limited = startedMask .& (endsNow .== 0) .& (Self.floats(next) .>= Float(maxSteps))
+            let endsNow = Lane8.floats(Lane8.widen(Lane8.load(end, i)))
+            let limited = startedMask .& (endsNow .== 0) .& (Lane8.floats(next) .>= Float(maxSteps))
             if any(limited) {
                 for j in 0 ..< lanes where limited[j] {
                     end[i + j] = EpisodeEnd.stepLimit.rawValue
@@ -174,7 +172,7 @@ extension PongBatch {
         s = loadLanes(i)
     }
 
-    /// Game `i`'s full frame (``PongPhysics/tick(_:bottom:top:events:fastPath:)``
+    /// Game `i`'s full frame (``PongPhysics/tick(_:bottom:top:events:)``
     /// on its columns), its events added to `events`.
     /// - Returns: whether the game ended (a side reached `maxScore`).
     @inline(never)

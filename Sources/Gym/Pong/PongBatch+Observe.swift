@@ -1,20 +1,12 @@
 /// ``PongBatch``'s observations of eight games at once.
 ///
-/// ``PongPhysics/observe(_:side:into:)``'s arithmetic lane-wise, on the
-/// columns: the same operations in the same order with the same constants
-/// (``PongPhysics/observationScales``), and `smin`/`smax` are the standard
-/// library's `min`/`max` lane by lane, so every float is the reference's bit
-/// for bit (the batch tests compare the observations of every preset with
+/// The observation kernel (``PongPhysics/observation(_:speed:scoreBottom:scoreTop:side:)``)
+/// in eight lanes on the columns, so every float is the reference's bit for
+/// bit (the batch tests compare the observations of every preset with
 /// ``PongGame``'s). The twelve entries come out as twelve lanes of eight
 /// games and go to the games' rows four entries of four games at a time
 /// (``LaneTranspose``).
 extension PongBatch {
-    /// Eight games' observation entries, entry `k` of game `i + j` in lane
-    /// `j` of `f[k]`.
-    struct ObservationLanes {
-        var f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11: Lanes
-    }
-
     /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, game
     /// `g`'s row at `out + g × stride`.
     @inline(never)
@@ -26,35 +18,11 @@ extension PongBatch {
         LaneTranspose.storeColumns(f.f8, f.f9, f.f10, f.f11, into: row + 8, stride: stride)
     }
 
-    /// The entries of side `side`'s observations of games `i ..< i + 8`.
-    /// Out of line, so that the compiler computes the entries lane-wise: seen
-    /// together with the transposes that follow, it computed them lane by
-    /// lane, with a branch per lane for each `min` and `max`.
+    /// The entries of side `side`'s observations of games `i ..< i + 8`
+    /// (out of line: computed apart from the transposes that follow).
     @inline(never)
-    func observationLanes(_ i: Int, side: PongSide, _ p: PongPhysics) -> ObservationLanes {
-        let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = p.observationScales
-        let m = side.mirror
-        let bottomX = Self.lanes(self.bottomX, i), topX = Self.lanes(self.topX, i)
-        let bottomDepth = Self.lanes(bottomY, i) - p.homeY
-        let topDepth = (p.height - p.homeY) - Self.lanes(topY, i)
-        let bottomScore = Self.floats(Self.lanes(scoreBottom, i)), topScore = Self.floats(Self.lanes(scoreTop, i))
-        let bottom = side == .bottom
-        let ownX = bottom ? bottomX : topX, oppX = bottom ? topX : bottomX
-        let ownDepth = bottom ? bottomDepth : topDepth, oppDepth = bottom ? topDepth : bottomDepth
-        let ownScore = bottom ? bottomScore : topScore, oppScore = bottom ? topScore : bottomScore
-        let x = Self.lanes(ballX, i)
-        return ObservationLanes(
-            f0: (ownX - cx) * invCX * m,
-            f1: Self.smin(ownDepth * invDepth, 1),
-            f2: (oppX - cx) * invCX * m,
-            f3: Self.smin(oppDepth * invDepth, 1),
-            f4: (x - cx) * invCX * m,
-            f5: Self.smin(Self.smax((Self.lanes(ballY, i) - cy) * invCY * m, -1), 1),
-            f6: Self.smin(Self.smax(Self.lanes(ballVX, i) * invV * m, -1), 1),
-            f7: Self.smin(Self.smax(Self.lanes(ballVY, i) * invV * m, -0.5), 0.5),
-            f8: (x - ownX) * invW * m,
-            f9: Self.smin(Self.lanes(speed, i) * invS, 1),
-            f10: ownScore * invMax,
-            f11: oppScore * invMax)
+    func observationLanes(_ i: Int, side: PongSide, _ p: PongPhysics) -> PongObservation<Lanes> {
+        p.observation(loadLanes(i), speed: Lane8.load(speed, i), scoreBottom: Lane8.floats(Lane8.load(scoreBottom, i)),
+                      scoreTop: Lane8.floats(Lane8.load(scoreTop, i)), side: side)
     }
 }

@@ -10,12 +10,9 @@
 /// its columns (which hold it as it was before the step) and draws, one
 /// game alone, the frames it played (``redrawSticky(_:frames:_:)``).
 ///
-/// Within a step each frame's action of a side is one of three: the action
-/// stored from before the step (kept while every draw so far said keep),
-/// the chosen action (a draw said not to keep it), or, kept after that,
-/// the chosen action's byte as the state stores it (the same action unless
-/// the chosen one is outside a byte). The moves of those three are
-/// computed once per step and selected lane-wise per frame.
+/// Then each frame's actions follow the reference's rule lane-wise: per
+/// side, the previous frame's action as the state stores it (its byte)
+/// where the frame's draw says keep, else the chosen action.
 extension PongBatch {
     /// The sticky draws of every frame of a step of the games `i ..< i + 8`
     /// (all of them: the caller uses the lanes of the running games), as
@@ -31,8 +28,8 @@ extension PongBatch {
         let scaled = sticky * 0x1p24
         for half in 0 ..< 2 {
             let k = i + 4 * half
-            var g = GeneratorLanes(s0: Self.quad(sticky0, k), s1: Self.quad(sticky1, k),
-                                   s2: Self.quad(sticky2, k), s3: Self.quad(sticky3, k))
+            var g = GeneratorLanes(s0: Lane8.loadQuad(sticky0, k), s1: Lane8.loadQuad(sticky1, k),
+                                   s2: Lane8.loadQuad(sticky2, k), s3: Lane8.loadQuad(sticky3, k))
             let halfKeeps = keeps + 16 * half
             // Draw d is frame d / 2's, bottom (even d) then top.
             for d in 0 ..< 2 * frames {
@@ -42,62 +39,21 @@ extension PongBatch {
         }
     }
 
-    /// Every frame's paddle moves (``frameMoves``) of the games `i ..< i + 8`
-    /// from the step's chosen actions, the actions stored from before the
-    /// step (`old`) and the draws in ``frameKeeps``.
-    /// - Returns: the lanes whose bottom and whose top side kept their old
-    ///   action in every frame (the others end the step with the chosen
-    ///   action's byte as their last action).
+    /// Every frame's actions (``frameActions``: bottom at `2f`, top at
+    /// `2f + 1`) and paddle moves (``frameMoves``) of the games
+    /// `i ..< i + 8` from the step's chosen actions, the actions stored from
+    /// before the step (`oldB`, `oldT`) and the draws in ``frameKeeps``.
     @inline(never)
     func stickyFrames(_ i: Int, bottom: LaneInts, top: LaneInts, oldB: LaneInts, oldT: LaneInts, frames: Int,
-                      _ p: PongPhysics) -> (bottom: LaneMask, top: LaneMask) {
-        let mOld = Self.moves(bottom: oldB, top: oldT, p)
-        let mChosen = Self.moves(bottom: bottom, top: top, p)
-        // The chosen actions' bytes are the chosen actions unless some
-        // action is outside a byte (then it acts as stay, its byte may not).
-        let wide = (unsafeBitCast(bottom, to: SIMD8<UInt32>.self) | unsafeBitCast(top, to: SIMD8<UInt32>.self)).max() > 0xFF
-        let mByte = wide ? Self.moves(bottom: bottom & 0xFF, top: top & 0xFF, p) : mChosen
-        // Without vertical movement the vertical moves are zero whatever the action.
-        let vertical = p.vSpeed != 0
-        // Lanes in which every draw so far has said keep (the old action
-        // still holds; once a draw says not to keep, a kept action is the
-        // chosen action's byte).
-        var stillB = LaneMask(repeating: true), stillT = LaneMask(repeating: true)
+                      _ p: PongPhysics) {
+        var b = oldB, t = oldT
         for f in 0 ..< frames {
-            let keepB = unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self)
-            let keepT = unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self)
-            stillB = stillB .& keepB
-            stillT = stillT .& keepT
-            var m = mChosen
-            if wide {
-                m.bx.replace(with: mByte.bx, where: keepB); m.tx.replace(with: mByte.tx, where: keepT)
-                if vertical { m.by.replace(with: mByte.by, where: keepB); m.ty.replace(with: mByte.ty, where: keepT) }
-            }
-            m.bx.replace(with: mOld.bx, where: stillB); m.tx.replace(with: mOld.tx, where: stillT)
-            if vertical { m.by.replace(with: mOld.by, where: stillB); m.ty.replace(with: mOld.ty, where: stillT) }
-            frameMoves[f] = m
+            b = bottom.replacing(with: b & 0xFF, where: unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self))
+            t = top.replacing(with: t & 0xFF, where: unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self))
+            frameActions[2 * f] = b
+            frameActions[2 * f + 1] = t
+            frameMoves[f] = p.moves(bottom: Lane8.floats(b), top: Lane8.floats(t))
         }
-        return (stillB, stillT)
-    }
-
-    /// The actions of frame `frame` of the games `i ..< i + 8` in a sticky
-    /// step (as ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)`` moves
-    /// them): the old action while every draw has said keep, the chosen
-    /// action in a frame whose draw says not to keep, its byte when kept
-    /// after that. Only for frames that go through the columns (a busy game).
-    @inline(never)
-    func stickyActions(_ i: Int, frame: Int, bottom: LaneInts, top: LaneInts, oldB: LaneInts, oldT: LaneInts)
-        -> (bottom: LaneInts, top: LaneInts) {
-        var stillB = LaneMask(repeating: true), stillT = LaneMask(repeating: true)
-        var keepB = stillB, keepT = stillT
-        for f in 0 ... frame {
-            keepB = unsafeBitCast(frameKeeps[2 * f], to: LaneMask.self)
-            keepT = unsafeBitCast(frameKeeps[2 * f + 1], to: LaneMask.self)
-            stillB = stillB .& keepB
-            stillT = stillT .& keepT
-        }
-        return (bottom.replacing(with: bottom & 0xFF, where: keepB).replacing(with: oldB, where: stillB),
-                top.replacing(with: top & 0xFF, where: keepT).replacing(with: oldT, where: stillT))
     }
 
     /// Stores the drawn generators (``drawnGenerators``) of the games among
@@ -110,8 +66,8 @@ extension PongBatch {
             let g = drawnGenerators[half]
             let bits = played >> UInt8(4 * half) & 0xF
             if bits == 0xF {
-                Self.setQuad(sticky0, k, g.s0); Self.setQuad(sticky1, k, g.s1)
-                Self.setQuad(sticky2, k, g.s2); Self.setQuad(sticky3, k, g.s3)
+                Lane8.storeQuad(g.s0, sticky0, k); Lane8.storeQuad(g.s1, sticky1, k)
+                Lane8.storeQuad(g.s2, sticky2, k); Lane8.storeQuad(g.s3, sticky3, k)
             } else {
                 for j in 0 ..< 4 where bits >> UInt8(j) & 1 != 0 {
                     sticky0[k + j] = g.s0[j]; sticky1[k + j] = g.s1[j]
@@ -129,59 +85,5 @@ extension PongBatch {
         var g = stickyGenerator(i)
         for _ in 0 ..< 2 * frames { _ = g.chance(sticky) }
         setStickyGenerator(g, i)
-    }
-
-    @inline(__always)
-    static func quad(_ c: UnsafeMutablePointer<UInt64>, _ i: Int) -> SIMD4<UInt64> {
-        UnsafeRawPointer(c + i).loadUnaligned(as: SIMD4<UInt64>.self)
-    }
-
-    @inline(__always)
-    static func setQuad(_ c: UnsafeMutablePointer<UInt64>, _ i: Int, _ v: SIMD4<UInt64>) {
-        UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: SIMD4<UInt64>.self)
-    }
-}
-
-/// Four games' xoshiro256** generators, one lane per game: each lane is
-/// ``Xoshiro256`` step for step (the same shifts, rotations and exclusive
-/// ors on 64-bit lanes; the products by 5 and 9 as shifts and adds, equal
-/// modulo 2^64), so each game draws the numbers its own generator would.
-struct GeneratorLanes {
-    var s0: SIMD4<UInt64> = .zero, s1: SIMD4<UInt64> = .zero, s2: SIMD4<UInt64> = .zero, s3: SIMD4<UInt64> = .zero
-
-    /// The shifts of xoshiro256**'s two rotations (see
-    /// ``PongBatch/generatorRotations``).
-    struct Rotations {
-        /// The result's rotation by 7: shifts by 7 and 57.
-        var resultLeft, resultRight: UInt64
-        /// The last state word's rotation by 45: shifts by 45 and 19.
-        var stateLeft, stateRight: UInt64
-    }
-
-    /// ``Xoshiro256/next()`` in every lane.
-    @inline(__always)
-    mutating func next(_ rotation: Rotations) -> SIMD4<UInt64> {
-        let times5 = s1 &+ (s1 &<< 2)
-        let rotated = (times5 &<< rotation.resultLeft) | (times5 &>> rotation.resultRight)
-        let result = rotated &+ (rotated &<< 3)
-        let t = s1 &<< 17
-        s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
-        s2 ^= t
-        s3 = (s3 &<< rotation.stateLeft) | (s3 &>> rotation.stateRight)
-        return result
-    }
-
-    /// ``Xoshiro256/chance(_:)`` in every lane, all ones where it is true,
-    /// given `scaled` = `p × 2^24`: the draw `Float(next() >> 40) × 2^-24`
-    /// is below `p` exactly when `Float(next() >> 40)` is below `p × 2^24`
-    /// (both products by a power of two are exact, and the 24 bits convert
-    /// exactly through `Int32`).
-    @inline(__always)
-    mutating func chance(scaled: Float, _ rotation: Rotations) -> SIMD4<Int32> {
-        let r = next(rotation) &>> 40
-        let n = SIMD4<Int32>(Int32(truncatingIfNeeded: r[0]), Int32(truncatingIfNeeded: r[1]),
-                             Int32(truncatingIfNeeded: r[2]), Int32(truncatingIfNeeded: r[3]))
-        let u = SIMD4<Float>(Float(n[0]), Float(n[1]), Float(n[2]), Float(n[3]))
-        return unsafeBitCast(u .< scaled, to: SIMD4<Int32>.self)
     }
 }

@@ -52,6 +52,9 @@ public final class PongBatch: VectorEnvironment {
     /// ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)``): per frame, the
     /// keep draws (bottom at `2f`, top at `2f + 1`) and the paddle moves.
     let frameKeeps: UnsafeMutablePointer<LaneInts>
+    /// Per frame of a sticky step, the actions its draws give (bottom at
+    /// `2f`, top at `2f + 1`).
+    let frameActions: UnsafeMutablePointer<LaneInts>
     let frameMoves: UnsafeMutablePointer<LaneMoves>
     /// The block's sticky generators after the step's draws.
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
@@ -62,7 +65,7 @@ public final class PongBatch: VectorEnvironment {
     /// may lower lane by lane through general registers (shifts by amounts
     /// it cannot see stay vector shifts).
     let generatorRotations: UnsafeMutablePointer<UInt64>
-    /// The ball heights inside which no paddle can be reached (``band(_:)``).
+    /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
     let bandLow, bandHigh: Float
     /// Frames taken by the quiet path since `init` (tests check that the
     /// path carries the frames it should: a path that silently stopped being
@@ -100,7 +103,7 @@ public final class PongBatch: VectorEnvironment {
         self.firstIndex = firstIndex
         self.autoresetMode = autoresetMode
         observationLayout = PongPhysics.observationLayout
-        (bandLow, bandHigh) = Self.band(physics)
+        (bandLow, bandHigh) = physics.quietBand
         func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
             let b = UnsafeMutablePointer<T>.allocate(capacity: n)
             b.initialize(repeating: value, count: n)
@@ -114,6 +117,7 @@ public final class PongBatch: VectorEnvironment {
         sticky0 = column(0); sticky1 = column(0); sticky2 = column(0); sticky3 = column(0)
         let frames = config.frameSkip
         frameKeeps = column(LaneInts(), 2 * frames)
+        frameActions = column(LaneInts(), 2 * frames)
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
         drawnGenerators = column(GeneratorLanes(), 2)
         generatorRotations = column(0, 4)
@@ -133,7 +137,7 @@ public final class PongBatch: VectorEnvironment {
         for b in [sticky0, sticky1, sticky2, sticky3] { b.deallocate() }
         serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
-        frameKeeps.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
+        frameKeeps.deallocate(); frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
     }
 
@@ -289,14 +293,12 @@ public final class PongBatch: VectorEnvironment {
         let nextSteps = steps[i] &+ 1
         let maxSteps = physics.config.maxSteps
         if maxSteps > 0, Int(nextSteps) >= maxSteps { return false }
-        let bx0 = bottomX[i], by0 = bottomY[i], tx0 = topX[i], ty0 = topY[i]
-        let (bx1, by1, tx1, ty1) = physics.paddleTargets(bx0, by0, tx0, ty0, bottom: bottom, top: top)
-        let x = ballX[i], y = ballY[i], vx = ballVX[i], vy = ballVY[i]
-        let y1 = y + vy
-        guard PongPhysics.all(physics.frameIsClear(x, y, vx, vy, bx0, by0, bx1, by1, tx0, ty0, tx1, ty1),
-                              !(y1 > physics.height), !(y1 < 0), true) else { return false }
-        ballX[i] = x + vx; ballY[i] = y1
-        bottomX[i] = bx1; bottomY[i] = by1; topX[i] = tx1; topY[i] = ty1
+        let s = PongFrame(x: ballX[i], y: ballY[i], vx: ballVX[i], vy: ballVY[i],
+                          bx: bottomX[i], by: bottomY[i], tx: topX[i], ty: topY[i])
+        let (next, clear) = physics.frame(s, physics.moves(bottom: Float(bottom), top: Float(top)), ExactFrame.self)
+        guard (clear .& physics.inField(next.y)).isSet else { return false }
+        ballX[i] = next.x; ballY[i] = next.y
+        bottomX[i] = next.bx; bottomY[i] = next.by; topX[i] = next.tx; topY[i] = next.ty
         lastActionBottom[i] = UInt8(truncatingIfNeeded: bottom)
         lastActionTop[i] = UInt8(truncatingIfNeeded: top)
         steps[i] = nextSteps
@@ -398,9 +400,9 @@ public final class PongBatch: VectorEnvironment {
         -> (bottom: LaneInts, top: LaneInts) {
         let pair = UnsafeRawPointer(actions + 2 * i).loadUnaligned(as: SIMD16<Int32>.self)
         UnsafeMutableRawPointer(out.rewards + 2 * i).storeBytes(of: SIMD16<Float>(repeating: 0), as: SIMD16<Float>.self)
-        Self.setLanes(out.terminated, i, .zero)
-        Self.setLanes(out.truncated, i, .zero)
-        if let e = out.ends { Self.setLanes(e, i, .zero) }
+        Lane8.store(.zero, out.terminated, i)
+        Lane8.store(.zero, out.truncated, i)
+        if let e = out.ends { Lane8.store(.zero, e, i) }
         if let e = out.events { for j in 0 ..< Lanes.scalarCount { e[i + j] = PongEvents() } }
         return (pair.evenHalf, pair.oddHalf)
     }

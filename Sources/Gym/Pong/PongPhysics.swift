@@ -147,26 +147,19 @@ public struct PongPhysics: Sendable {
     // MARK: - One frame
 
     /// Advances one frame with the (egocentric) actions of both sides.
-    /// - Parameter fastPath: skip the contact loop when no contact is
-    ///   possible (the same result, bit for bit; `false` only in tests that
-    ///   prove it).
     /// - Returns: the side that scored in this frame, if any.
     @inlinable
-    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents,
-                     fastPath: Bool = true) -> PongSide? {
-        // 1. Paddles: egocentric actions to field-space targets.
-        let bx0 = s.bottomX, by0 = s.bottomY, tx0 = s.topX, ty0 = s.topY
-        let (bx1, by1, tx1, ty1) = paddleTargets(bx0, by0, tx0, ty0, bottom: bottom, top: top)
-        // 2. Ball. Fast path: when the ball's swept box over the whole frame
-        // stays clear of the walls and of both paddles' swept boxes, no
-        // contact can happen and the contact loop would only integrate.
-        let x = s.ballX, vx = s.ballVX
-        if fastPath, frameIsClear(x, s.ballY, vx, s.ballVY, bx0, by0, bx1, by1, tx0, ty0, tx1, ty1) {
-            s.ballX = x + vx
-            s.ballY += s.ballVY
-            s.bottomX = bx1; s.bottomY = by1; s.topX = tx1; s.topY = ty1
+    public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
+        // 1. Paddles: egocentric actions to moves and targets, each clamped
+        // to its lane (``frame(_:_:_:)``).
+        // 2. Ball: a frame in which no contact can happen only moves;
+        // otherwise the contacts are resolved in time order.
+        let (next, clear) = frame(PongFrame(s), moves(bottom: Float(bottom), top: Float(top)), ExactFrame.self)
+        if clear.isSet {
+            s.ballX = next.x; s.ballY = next.y
+            s.bottomX = next.bx; s.bottomY = next.by; s.topX = next.tx; s.topY = next.ty
         } else {
-            resolveContacts(&s, bottomTarget: Vec2(bx1, by1), topTarget: Vec2(tx1, ty1), events: &events)
+            resolveContacts(&s, bottomTarget: Vec2(next.bx, next.by), topTarget: Vec2(next.tx, next.ty), events: &events)
         }
 
         // 3. Points and serve.
@@ -188,7 +181,7 @@ public struct PongPhysics: Sendable {
     }
 
     /// The ball's motion over one frame with swept contacts resolved in time
-    /// order (the slow path of ``tick``): walls, paddle fronts (returns),
+    /// order (``tick``'s frames that are not clear): walls, paddle fronts (returns),
     /// sides and backs; paddles move linearly from their positions in `s` to
     /// their targets unless the ball blocks them.
     @usableFromInline @inline(never)
@@ -288,69 +281,6 @@ public struct PongPhysics: Sendable {
         s.topY = frozen ? ty : topTarget.y
     }
 
-    /// Where the paddles' (egocentric) actions take them this frame, each
-    /// clamped to its lane: (bottom x, bottom y, top x, top y).
-    @inlinable @inline(__always)
-    func paddleTargets(_ bx0: Float, _ by0: Float, _ tx0: Float, _ ty0: Float,
-                       bottom: Int, top: Int) -> (Float, Float, Float, Float) {
-        let bx1 = min(max(bx0 + horizontal(bottom) * hSpeed, minPaddleX), maxPaddleX)
-        let tx1 = min(max(tx0 - horizontal(top) * hSpeed, minPaddleX), maxPaddleX)
-        let by1 = min(max(by0 + vertical(bottom) * vSpeed, homeY), homeY + maxDepth)
-        let ty1 = max(min(ty0 - vertical(top) * vSpeed, height - homeY), height - homeY - maxDepth)
-        return (bx1, by1, tx1, ty1)
-    }
-
-    /// The fast path's condition in ``tick``: the ball (at (x, y), moving by
-    /// (vx, vy)) crosses no side wall and its swept box meets neither
-    /// paddle's swept box (from (·0) to (·1)) this frame, so the frame has no
-    /// contact. Batches test it too, to take the same fast path.
-    @inlinable @inline(__always)
-    func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
-                      _ bx0: Float, _ by0: Float, _ bx1: Float, _ by1: Float,
-                      _ tx0: Float, _ ty0: Float, _ tx1: Float, _ ty1: Float) -> Bool {
-        // Every test evaluated, combined without branches: the outcome is
-        // data-dependent, and mispredicted branches cost more than the tests.
-        let x1 = x + vx
-        return Self.all(x1 >= r, x1 <= width - r,
-                        !sweptBoxesMeet(x, y, vx, vy, bx0, by0, bx1, by1),
-                        !sweptBoxesMeet(x, y, vx, vy, tx0, ty0, tx1, ty1))
-    }
-
-    /// `a && b && c && d` with every operand evaluated (no short circuit,
-    /// so the compiler can combine them without branches).
-    @inlinable @inline(__always)
-    static func all(_ a: Bool, _ b: Bool, _ c: Bool, _ d: Bool) -> Bool {
-        ((a ? 1 : 0) & (b ? 1 : 0) & (c ? 1 : 0) & (d ? 1 : 0) as UInt8) != 0
-    }
-
-    /// Whether the ball's box swept over a whole frame (from (x, y) by
-    /// (vx, vy)) comes within a small margin of a paddle's box swept from
-    /// (px0, py0) to (px1, py1). Conservative: `false` means no contact.
-    @inlinable @inline(__always)
-    func sweptBoxesMeet(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float,
-                        _ px0: Float, _ py0: Float, _ px1: Float, _ py1: Float) -> Bool {
-        let margin: Float = 0.01
-        let reachX = r + halfW + margin, reachY = r + halfH + margin
-        let ballMinX = min(x, x + vx), ballMaxX = max(x, x + vx)
-        let ballMinY = min(y, y + vy), ballMaxY = max(y, y + vy)
-        return Self.all(ballMinX < max(px0, px1) + reachX, ballMaxX > min(px0, px1) - reachX,
-                        ballMinY < max(py0, py1) + reachY, ballMaxY > min(py0, py1) - reachY)
-    }
-
-    /// -1 for left, +1 for right, 0 otherwise (egocentric).
-    @inlinable @inline(__always)
-    func horizontal(_ action: Int) -> Float {
-        // Branch-free (actions are data: random or a policy's, so a branch
-        // here mispredicts often); the same values as `1 → -1, 2 → +1, else 0`.
-        Float((action == 2 ? 1 : 0) - (action == 1 ? 1 : 0) as Int32)
-    }
-
-    /// +1 toward the centre, -1 back, 0 otherwise (egocentric).
-    @inlinable @inline(__always)
-    func vertical(_ action: Int) -> Float {
-        Float((action == 3 ? 1 : 0) - (action == 4 ? 1 : 0) as Int32)
-    }
-
     // MARK: - Observation
 
     /// Length of the observation vector.
@@ -369,31 +299,12 @@ public struct PongPhysics: Sendable {
                 maxDepth > 0 ? 1 / maxDepth : 0, 1 / Float(config.maxScore))
     }
 
-    /// Writes `side`'s egocentric observation (see ``PongGame``'s table;
-    /// bounds in ``observationLayout``). Entries that can reach a bound are
-    /// clamped to it: a product with a precomputed reciprocal can pass it
-    /// by a rounding step.
+    /// Writes `side`'s egocentric observation (``observation(_:speed:scoreBottom:scoreTop:side:)``).
     @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
-        let m = side.mirror
-        let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = observationScales
-        let ownX = side == .bottom ? s.bottomX : s.topX
-        let oppX = side == .bottom ? s.topX : s.bottomX
-        let ownDepth = side == .bottom ? s.bottomY - homeY : (height - homeY) - s.topY
-        let oppDepth = side == .bottom ? (height - homeY) - s.topY : s.bottomY - homeY
-        let ownScore = side == .bottom ? s.scoreBottom : s.scoreTop
-        let oppScore = side == .bottom ? s.scoreTop : s.scoreBottom
-        o[0] = (ownX - cx) * invCX * m
-        o[1] = min(ownDepth * invDepth, 1)
-        o[2] = (oppX - cx) * invCX * m
-        o[3] = min(oppDepth * invDepth, 1)
-        o[4] = (s.ballX - cx) * invCX * m
-        o[5] = min(max((s.ballY - cy) * invCY * m, -1), 1)
-        o[6] = min(max(s.ballVX * invV * m, -1), 1)
-        o[7] = min(max(s.ballVY * invV * m, -0.5), 0.5)
-        o[8] = (s.ballX - ownX) * invW * m
-        o[9] = min(s.speed * invS, 1)
-        o[10] = Float(ownScore) * invMax
-        o[11] = Float(oppScore) * invMax
+        let f = observation(PongFrame(s), speed: s.speed, scoreBottom: Float(s.scoreBottom),
+                            scoreTop: Float(s.scoreTop), side: side)
+        o[0] = f.f0; o[1] = f.f1; o[2] = f.f2; o[3] = f.f3; o[4] = f.f4; o[5] = f.f5
+        o[6] = f.f6; o[7] = f.f7; o[8] = f.f8; o[9] = f.f9; o[10] = f.f10; o[11] = f.f11
     }
 }

@@ -1,0 +1,137 @@
+/// The values a per-frame rule is written over once, for one game or for
+/// eight at a time: `Float` (one game) and `SIMD8<Float>` (eight games, one
+/// per lane) both conform, so a kernel generic over `LaneFloat` is the same
+/// rule in both widths, specialised for each.
+///
+/// Every operation is the IEEE single-precision one lane by lane (adds,
+/// subtracts, multiplies and comparisons give the same bits in a SIMD lane
+/// as in a scalar register), and ``LaneFloat/min(_:_:)`` and
+/// ``LaneFloat/max(_:_:)`` are the standard library's `min` and `max`
+/// (`y < x ? y : x`, `y >= x ? y : x`), so a kernel's result in each lane is
+/// the scalar result bit for bit. Comparisons give a ``LaneCondition``
+/// (`Bool`, or a lane mask); a select (`replacing(with:where:)`) takes the
+/// place of each branch, so the eight-lane form compiles to blends.
+@usableFromInline
+protocol LaneFloat {
+    associatedtype Condition: LaneCondition
+    /// Every lane holding `value`.
+    init(repeating value: Float)
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, b: Self) -> Self
+    static func + (a: Self, b: Float) -> Self
+    static func - (a: Self, b: Float) -> Self
+    static func * (a: Self, b: Float) -> Self
+    static func - (a: Float, b: Self) -> Self
+    static func .< (a: Self, b: Self) -> Condition
+    static func .<= (a: Self, b: Self) -> Condition
+    static func .> (a: Self, b: Self) -> Condition
+    static func .>= (a: Self, b: Self) -> Condition
+    static func .== (a: Self, b: Self) -> Condition
+    static func .< (a: Self, b: Float) -> Condition
+    static func .<= (a: Self, b: Float) -> Condition
+    static func .> (a: Self, b: Float) -> Condition
+    static func .>= (a: Self, b: Float) -> Condition
+    static func .== (a: Self, b: Float) -> Condition
+    /// `min(a0, a1) < max(c0, c1)` in every lane, as the four comparisons
+    /// that decide it, `a0 < c0 || a0 < c1 || a1 < c0 || a1 < c1` (the same
+    /// outcome for every ordered value; no selects, and in one game one
+    /// four-lane comparison, so no branch).
+    static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition
+    /// `max(a0, a1) > min(c0, c1)` in every lane (as ``spanBelow(_:_:_:_:)``).
+    static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition
+    /// `other` in the lanes where `mask` holds, `self` elsewhere.
+    func replacing(with other: Self, where mask: Condition) -> Self
+    func replacing(with other: Float, where mask: Condition) -> Self
+    /// -1 in the lanes where `minus` holds, else +1 where `plus` holds,
+    /// else 0 (one game: integer arithmetic on the two bits, so a sign
+    /// chosen by data, such as an action, costs no branch).
+    static func sign(plus: Condition, minus: Condition) -> Self
+}
+
+/// The result of comparing ``LaneFloat`` values: a ``LaneFlag`` for one
+/// game, a lane mask for eight. The operators evaluate both operands (no
+/// short circuit), so neither width branches on data.
+@usableFromInline
+protocol LaneCondition {
+    static func .& (a: Self, b: Self) -> Self
+    static func .| (a: Self, b: Self) -> Self
+    static prefix func .! (a: Self) -> Self
+}
+
+extension LaneFloat {
+    /// The standard library's `min(x, y)`: `y < x ? y : x`, in every lane.
+    @inlinable @inline(__always)
+    static func min(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .< x) }
+    @inlinable @inline(__always)
+    static func min(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .> y) }
+
+    /// The standard library's `max(x, y)`: `y >= x ? y : x`, in every lane.
+    @inlinable @inline(__always)
+    static func max(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .>= x) }
+    @inlinable @inline(__always)
+    static func max(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .<= y) }
+}
+
+extension Float: LaneFloat {
+    @inlinable @inline(__always) static func .< (a: Float, b: Float) -> LaneFlag { LaneFlag(a < b) }
+    @inlinable @inline(__always) static func .<= (a: Float, b: Float) -> LaneFlag { LaneFlag(a <= b) }
+    @inlinable @inline(__always) static func .> (a: Float, b: Float) -> LaneFlag { LaneFlag(a > b) }
+    @inlinable @inline(__always) static func .>= (a: Float, b: Float) -> LaneFlag { LaneFlag(a >= b) }
+    @inlinable @inline(__always) static func .== (a: Float, b: Float) -> LaneFlag { LaneFlag(a == b) }
+    @inlinable @inline(__always) init(repeating value: Float) { self = value }
+    @inlinable @inline(__always)
+    static func spanBelow(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
+        LaneFlag(any(SIMD4(a0, a0, a1, a1) .< SIMD4(c0, c1, c0, c1)))
+    }
+    @inlinable @inline(__always)
+    static func spanAbove(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
+        LaneFlag(any(SIMD4(a0, a0, a1, a1) .> SIMD4(c0, c1, c0, c1)))
+    }
+    @inlinable @inline(__always)
+    func replacing(with other: Float, where mask: LaneFlag) -> Float { mask.isSet ? other : self }
+    @inlinable @inline(__always)
+    static func sign(plus: LaneFlag, minus: LaneFlag) -> Float {
+        Float(Int32(plus.bit & ~minus.bit) - Int32(minus.bit))
+    }
+}
+
+/// One game's comparison result as a bit (1 true, 0 false), combined with
+/// bitwise operators: conditions combined as `Bool`s with `&&` and `||`
+/// become branches, and the outcome of these tests is data.
+@frozen @usableFromInline
+struct LaneFlag: LaneCondition {
+    @usableFromInline let bit: UInt8
+
+    @inlinable @inline(__always) init(_ value: Bool) { bit = value ? 1 : 0 }
+    @inlinable @inline(__always) init(bit: UInt8) { self.bit = bit }
+
+    @inlinable @inline(__always) var isSet: Bool { bit != 0 }
+
+    @inlinable @inline(__always)
+    static func .& (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit & b.bit) }
+    @inlinable @inline(__always)
+    static func .| (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit | b.bit) }
+    @inlinable @inline(__always)
+    static prefix func .! (a: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit ^ 1) }
+}
+
+extension SIMD8: LaneFloat where Scalar == Float {
+    @usableFromInline typealias Condition = SIMDMask<SIMD8<Int32>>
+
+    @inlinable @inline(__always)
+    static func sign(plus: Condition, minus: Condition) -> Self {
+        Self(repeating: 0).replacing(with: 1, where: plus).replacing(with: -1, where: minus)
+    }
+
+    @inlinable @inline(__always)
+    static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
+        (a0 .< c0) .| (a0 .< c1) .| (a1 .< c0) .| (a1 .< c1)
+    }
+    @inlinable @inline(__always)
+    static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
+        (a0 .> c0) .| (a0 .> c1) .| (a1 .> c0) .| (a1 .> c1)
+    }
+}
+
+extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {}

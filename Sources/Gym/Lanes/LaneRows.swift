@@ -1,0 +1,78 @@
+/// Rows from lanes and rows copied: how both batches move eight games'
+/// observation rows (game `g`'s row at `g × stride`).
+extension Lane8 {
+    /// Copies `count` floats from `source` to `target` (eight games'
+    /// observation rows, such as Breakout's rows kept with their cell
+    /// entries), sixteen floats (64 bytes, a
+    /// cache line) per load and store: one move each where the CPU has
+    /// 512-bit vectors, two otherwise. The last block ends at the last
+    /// float (it may overlap the one before, writing the same values), so
+    /// nothing past either range is touched; fewer than sixteen floats take
+    /// the scalar loop. After the first block, the blocks start at 64-byte
+    /// boundaries of `target` (a store across a cache line costs two).
+    @inline(always)
+    static func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
+        guard count >= 16 else {
+            for k in 0 ..< count { target[k] = source[k] }
+            return
+        }
+        typealias Block = SIMD16<Float>
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        to.storeBytes(of: from.loadUnaligned(as: Block.self), as: Block.self)
+        // The first index after 0 whose float starts a 64-byte block (1 ... 16).
+        var k = 16 &- ((Int(bitPattern: to) & 63) &>> 2)
+        while k &+ 32 < count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: (k &+ 16) &* 4, as: Block.self),
+                          toByteOffset: (k &+ 16) &* 4, as: Block.self)
+            k &+= 32
+        }
+        while k &+ 16 < count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
+            k &+= 16
+        }
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: (count &- 16) &* 4, as: Block.self),
+                      toByteOffset: (count &- 16) &* 4, as: Block.self)
+    }
+
+    /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
+    /// `o[g × stride + j]`, four entries at a time by four-by-four transposes
+    /// (``LaneTranspose``); the last `count % 4` by one more transpose of
+    /// the last four entries (writing some entries twice, with the same
+    /// values), or lane by lane when `count < 4`. Entries in `gap` need
+    /// not be written (the rows hold them already): the blocks skip from
+    /// the gap's start to its end, though a block may still cover some of
+    /// it (the one before it, or the last one, which ends at `count`),
+    /// writing `columns`' values there, which must then be the rows' own.
+    @inline(always)
+    static func storeRows(_ columns: UnsafePointer<Floats>, count: Int, skipping gap: Range<Int> = 0 ..< 0,
+                          into o: UnsafeMutablePointer<Float>, stride: Int) {
+        var j = 0
+        if count >= 4 {
+            // The blocks before the gap, then those after it (one compare a
+            // block, as without a gap); one transpose site (a second one
+            // was left as calls).
+            var end = gap.lowerBound
+            if end == 0 {
+                j = gap.upperBound
+                end = count
+            }
+            while true {
+                let at = Swift.min(j, count - 4)
+                let a = columns[at], b = columns[at + 1], c = columns[at + 2], d = columns[at + 3]
+                LaneTranspose.storeColumns(a, b, c, d, into: o + at, stride: stride)
+                j &+= 4
+                if j >= end {
+                    if end == count { return }
+                    j = Swift.max(j, gap.upperBound)
+                    end = count
+                }
+            }
+        }
+        while j < count {
+            let v = columns[j]
+            if !gap.contains(j) { for g in 0 ..< 8 { o[g * stride + j] = v[g] } }
+            j += 1
+        }
+    }
+}

@@ -1,0 +1,193 @@
+/// Pong's per-frame rules written once, for one game (`Float`) or eight at
+/// a time (`SIMD8<Float>`, one game per lane; see ``LaneFloat``): the
+/// paddles' moves and targets, the quiet test (no contact can happen this
+/// frame) with the motion of a quiet frame, and the observation.
+/// ``PongPhysics/tick(_:bottom:top:events:)`` and ``PongPhysics/observe(_:side:into:)``
+/// call them with `Float`, ``PongBatch`` with eight lanes, so both are the
+/// same arithmetic bit for bit.
+
+/// The moving state of one game or eight: the ball's centre and velocity
+/// and both paddles' centres (units, units/frame).
+@usableFromInline
+struct PongFrame<L: LaneFloat> {
+    @usableFromInline var x, y, vx, vy: L
+    @usableFromInline var bx, by, tx, ty: L
+
+    @inlinable @inline(__always)
+    init(x: L, y: L, vx: L, vy: L, bx: L, by: L, tx: L, ty: L) {
+        self.x = x; self.y = y; self.vx = vx; self.vy = vy
+        self.bx = bx; self.by = by; self.tx = tx; self.ty = ty
+    }
+}
+
+extension PongFrame where L == Float {
+    @inlinable @inline(__always)
+    init(_ s: PongState) {
+        self.init(x: s.ballX, y: s.ballY, vx: s.ballVX, vy: s.ballVY,
+                  bx: s.bottomX, by: s.bottomY, tx: s.topX, ty: s.topY)
+    }
+}
+
+/// The paddle moves of one frame's actions, field units per frame:
+/// `horizontal(a) × hSpeed` and `vertical(a) × vSpeed` per side, which the
+/// bottom paddle adds and the top one (mirrored) subtracts.
+@usableFromInline
+struct PongMoves<L: LaneFloat> {
+    @usableFromInline var bx, by, tx, ty: L
+
+    @inlinable @inline(__always)
+    init(bx: L, by: L, tx: L, ty: L) { self.bx = bx; self.by = by; self.tx = tx; self.ty = ty }
+}
+
+/// A form of the quiet test, fixed at compile time (each is compiled on its
+/// own, its branches folded away). The exact form is ``PongPhysics``'s own.
+///
+/// The band form: while every ball stays inside the band of
+/// ``PongPhysics/quietBand`` (checked by the batch for a whole step), the
+/// quiet test reduces to its wall test: every paddle centre stays within
+/// its clamp, so a ball above the band's low edge is above the bottom
+/// paddle's swept box plus its reach and one below the high edge under the
+/// top paddle's, and the ball is inside the field (no point). The flat
+/// form: paddles that cannot leave their heights (no depth range, and at
+/// their home heights) keep them.
+@usableFromInline
+protocol QuietFrameForm {
+    /// The band form (the wall test alone).
+    static var band: Bool { get }
+    /// The paddles' heights are fixed.
+    static var flat: Bool { get }
+}
+
+@usableFromInline enum ExactFrame: QuietFrameForm {
+    @inlinable static var band: Bool { false }
+    @inlinable static var flat: Bool { false }
+}
+enum ExactFlatFrame: QuietFrameForm { static var band: Bool { false }; static var flat: Bool { true } }
+enum BandFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { false } }
+enum BandFlatFrame: QuietFrameForm { static var band: Bool { true }; static var flat: Bool { true } }
+
+extension PongPhysics {
+    // MARK: - Paddles
+
+    /// -1 for left (1), +1 for right (2), 0 otherwise (egocentric), given
+    /// the action as a float (exact: only the integers 1 … 4 convert to
+    /// the floats 1 … 4, so out-of-range actions act as stay).
+    @inlinable @inline(__always)
+    static func horizontal<L: LaneFloat>(_ a: L) -> L {
+        L.sign(plus: a .== 2, minus: a .== 1)
+    }
+
+    /// +1 toward the centre (3), -1 back (4), 0 otherwise (egocentric).
+    @inlinable @inline(__always)
+    static func vertical<L: LaneFloat>(_ a: L) -> L {
+        L.sign(plus: a .== 3, minus: a .== 4)
+    }
+
+    /// The paddle moves of the (egocentric) actions `bottom` and `top`,
+    /// given as floats. Without vertical movement (`vSpeed` 0) the vertical
+    /// moves are 0, which leave a paddle's height as ±0 would.
+    @inlinable @inline(__always)
+    func moves<L: LaneFloat>(bottom: L, top: L) -> PongMoves<L> {
+        let bx = Self.horizontal(bottom) * hSpeed, tx = Self.horizontal(top) * hSpeed
+        guard vSpeed != 0 else { return PongMoves(bx: bx, by: L(repeating: 0), tx: tx, ty: L(repeating: 0)) }
+        return PongMoves(bx: bx, by: Self.vertical(bottom) * vSpeed, tx: tx, ty: Self.vertical(top) * vSpeed)
+    }
+
+    // MARK: - The quiet test and motion
+
+    /// One frame in every lane of `s` as if nothing touched: the paddles
+    /// moved by `m` and clamped to their lanes (horizontally a gap of a ball
+    /// size plus one unit to the side walls; vertically their own half), the
+    /// ball moved by its velocity. `clear` holds where no contact can
+    /// happen this frame: the ball crosses no side wall and its box swept
+    /// over the frame comes within 0.01 units of neither paddle's box swept
+    /// from its position to its target (conservative: a lane not `clear`
+    /// may still touch nothing). Only a `clear` lane may take `next`; a
+    /// point is not part of the test (``inField(_:)``).
+    @inlinable @inline(__always)
+    func frame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>,
+                                                   _: Form.Type) -> (next: PongFrame<L>, clear: L.Condition) {
+        let x = s.x, y = s.y, vx = s.vx, vy = s.vy
+        let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
+        let bx1 = L.min(L.max(bx0 + m.bx, minPaddleX), maxPaddleX)
+        let tx1 = L.min(L.max(tx0 - m.tx, minPaddleX), maxPaddleX)
+        let by1 = Form.flat ? by0 : L.min(L.max(by0 + m.by, homeY), homeY + maxDepth)
+        let ty1 = Form.flat ? ty0 : L.max(L.min(ty0 - m.ty, height - homeY), height - homeY - maxDepth)
+        let x1 = x + vx, y1 = y + vy
+        let walls = (x1 .>= r) .& (x1 .<= width - r)
+        let next = PongFrame(x: x1, y: y1, vx: vx, vy: vy, bx: bx1, by: by1, tx: tx1, ty: ty1)
+        if Form.band { return (next, walls) }
+        // The swept boxes meet when they overlap on both axes (a paddle's
+        // reach added to each end: `max(a, b) + r` is `max(a + r, b + r)`,
+        // as rounding is monotonic).
+        let margin: Float = 0.01
+        let reachX = r + halfW + margin, reachY = r + halfH + margin
+        let meetBottom = L.spanBelow(x, x1, bx0 + reachX, bx1 + reachX) .& L.spanAbove(x, x1, bx0 - reachX, bx1 - reachX)
+            .& L.spanBelow(y, y1, by0 + reachY, by1 + reachY) .& L.spanAbove(y, y1, by0 - reachY, by1 - reachY)
+        let meetTop = L.spanBelow(x, x1, tx0 + reachX, tx1 + reachX) .& L.spanAbove(x, x1, tx0 - reachX, tx1 - reachX)
+            .& L.spanBelow(y, y1, ty0 + reachY, ty1 + reachY) .& L.spanAbove(y, y1, ty0 - reachY, ty1 - reachY)
+        return (next, walls .& .!meetBottom .& .!meetTop)
+    }
+
+    /// Where a ball at height `y` scores no point (its centre inside the field).
+    @inlinable @inline(__always)
+    func inField<L: LaneFloat>(_ y: L) -> L.Condition {
+        .!(y .> height) .& .!(y .< 0)
+    }
+
+    /// The ball heights between which no paddle can be reached and no
+    /// point scored (the band form of ``frame(_:_:_:)``): (lowest, highest),
+    /// each a unit inside the exact limits, which covers the rounding of a
+    /// ball's heights over up to 16 frames.
+    var quietBand: (low: Float, high: Float) {
+        let reachY = r + halfH + 0.01
+        // The highest a bottom paddle's centre can be, and the lowest a top paddle's.
+        let bottomTop = homeY + maxDepth
+        let topBottom = height - homeY - maxDepth
+        return ((bottomTop + reachY) + 1, (topBottom - reachY) - 1)
+    }
+
+    // MARK: - Observation
+
+    /// `side`'s egocentric observation of the games in `s` (see
+    /// ``PongGame``'s table; bounds in ``observationLayout``), their speed
+    /// levels and scores given as floats. Entries that can reach a bound are
+    /// clamped to it: a product with a precomputed reciprocal can pass it by
+    /// a rounding step.
+    @inlinable @inline(__always)
+    func observation<L: LaneFloat>(_ s: PongFrame<L>, speed: L, scoreBottom: L, scoreTop: L,
+                                   side: PongSide) -> PongObservation<L> {
+        let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = observationScales
+        let m = side.mirror
+        let bottomDepth = s.by - homeY, topDepth = (height - homeY) - s.ty
+        let bottom = side == .bottom
+        let ownX = bottom ? s.bx : s.tx, oppX = bottom ? s.tx : s.bx
+        let ownDepth = bottom ? bottomDepth : topDepth, oppDepth = bottom ? topDepth : bottomDepth
+        let ownScore = bottom ? scoreBottom : scoreTop, oppScore = bottom ? scoreTop : scoreBottom
+        return PongObservation(
+            f0: (ownX - cx) * invCX * m,
+            f1: L.min(ownDepth * invDepth, 1),
+            f2: (oppX - cx) * invCX * m,
+            f3: L.min(oppDepth * invDepth, 1),
+            f4: (s.x - cx) * invCX * m,
+            f5: L.min(L.max((s.y - cy) * invCY * m, -1), 1),
+            f6: L.min(L.max(s.vx * invV * m, -1), 1),
+            f7: L.min(L.max(s.vy * invV * m, -0.5), 0.5),
+            f8: (s.x - ownX) * invW * m,
+            f9: L.min(speed * invS, 1),
+            f10: ownScore * invMax,
+            f11: oppScore * invMax)
+    }
+}
+
+/// The twelve observation entries of one game or eight (entry `k` in `fk`).
+@usableFromInline
+struct PongObservation<L: LaneFloat> {
+    @usableFromInline var f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11: L
+
+    @inlinable @inline(__always)
+    init(f0: L, f1: L, f2: L, f3: L, f4: L, f5: L, f6: L, f7: L, f8: L, f9: L, f10: L, f11: L) {
+        self.f0 = f0; self.f1 = f1; self.f2 = f2; self.f3 = f3; self.f4 = f4; self.f5 = f5
+        self.f6 = f6; self.f7 = f7; self.f8 = f8; self.f9 = f9; self.f10 = f10; self.f11 = f11
+    }
+}
