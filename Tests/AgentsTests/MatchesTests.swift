@@ -117,8 +117,23 @@ import Gym
         }
     }
 
+    @Test func automaticPathBatchesBreakoutAndAgrees() throws {
+        for (name, config) in try Self.breakoutConfigs() {
+            #expect(Breakout.batchIsFaster(config), "\(name)")
+            let roster = try Self.breakoutRoster(config)
+            let count = roster.count + 2
+            let expected = Self.reference(Breakout.self, config: config, roster: roster, count: count)
+            for path in [RolloutPath.automatic, .oneByOne] {
+                let got = Matches.play(Breakout.self, config: config, roster: roster, count: count, path: path,
+                                       runner: ParallelRunner(workers: 2)) { g in
+                    Self.game(g, rosterCount: roster.count, seats: 1)
+                }
+                #expect(got == expected, "\(name), \(path)")
+            }
+        }
+    }
+
     @Test func automaticPathBatchesPongOnlyOneFrameStepsWithoutStickyActionsAndAgrees() throws {
-        #expect(!Breakout.batchIsFaster(BreakoutConfig()))
         for (name, config) in Self.pongConfigs() {
             #expect(Pong.batchIsFaster(config) == (name != "frame skip + sticky"), "\(name)")
             let roster = try Self.pongRoster(config)
