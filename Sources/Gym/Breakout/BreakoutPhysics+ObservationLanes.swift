@@ -211,8 +211,8 @@ extension BreakoutPhysics {
                       toByteOffset: (count &- 16) &* 4, as: Block.self)
     }
 
-    /// The sum of the eight lanes, pairwise from element reads (the
-    /// library's `lowHalf`/`highHalf` were left as calls here). Used only to
+    /// The sum of the eight lanes, pairwise from element reads (a reduction
+    /// by hand: docs/throughput.md). Used only to
     /// test for zero: any NaN lane makes it NaN, whatever the order.
     @inline(always)
     static func laneSum(_ v: Lanes) -> Float {
@@ -261,8 +261,8 @@ extension BreakoutPhysics {
         var focusX = Lanes(), focusVY = Lanes()
         var hasFocus = LaneMask()
         let balls = Int(maxBalls)
-        // Slot k is used by some game iff k < most (a scalar test; a mask
-        // reduction was a call).
+        // Slot k is used by some game iff k < most (a scalar test, no mask
+        // reduction).
         for k in 0 ..< balls {
             let b = scratch + 3 * k
             let active: LaneMask = Lanes(repeating: Float(k)) .< n
@@ -323,7 +323,7 @@ extension BreakoutPhysics {
             | candidates[4] | candidates[5] | candidates[6] | candidates[7]
         guard union != 0 else { return best }
         // x − x is +0 in every finite lane and NaN in any other; their sum
-        // is 0 only when every lane is finite (a mask reduction was a call).
+        // is 0 only when every lane is finite (a reduction by hand).
         let probe = x - x
         guard Self.laneSum(probe) == 0 else {
             return nearestColumnLanesOneByOne(candidates, to: x)
@@ -383,8 +383,8 @@ extension BreakoutPhysics {
     ///
     /// The highest set bit of a candidate set and the lowest (isolated as
     /// `v & −v`) are read from the exponents of their exact float
-    /// conversions, since the lanes have no bit scans. Out of line: inlined,
-    /// it made the optimizer leave the row stores of its caller as calls.
+    /// conversions, since the lanes have no bit scans. Out of line, a
+    /// kernel of its own (docs/throughput.md, "Kernels of bounded size").
     @inline(never)
     func nearestColumnPlacedLanes(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
         let columns = Lanes(repeating: Float(cols))
@@ -449,8 +449,8 @@ extension BreakoutPhysics {
         var j = 0
         if count >= 4 {
             // The blocks before the gap, then those after it (one compare a
-            // block, as without a gap); one transpose site (a second one
-            // was left as calls).
+            // block, as without a gap); one transpose site, so the
+            // function stays a kernel of bounded size.
             var end = gap.lowerBound
             if end == 0 {
                 j = gap.upperBound
@@ -532,7 +532,7 @@ extension BreakoutPhysics {
         var v = u.replacing(with: 0 - u, where: a .< 0)
         let finite: LaneMask = (time .< .infinity) .& (time .> -.infinity)
         let far: LaneMask = finite .& (m .>= 4 * p)
-        // Any far lane: the sum of 1 per far lane (a mask reduction was a call).
+        // Any far lane: the sum of 1 per far lane (a reduction by hand).
         if Self.laneSum(Lanes().replacing(with: 1, where: far)) != 0 {
             // Rare (a crossing four periods away): the library's remainder, as the scalar code takes it.
             for g in 0 ..< 8 where far[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }

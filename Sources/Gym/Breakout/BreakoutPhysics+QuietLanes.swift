@@ -175,8 +175,8 @@ extension BreakoutPhysics {
     /// read back by ``integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
-    /// `Float(v[g])` in each lane `g`, element by element (the library's
-    /// vector conversion was left as a generic call).
+    /// `Float(v[g])` in each lane `g`, element by element (a conversion by
+    /// hand: docs/throughput.md).
     @inline(__always)
     static func floats(_ v: SIMD8<Int32>) -> Lanes {
         Lanes(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]), Float(v[4]), Float(v[5]), Float(v[6]), Float(v[7]))

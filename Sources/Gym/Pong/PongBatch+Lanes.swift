@@ -23,8 +23,8 @@ extension PongBatch {
         var bx, by, tx, ty: Lanes
 
         /// Takes the positions of `b` (a quiet frame does not change the
-        /// velocities), field by field (a whole-struct copy went through
-        /// `memmove`).
+        /// velocities), field by field (docs/throughput.md, "Vectors built
+        /// whole").
         @inline(__always)
         mutating func take(_ b: LaneState) {
             x = b.x; y = b.y; bx = b.bx; by = b.by; tx = b.tx; ty = b.ty
@@ -77,8 +77,8 @@ extension PongBatch {
     }
 
     /// `LaneInts(truncatingIfNeeded: b)`, lane by lane in the source so
-    /// that it is compiled for these types (the generic conversion was left
-    /// a call, generic over the source type).
+    /// that it is compiled for these types (a conversion by hand:
+    /// docs/throughput.md).
     @inline(__always)
     static func widen(_ b: LaneBytes) -> LaneInts {
         LaneInts(Int32(b[0]), Int32(b[1]), Int32(b[2]), Int32(b[3]), Int32(b[4]), Int32(b[5]), Int32(b[6]), Int32(b[7]))
@@ -101,13 +101,10 @@ extension PongBatch {
     /// The paddle moves of actions `bottom` and `top` (`PongPhysics.horizontal`
     /// and `vertical` lane-wise, times the paddle speeds). Actions are
     /// compared as floats: only the Int32 values 1 … 4 convert to the floats
-    /// 1 … 4, so the comparisons are exact (and float compares vectorise,
-    /// integer ones on SIMD8 did not). Out of line, as are
-    /// ``run(_:_:allowed:frames:_:_:)`` and the other lane functions:
-    /// every lane select is a loop with a branch per lane until late in
-    /// compilation, and past a few hundred such blocks in one function the
-    /// compiler stops inlining into it, leaving calls in the middle of the
-    /// lane code; each of these functions is inlined whole inside.
+    /// 1 … 4, so the comparisons are exact float compares. Out of line, as
+    /// are ``run(_:_:allowed:frames:_:_:)`` and the other lane functions:
+    /// kernels of bounded size (docs/throughput.md), each inlined whole
+    /// inside.
     @inline(never)
     static func moves(bottom: LaneInts, top: LaneInts, _ p: PongPhysics) -> LaneMoves {
         let bf = floats(bottom), tf = floats(top)
@@ -311,11 +308,9 @@ extension PongBatch {
         (a0 .> c0) .| (a0 .> c1) .| (a1 .> c0) .| (a1 .> c1)
     }
 
-    /// Bit `j` set for every lane `j` set in `m` (a horizontal sum: reading
-    /// the lanes one by one went through memory). A mask is stored as its
-    /// integer lanes, all ones where set, so its bits mask `laneBits`
-    /// directly (a `replacing` here is a loop of branches until late in
-    /// compilation, and counts against the inlining budget of its callers).
+    /// Bit `j` set for every lane `j` set in `m` (a horizontal sum, a
+    /// reduction by hand). A mask is stored as its integer lanes, all ones
+    /// where set, so its bits mask `laneBits` directly, with no select.
     @inline(__always)
     static func bits(_ m: LaneMask) -> UInt8 {
         UInt8(truncatingIfNeeded: (laneBits & unsafeBitCast(m, to: LaneInts.self)).wrappedSum())

@@ -27,9 +27,9 @@ extension PongBatch {
     }
 
     /// The entries of side `side`'s observations of games `i ..< i + 8`.
-    /// Out of line, so that the compiler computes the entries lane-wise: seen
-    /// together with the transposes that follow, it computed them lane by
-    /// lane, with a branch per lane for each `min` and `max`.
+    /// Out of line, a kernel apart from the transposes that follow, so that
+    /// the entries are computed lane-wise (docs/throughput.md, "Kernels of
+    /// bounded size").
     @inline(never)
     func observationLanes(_ i: Int, side: PongSide, _ p: PongPhysics) -> ObservationLanes {
         let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = p.observationScales

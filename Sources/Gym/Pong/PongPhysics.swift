@@ -317,7 +317,7 @@ public struct PongPhysics: Sendable {
     }
 
     /// `a && b && c && d` with every operand evaluated (no short circuit,
-    /// so the compiler can combine them without branches).
+    /// so the test has no branches).
     @inlinable @inline(__always)
     static func all(_ a: Bool, _ b: Bool, _ c: Bool, _ d: Bool) -> Bool {
         ((a ? 1 : 0) & (b ? 1 : 0) & (c ? 1 : 0) & (d ? 1 : 0) as UInt8) != 0
