@@ -2,8 +2,12 @@
 # Ours beside PufferLib 3.0's C Pong and Breakout, alternating in one run:
 #   sh scripts/bench-pufferlib.sh OUT [GYM_TRAIN]
 #
-# Fetches PufferLib 3.0.0's source from PyPI (checked against its
-# sha256) into OUT, builds scripts/pufferlib/drive.c over its pong.h and
+# Fetches PufferLib 3.0.0's source distribution with pip (PIP, default
+# .venv/bin/pip, else `python3 -m pip`; checked against its sha256) into
+# OUT. pip reads an sdist's metadata by running its setup.py in a build
+# environment of its build requirements (setuptools, wheel, Cython, numpy,
+# torch: a large first download, cached by pip); NO_OCEAN=1 keeps that
+# setup.py from fetching raylib and box2d. Then it builds scripts/pufferlib/drive.c over its pong.h and
 # breakout.h with every compiler and flag set below that is installed
 # (setup.py's own `gcc -O2 -flto` and three faster ones), then, for ROUNDS
 # rounds (default 3; every other round in reverse order), runs each build
@@ -14,7 +18,7 @@
 # ours, and ours over their fastest build's median.
 #
 # Not the same games: their Pong observes 8 floats, ours 12; their
-# Breakout 118, ours 73 (`classic`) or 121 (`atari`); their step has one
+# Breakout 118, ours 89 (`classic`) or 131 (`atari`); their step has one
 # paddle's action (the other side is scripted), as ours in bench. The
 # cases pair the nearest settings: frame skip 1 and 4, and our `ale`
 # preset (sticky actions 0.25) against their frame skip 4 (they have no
@@ -26,13 +30,17 @@ ours=${2:-.build/release/gym-train}
 [ -x "$ours" ] || { echo "bench-pufferlib: $ours is not an executable (swift build -c release first)" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-url=https://files.pythonhosted.org/packages/7c/e1/5292f9b69c6263707b40ba04a87e6b9bcc177281d31092f77afd90c412f1/pufferlib-3.0.0.tar.gz
 sum=7df3a3e3f5f894d78d2a1f5374097890aec01473183e748abefe4f3faa10eaa9
 src=$out/pufferlib-3.0.0/pufferlib/ocean
 if [ ! -f "$src/breakout/breakout.h" ]; then
-  curl -sSfL -o "$out/pufferlib.tar.gz.tmp" "$url"
-  echo "$sum  $out/pufferlib.tar.gz.tmp" | sha256sum -c --quiet
-  mv "$out/pufferlib.tar.gz.tmp" "$out/pufferlib.tar.gz"
+  pip=${PIP:-}
+  if [ -z "$pip" ]; then if [ -x .venv/bin/pip ]; then pip=.venv/bin/pip; else pip="python3 -m pip"; fi; fi
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  # shellcheck disable=SC2086
+  NO_OCEAN=1 $pip download -q --no-deps --no-binary pufferlib -d "$tmp" pufferlib==3.0.0
+  echo "$sum  $tmp/pufferlib-3.0.0.tar.gz" | sha256sum -c --quiet
+  mv "$tmp/pufferlib-3.0.0.tar.gz" "$out/pufferlib.tar.gz"
   tar -xzf "$out/pufferlib.tar.gz" -C "$out" pufferlib-3.0.0/pufferlib/ocean/pong pufferlib-3.0.0/pufferlib/ocean/breakout
 fi
 

@@ -6,7 +6,7 @@ import Darwin
 
 /// The status every ABI function returns (0 = success). The message of a
 /// failure is the calling thread's last error (``LastError``).
-enum ABIStatus: Int32 {
+enum ABIStatus: Int32, CaseIterable {
     case ok = 0
     /// An argument is wrong (null pointer, index out of range, bad size).
     case invalidArgument = 1
@@ -24,6 +24,24 @@ enum ABIStatus: Int32 {
     case notReady = 7
     /// Memory the call needs cannot be allocated (nothing was changed).
     case outOfMemory = 8
+}
+
+extension ABIStatus {
+    /// The status's name as `pbg_library_info` reports it (Python's
+    /// `STATUS_NAMES` are read from there).
+    var name: String {
+        switch self {
+        case .ok: "ok"
+        case .invalidArgument: "invalid argument"
+        case .badHandle: "bad handle"
+        case .bufferTooSmall: "buffer too small"
+        case .badConfig: "bad config"
+        case .badSnapshot: "bad snapshot"
+        case .badAction: "bad action"
+        case .notReady: "not ready"
+        case .outOfMemory: "out of memory"
+        }
+    }
 }
 
 /// A failure: its status and one line naming the problem.

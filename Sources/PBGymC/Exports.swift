@@ -11,6 +11,18 @@ import Gym
 @_cdecl("pbg_abi_version")
 public func pbg_abi_version() -> Int32 { Session.abiVersion }
 
+/// What the library is, whatever the environment, as JSON text: its
+/// `abi_version`, `status_names` (entry k names status k) and `slot_names`
+/// (entry k names buffer slot k of `pbg_bind`), so that a caller reads the
+/// numbers instead of restating them.
+@_cdecl("pbg_library_info")
+public func pbg_library_info(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64,
+                             _ needed: UnsafeMutablePointer<Int64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try copyText(Session.libraryInfo.serialized(pretty: false), buf, cap, needed, what: "library info")
+    }
+}
+
 /// Copies the thread's last error text (UTF-8, NUL-terminated, cut to fit)
 /// into `buf` of `cap` bytes; returns the full text's length in bytes.
 @_cdecl("pbg_last_error")

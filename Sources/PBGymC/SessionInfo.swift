@@ -4,6 +4,16 @@ import Gym
 extension Session {
     static let abiVersion: Int32 = 3
 
+    /// The library's own description (``pbg_library_info``): codes and slot
+    /// numbers in the order of their raw values.
+    static var libraryInfo: JSONValue {
+        .object([
+            ("abi_version", .number(Int(abiVersion))),
+            ("status_names", .array(ABIStatus.allCases.map { .string($0.name) })),
+            ("slot_names", .array(Slot.allCases.map { .string("\($0)") })),
+        ])
+    }
+
     var info: JSONValue {
         let l = games.layout
         return .object([

@@ -117,20 +117,32 @@ import Gym
         }
     }
 
+    /// The automatic and the one-by-one paths both give the reference.
+    func expectEveryPathEqualsReference<G: PlayableGame>(_: G.Type, name: String, config: G.Config,
+                                                         roster: [AgentSpec]) where G.Record: Equatable {
+        let count = roster.count + 2
+        let expected = Self.reference(G.self, config: config, roster: roster, count: count)
+        for path in [RolloutPath.automatic, .oneByOne] {
+            let got = Matches.play(G.self, config: config, roster: roster, count: count, path: path,
+                                   runner: ParallelRunner(workers: 2)) { g in
+                Self.game(g, rosterCount: roster.count, seats: G.seats)
+            }
+            #expect(got == expected, "\(name), \(path)")
+        }
+    }
+
+    @Test func automaticPathBatchesBreakoutAndAgrees() throws {
+        for (name, config) in try Self.breakoutConfigs() {
+            #expect(Breakout.batchIsFaster(config), "\(name)")
+            expectEveryPathEqualsReference(Breakout.self, name: name, config: config,
+                                           roster: try Self.breakoutRoster(config))
+        }
+    }
+
     @Test func automaticPathBatchesPongOnlyOneFrameStepsWithoutStickyActionsAndAgrees() throws {
-        #expect(!Breakout.batchIsFaster(BreakoutConfig()))
         for (name, config) in Self.pongConfigs() {
             #expect(Pong.batchIsFaster(config) == (name != "frame skip + sticky"), "\(name)")
-            let roster = try Self.pongRoster(config)
-            let count = roster.count + 2
-            let expected = Self.reference(Pong.self, config: config, roster: roster, count: count)
-            for path in [RolloutPath.automatic, .oneByOne] {
-                let got = Matches.play(Pong.self, config: config, roster: roster, count: count, path: path,
-                                       runner: ParallelRunner(workers: 2)) { g in
-                    Self.game(g, rosterCount: roster.count, seats: 2)
-                }
-                #expect(got == expected, "\(name), \(path)")
-            }
+            expectEveryPathEqualsReference(Pong.self, name: name, config: config, roster: try Self.pongRoster(config))
         }
     }
 

@@ -21,23 +21,6 @@ import numpy as np
 
 ABI_VERSION = 3
 
-# Status codes (Sources/PBGymC/ABIError.swift).
-STATUS_NAMES = {
-    1: "invalid argument",
-    2: "bad handle",
-    3: "buffer too small",
-    4: "bad config",
-    5: "bad snapshot",
-    6: "bad action",
-    7: "not ready",
-    8: "out of memory",
-}
-STATUS_OUT_OF_MEMORY = 8
-
-# Buffer slots (Session.Slot).
-SLOT_ACTIONS, SLOT_OBS, SLOT_PIXELS, SLOT_REWARDS, SLOT_TERMINATED, SLOT_TRUNCATED = 0, 1, 2, 3, 4, 5
-SLOT_ENDS, SLOT_EVENTS, SLOT_SCORES, SLOT_FINAL_OBS, SLOT_FINAL_PIXELS = 6, 7, 8, 9, 10
-
 
 class PBGymError(ValueError):
     """A call into the library failed; ``status`` is the library's code."""
@@ -95,6 +78,7 @@ def _load() -> ctypes.CDLL:
     u64, i64, i32, p = ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p
     sigs = {
         "pbg_abi_version": (i32, []),
+        "pbg_library_info": (i32, [p, i64, ctypes.POINTER(i64)]),
         "pbg_last_error": (i64, [ctypes.c_char_p, i64]),
         "pbg_create": (i32, [ctypes.c_char_p, ctypes.POINTER(u64)]),
         "pbg_destroy": (i32, [u64]),
@@ -153,18 +137,30 @@ def last_error() -> str:
 
 def check(status: int) -> None:
     if status != 0:
-        kind = PBGymMemoryError if status == STATUS_OUT_OF_MEMORY else PBGymError
+        kind = PBGymMemoryError if STATUS_NAMES.get(status) == "out of memory" else PBGymError
         raise kind(f"pbgym: {last_error()}", status)
 
 
 def _text(call, *args) -> str:
     needed = ctypes.c_int64(0)
     status = call(*args, None, 0, ctypes.byref(needed))
-    if status not in (0, 3):
+    if status != 0 and needed.value == 0:  # a failure other than the empty buffer's
         check(status)
     buf = ctypes.create_string_buffer(int(needed.value))
     check(call(*args, buf, needed.value, ctypes.byref(needed)))
     return buf.value.decode("utf-8")
+
+
+# Status codes and buffer slots as the library numbers them (pbg_library_info).
+STATUS_NAMES: dict[int, str] = {}
+_LIBRARY_INFO = json.loads(_text(lib.pbg_library_info))
+STATUS_NAMES.update({code: name for code, name in enumerate(_LIBRARY_INFO["status_names"]) if code})
+STATUS_OUT_OF_MEMORY = next(code for code, name in STATUS_NAMES.items() if name == "out of memory")
+_SLOTS = {name: number for number, name in enumerate(_LIBRARY_INFO["slot_names"])}
+SLOT_ACTIONS, SLOT_OBS, SLOT_PIXELS, SLOT_REWARDS, SLOT_TERMINATED, SLOT_TRUNCATED = (
+    _SLOTS[n] for n in ("actions", "observations", "pixels", "rewards", "terminated", "truncated"))
+SLOT_ENDS, SLOT_EVENTS, SLOT_SCORES, SLOT_FINAL_OBS, SLOT_FINAL_PIXELS = (
+    _SLOTS[n] for n in ("ends", "events", "scores", "finalObservations", "finalPixels"))
 
 
 def _seed64(seed: Any, what: str = "seed") -> int:

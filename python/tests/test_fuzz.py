@@ -101,6 +101,22 @@ def test_stale_and_made_up_handles():
         env.step()
 
 
+def test_status_codes_and_slots_come_from_the_library():
+    info = json.loads(_lib._text(lib.pbg_library_info))
+    assert info["abi_version"] == lib.pbg_abi_version() == _lib.ABI_VERSION
+    assert info["status_names"][0] == "ok"
+    assert _lib.STATUS_NAMES[lib.pbg_observe(123456789)] == "bad handle"
+    needed = ctypes.c_int64(0)
+    assert _lib.STATUS_NAMES[lib.pbg_library_info(None, 0, ctypes.byref(needed))] == "buffer too small"
+    assert needed.value == len(json.dumps(info, separators=(",", ":")).encode()) + 1
+    env = pbgym.NativeEnv({"game": "pong"})
+    assert env.info["slot_names"] == info["slot_names"]
+    names = env.info["slot_names"]
+    assert (names[_lib.SLOT_OBS], names[_lib.SLOT_FINAL_OBS], names[_lib.SLOT_FINAL_PIXELS]) == (
+        "observations", "finalObservations", "finalPixels")
+    env.close()
+
+
 def test_actions_out_of_range_in_the_buffer():
     env = pbgym.NativeEnv({"game": "pong", "num_games": 4})
     for bad in (-1, 3, 2**31 - 1, -(2**31), 2**32, 2**63 - 1, -(2**63)):

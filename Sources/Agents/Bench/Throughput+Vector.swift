@@ -36,7 +36,8 @@ public final class VectorBench<E: VectorEnvironment>: @unchecked Sendable {
     public init(environments: Int, seed: UInt64, runner: ParallelRunner, control: BatchControl, chunk: Int,
                 make: (_ first: Int, _ count: Int) -> E) {
         if case .linear = control {
-            // Each worker calls sgemm on its own; BLAS threads would compete (PLATFORM.md).
+            // Each worker calls sgemm on its own; BLAS threads would compete
+            // with the workers for the cores.
             BLAS.useSingleThread()
         }
         batches = SlicedBatches(environments: environments, chunk: chunk, runner: runner) { first, count in

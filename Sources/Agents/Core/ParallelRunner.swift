@@ -32,7 +32,7 @@ public struct ParallelRunner: Sendable {
             body(0)
         } else {
             // concurrentPerform from a global queue used every core more
-            // reliably than from a CLI's main thread (PLATFORM.md).
+            // reliably than from a CLI's main thread.
             DispatchQueue.global(qos: .userInitiated).sync {
                 DispatchQueue.concurrentPerform(iterations: workers) { body($0) }
             }

@@ -50,7 +50,7 @@ extension BreakoutBatch {
     }
 
     /// The largest of the eight lanes (pairwise selects from element reads:
-    /// the library's reduction was a call).
+    /// a reduction by hand, docs/throughput.md).
     @inline(__always)
     static func largest(_ v: SIMD8<Int32>) -> Int32 {
         let a = SIMD4(v[0], v[1], v[2], v[3]), b = SIMD4(v[4], v[5], v[6], v[7])

@@ -146,7 +146,7 @@ public struct BreakoutGame: Environment, Sendable {
     }
 
     /// Writes the observation into `buffer` (at least ``observationCount`` floats).
-    /// Always inlined: as a call, the whole game would be copied for it
+    /// Always inlined, so that the game is not copied for the call
     /// (`buffer` might alias it).
     @inlinable @inline(__always)
     public func observe(into buffer: UnsafeMutableBufferPointer<Float>) {

@@ -17,8 +17,8 @@ extension BreakoutPhysics {
     /// ``observationLayout``) into `o`. Entries that can reach a bound are
     /// clamped to it: a product with a precomputed reciprocal can pass it by
     /// a rounding step.
-    /// Always inlined: as a call, the state would be copied for it (`o`
-    /// might alias it), which cost more than writing the observation.
+    /// Always inlined, so that the state is not copied for the call (`o`
+    /// might alias it; docs/throughput.md, "No copies of a game").
     @inlinable @inline(__always)
     public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
         withUnsafePointer(to: s) { observeHead($0, into: o) }
@@ -225,8 +225,8 @@ extension BreakoutPhysics {
     /// The last column whose centre is at or left of `x` (−1: none),
     /// stepping from `j`: the rare correction of
     /// ``nearestColumn(_:to:)``'s first guess. Out of line and apart from
-    /// the guess's test, so the compiler does not turn the usual case (no
-    /// step) into a vectorised search.
+    /// the guess's test, so that the usual case (no step) stays
+    /// straight-line code.
     @inline(never) @usableFromInline
     func settleColumn(_ j: Int, to x: Float) -> Int {
         var j = j

@@ -208,8 +208,8 @@ extension BreakoutPhysics {
         var focusX = Lanes(), focusVY = Lanes()
         var hasFocus = LaneMask()
         let balls = Int(maxBalls)
-        // Slot k is used by some game iff k < most (a scalar test; a mask
-        // reduction was a call).
+        // Slot k is used by some game iff k < most (a scalar test, no mask
+        // reduction).
         for k in 0 ..< balls {
             let b = scratch + 3 * k
             let active: LaneMask = Lanes(repeating: Float(k)) .< n
@@ -270,7 +270,7 @@ extension BreakoutPhysics {
             | candidates[4] | candidates[5] | candidates[6] | candidates[7]
         guard union != 0 else { return best }
         // x − x is +0 in every finite lane and NaN in any other; their sum
-        // is 0 only when every lane is finite (a mask reduction was a call).
+        // is 0 only when every lane is finite (a reduction by hand).
         let probe = x - x
         guard Lane8.sum(probe) == 0 else {
             return nearestColumnLanesOneByOne(candidates, to: x)
@@ -330,8 +330,8 @@ extension BreakoutPhysics {
     ///
     /// The highest set bit of a candidate set and the lowest (isolated as
     /// `v & −v`) are read from the exponents of their exact float
-    /// conversions, since the lanes have no bit scans. Out of line: inlined,
-    /// it made the optimizer leave the row stores of its caller as calls.
+    /// conversions, since the lanes have no bit scans. Out of line, a
+    /// kernel of its own (docs/throughput.md, "Kernels of bounded size").
     @inline(never)
     func nearestColumnPlacedLanes(_ candidates: SIMD8<UInt32>, to x: Lanes) -> Lanes {
         let columns = Lanes(repeating: Float(cols))
@@ -431,7 +431,7 @@ extension BreakoutPhysics {
         var v = u.replacing(with: 0 - u, where: a .< 0)
         let finite: LaneMask = (time .< .infinity) .& (time .> -.infinity)
         let far: LaneMask = finite .& (m .>= 4 * p)
-        // Any far lane: the sum of 1 per far lane (a mask reduction was a call).
+        // Any far lane: the sum of 1 per far lane (a reduction by hand).
         if Lane8.sum(Lanes().replacing(with: 1, where: far)) != 0 {
             // Rare (a crossing four periods away): the library's remainder, as the scalar code takes it.
             for g in 0 ..< 8 where far[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }

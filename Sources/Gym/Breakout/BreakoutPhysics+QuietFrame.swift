@@ -51,7 +51,8 @@ extension BreakoutPhysics {
         if n == 1, gravity <= 0 {
             // One ball (the common case) in scalars: the same tests as the
             // lanes below. Slots 1 ... 7 hold zeros, so the slot vectors
-            // are rebuilt whole from slot 0 (a lane write went through memory).
+            // are rebuilt whole from slot 0 (vectors built whole, never by a
+            // lane write: docs/throughput.md).
             let x = s.ballX[0], y = s.ballY[0], vx = s.ballVX[0], vy = s.ballVY[0]
             let x1 = x + vx, y1 = y + vy
             let squeezed = (abs(x1 - pxEnd) < half + r ? 1 : 0) & (abs(y1 - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
@@ -70,8 +71,8 @@ extension BreakoutPhysics {
         // All eight slots at once: slots at and beyond `ballCount` are not
         // tested, and their zeros stay zeros (zero velocity, no gravity
         // added).
-        // Masks come from float compares only: integer lane compares and
-        // lane writes were compiled to stores and reloads through memory.
+        // Masks come from float compares only, and vectors are built whole
+        // (docs/throughput.md, "Vectors built whole").
         typealias Lanes = SIMD8<Float>
         typealias Mask = SIMDMask<SIMD8<Int32>>
         let active: Mask = Lanes(0, 1, 2, 3, 4, 5, 6, 7) .< Float(n)

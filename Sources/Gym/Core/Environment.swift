@@ -26,8 +26,7 @@ public enum EpisodeEnd: UInt8, Codable, Sendable, CaseIterable, CustomStringConv
 
     /// Whether this end is a truncation (an outside limit) rather than a
     /// termination by the game's rules.
-    /// (A switch: `==` on the enum compiled to a call that was not inlined
-    /// into the batches' step loops.)
+    /// (A switch, inlinable into the batches' step loops.)
     @inlinable public var isTruncation: Bool {
         switch self {
         case .stepLimit, .watchdog: true

@@ -7,9 +7,8 @@
 /// interleaved by pairs of entries within each 128-bit half (lanes 0, 1, 4,
 /// 5 of `a` with those of `b`, and so on), then each row is two such pairs
 /// taken as 64-bit elements. The second stage reads the pairs as
-/// `SIMD4<UInt64>`: written on floats, the optimizer fuses both stages into
-/// one shuffle per row, which it builds from single-element inserts (about
-/// twice the instructions). Only moves: the stored floats are the lanes'
+/// `SIMD4<UInt64>`, so that the two stages stay two shuffles per row
+/// (docs/throughput.md). Only moves: the stored floats are the lanes'
 /// bit patterns.
 enum LaneTranspose {
     /// Stores lane `g` of `a`, `b`, `c`, `d` as the four floats at

@@ -60,10 +60,8 @@ public final class PongBatch: VectorEnvironment {
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
     /// The shifts of xoshiro256**'s two rotations, its result's by 7 bits
     /// and its last state word's by 45, each as a left and a right shift:
-    /// (7, 57, 45, 19). Kept in memory so that the compiler does not see a
-    /// rotation by a constant, which for 64-bit lanes without AVX-512 it
-    /// may lower lane by lane through general registers (shifts by amounts
-    /// it cannot see stay vector shifts).
+    /// (7, 57, 45, 19). Kept in memory, so that the rotations stay vector
+    /// shifts (docs/throughput.md, "Constants the vectoriser lowers badly").
     let generatorRotations: UnsafeMutablePointer<UInt64>
     /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
     let bandLow, bandHigh: Float
@@ -316,8 +314,8 @@ public final class PongBatch: VectorEnvironment {
         // games' positions, eight games at a time (`quietLanes` for steps of
         // one frame, `framesLanes` for several frames or sticky actions) or
         // one at a time (`quietStep`); every other step or frame runs the
-        // full `PongPhysics` code. Each kind of step has its own loop (one
-        // loop for both kept the compiler from inlining their lane code).
+        // full `PongPhysics` code. Each kind of step has its own loop, so
+        // that each loop's lane code is inlined whole.
         if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
             stepOneFrame(actions, out)
         } else {

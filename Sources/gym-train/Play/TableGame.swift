@@ -1,13 +1,6 @@
 import Agents
 import Gym
 
-/// What the commands read of any game's config: the field's geometry
-/// (``PaddleFieldConfig``) and the frames per agent step.
-protocol FieldConfig: GameConfig, PaddleFieldConfig {
-    /// Frames per agent step (1 ... 16).
-    var frameSkip: Int { get }
-}
-
 /// What `play` needs of a game's single-game type (``PongGame``,
 /// ``BreakoutGame``): whether it ended, its snapshot and its picture.
 protocol TableGame {
@@ -22,7 +15,5 @@ protocol TableGame {
     func render(into frame: inout GrayFrame)
 }
 
-extension PongConfig: FieldConfig {}
-extension BreakoutConfig: FieldConfig {}
 extension PongGame: TableGame {}
 extension BreakoutGame: TableGame {}

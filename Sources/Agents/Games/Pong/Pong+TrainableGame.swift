@@ -1,0 +1,34 @@
+import Gym
+
+extension Pong: TrainableGame {
+    /// The policy plays `opponent` (a `;`-separated list; `self` is self-play)
+    /// and is evaluated against each of `evalOpponent`; the score is the
+    /// lowest point share.
+    public static func trainingSetup(_ config: TrainConfig, game: PongConfig,
+                                     evalGame: PongConfig) throws(TrainingSetupError) -> TrainingSetup<PongTask> {
+        var opponents: [PongTask.Opponent] = []
+        var evalOpponents: [AgentSpec] = []
+        do {
+            for text in TrainConfig.split(config.opponent) {
+                if text == "self" {
+                    opponents.append(.selfPlay)
+                } else {
+                    let spec = try AgentSpec.parse(text)
+                    try Pong.check(spec, config: game)
+                    opponents.append(.agent(spec))
+                }
+            }
+            for text in TrainConfig.split(config.evalOpponent) {
+                let spec = try AgentSpec.parse(text)
+                try Pong.check(spec, config: evalGame)
+                evalOpponents.append(spec)
+            }
+        } catch { throw .agent(error) }
+        let names = evalOpponents.map(\.displayName).joined(separator: ", ")
+        return TrainingSetup(
+            task: PongTask(config: game, opponents: opponents, episodeSteps: config.episodeSteps),
+            evaluationTasks: evalOpponents.map { PongTask(config: evalGame, opponent: .agent($0), episodeSteps: config.evalSteps) },
+            scoreName: evalOpponents.count == 1 ? "point share vs \(names)" : "lowest point share vs \(names)",
+            score: { scores in scores.map(\.share).min() ?? 0 })
+    }
+}

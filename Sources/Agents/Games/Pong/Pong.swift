@@ -1,0 +1,69 @@
+import Gym
+
+/// Pong as Agents plays it: two seats (0 = bottom, 1 = top), egocentric
+/// observations (one policy plays either side), records of whole games.
+public enum Pong: PlayableGame {
+    public typealias Config = PongConfig
+    public typealias Vector = PongBatch
+    public typealias Record = PongMatchResult
+
+    /// A game's running books: the record so far and the side the next serve heads to.
+    public struct Tally {
+        var record: PongMatchResult
+        var receiver: PongSide
+    }
+
+    public static var seats: Int { 2 }
+
+    public static var noEvents: PongEvents { PongEvents() }
+
+    /// When the batch's frames can take its eight-lane quiet path (one frame
+    /// per step, no sticky actions); otherwise every batched step is a full
+    /// step plus the load and store of the game's columns, slower than a
+    /// single game.
+    public static func batchIsFaster(_ config: PongConfig) -> Bool {
+        config.frameSkip == 1 && config.stickyActionProbability == 0
+    }
+
+    public static func policyTarget(_ config: PongConfig) -> PolicyTarget { .pong(config) }
+
+    /// A saved policy must be a Pong policy of this build's observation
+    /// layout with as many actions as `config` allows.
+    public static func check(_ spec: AgentSpec, config: PongConfig) throws(AgentSpecError) {
+        try spec.checkPolicy(policyTarget(config))
+    }
+
+    public static func makeTracker(config: PongConfig, skill: TrackerSkill) -> PongTracker {
+        PongTracker(config: config, skill: skill)
+    }
+
+    public static func beginRecord(_ vector: PongBatch, _ i: Int, seed: UInt64) -> Tally {
+        let state = vector.state(i)
+        return Tally(record: PongMatchResult(seed: seed, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
+                                             hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0),
+                     receiver: state.ballVY < 0 ? .bottom : .top)
+    }
+
+    /// ``PongMatch``'s bookkeeping of one step's events.
+    @inline(__always)
+    public static func book(_ tally: inout Tally, _ events: PongEvents) {
+        tally.record.book(events, receiver: &tally.receiver)
+    }
+
+    public static func endRecord(_ tally: Tally, _ vector: PongBatch, _ i: Int) -> PongMatchResult {
+        let state = vector.state(i)
+        var record = tally.record
+        record.scoreBottom = Int(state.scoreBottom)
+        record.scoreTop = Int(state.scoreTop)
+        record.steps = Int(state.steps)
+        record.end = state.end
+        return record
+    }
+
+    public static func playAlone(config: PongConfig, seed: UInt64, agents: inout [any Agent]) -> PongMatchResult {
+        var bottom = agents[0], top = agents[1]
+        let record = PongMatch.play(config: config, seed: seed, bottom: &bottom, top: &top)
+        agents[0] = bottom; agents[1] = top
+        return record
+    }
+}

@@ -1,0 +1,66 @@
+import Gym
+
+/// Runs a Pong balance scenario set and measures its metrics.
+///
+/// Metrics per scenario (agents `a` and `b`), each the mean over pairs of
+/// side-swapped games of a per-pair value (see ``BalanceMetric``):
+/// | metric | per-pair value |
+/// |---|---|
+/// | `receiverWinRate` | share of points won by the side the serve headed to (serve-side balance; 0.5 neutral) |
+/// | `rallyLength` | paddle hits per point |
+/// | `pointsPerGame` | points played per game |
+/// | `gameLength` | agent steps per game |
+/// | `pointSpeed` | ball speed level (units/frame) when a point was scored, per point |
+/// | `winRateA` | agent `a`'s score per game (win 1, draw ½): the win rate at the scenario's skill gap |
+/// | `truncationRate` | share of games that hit the step limit |
+/// Per-point values skip a pair without points.
+public enum PongBalance {
+    /// Plays every scenario of `set` under `config` (normally `set.config`;
+    /// a different config is how a rules change is checked).
+    public static func run(_ set: BalanceScenarioSet, config: PongConfig, runner: ParallelRunner,
+                           progress: (@Sendable () -> Void)? = nil) -> [BalanceScenarioResult] {
+        set.scenarios.enumerated().map { s, scenario in
+            let b = scenario.b ?? scenario.a
+            let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: scenario.games / 2,
+                                              seed: set.scenarioSeed(s))
+            let games = PongTournament.run(config: config, agents: [scenario.a, b], schedule: schedule,
+                                           runner: runner, progress: progress)
+            return BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: b.text,
+                                         games: scenario.games, metrics: metrics(games))
+        }
+    }
+
+    /// The metrics of a scenario's games (game order: pair k is games 2k, 2k + 1).
+    public static func metrics(_ games: [PongTournamentGame]) -> [BalanceMetric] {
+        var receiver: [Double] = [], rally: [Double] = [], points: [Double] = [], length: [Double] = []
+        var speed: [Double] = [], winA: [Double] = [], truncated: [Double] = []
+        var k = 0
+        while k + 1 < games.count {
+            let pair = [games[k], games[k + 1]]
+            k += 2
+            var pts = 0, rec = 0, hits = 0, steps = 0, trunc = 0
+            var speedSum = 0.0, score = 0.0
+            for g in pair {
+                let r = g.result
+                pts += r.points; rec += r.receiverPoints; hits += r.hitsBottom + r.hitsTop; steps += r.steps
+                speedSum += r.pointSpeedSum
+                score += g.outcomeA
+                if r.end.isTruncation { trunc += 1 }
+            }
+            points.append(Double(pts) / 2)
+            length.append(Double(steps) / 2)
+            winA.append(score / 2)
+            truncated.append(Double(trunc) / 2)
+            if pts > 0 {
+                receiver.append(Double(rec) / Double(pts))
+                rally.append(Double(hits) / Double(pts))
+                speed.append(speedSum / Double(pts))
+            }
+        }
+        return [
+            .mean("receiverWinRate", receiver), .mean("rallyLength", rally), .mean("pointsPerGame", points),
+            .mean("gameLength", length), .mean("pointSpeed", speed), .mean("winRateA", winA),
+            .mean("truncationRate", truncated),
+        ]
+    }
+}

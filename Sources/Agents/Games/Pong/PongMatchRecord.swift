@@ -1,0 +1,87 @@
+import Gym
+
+/// One Pong game as a self-contained JSON line (the tournament's
+/// `matches.jsonl`): enough to replay it exactly — the effective config, the
+/// seed, and the spec of the agent on each side — plus what happened.
+///
+/// | key | meaning |
+/// |---|---|
+/// | `game` | `"pong"` |
+/// | `match`, `pairing`, `pair` | global game index, pairing index, pair (seed) index |
+/// | `seed` | the game's seed (agents are seeded from it: streams 10 bottom, 11 top) |
+/// | `bottom`, `top` | agent specs (the grammar of ``AgentSpec``) on each side |
+/// | `scoreBottom`, `scoreTop`, `steps`, `end` | the result |
+/// | `hitsBottom`, `hitsTop`, `receiverPoints`, `pointSpeedSum` | statistics |
+/// | `configHash` | hash of `config` (hex), checked on replay |
+/// | `config` | the full effective config |
+public struct PongMatchRecord: Equatable, Sendable {
+    public var match: Int
+    public var pairing: Int
+    public var pair: Int
+    public var bottom: String
+    public var top: String
+    public var config: PongConfig
+    public var result: PongMatchResult
+
+    public init(match: Int, pairing: Int, pair: Int, bottom: String, top: String,
+                config: PongConfig, result: PongMatchResult) {
+        self.match = match; self.pairing = pairing; self.pair = pair
+        self.bottom = bottom; self.top = top; self.config = config; self.result = result
+    }
+
+    /// The record of a tournament game between `agents`.
+    public init(_ game: PongTournamentGame, agents: [AgentSpec], config: PongConfig) {
+        self.init(match: game.slot.game, pairing: game.slot.pairing, pair: game.slot.pair,
+                  bottom: agents[game.bottomAgent].text, top: agents[game.topAgent].text,
+                  config: config, result: game.result)
+    }
+
+    public var json: JSONValue {
+        .object([
+            ("game", .string("pong")), ("match", .number(match)), ("pairing", .number(pairing)),
+            ("pair", .number(pair)), ("seed", .number(result.seed)),
+            ("bottom", .string(bottom)), ("top", .string(top)),
+            ("scoreBottom", .number(result.scoreBottom)), ("scoreTop", .number(result.scoreTop)),
+            ("steps", .number(result.steps)), ("end", .string(result.end.description)),
+            ("hitsBottom", .number(result.hitsBottom)), ("hitsTop", .number(result.hitsTop)),
+            ("receiverPoints", .number(result.receiverPoints)), ("pointSpeedSum", .number(result.pointSpeedSum)),
+            ("configHash", .string(String(config.configHash, radix: 16))),
+            ("config", config.json),
+        ])
+    }
+
+    /// The record as one line of JSONL (no newline).
+    public var line: String { json.serialized(pretty: false) }
+
+    /// Decodes a record line.
+    /// - Parameter source: names the line in errors, e.g. `matches.jsonl:12`.
+    public static func decode(_ line: String, source: String) throws(ReplayError) -> PongMatchRecord {
+        let record = try RecordLine(line, source: source)
+        guard case .object = record.doc else { throw .malformed(source: source, message: "a match record is a JSON object") }
+        if let g = record["game"], g != .string("pong") {
+            throw .unsupported(source: source, message: "game \(g.serialized(pretty: false)) cannot be replayed; allowed: \"pong\"")
+        }
+        let seed = try record.seed()
+        let config = try record.config(PongConfig.self)
+        let end = try record.end(try record.string("end"))
+        var speedSum = 0.0
+        if case let .number(x, _)? = record["pointSpeedSum"] { speedSum = x }
+        let result = PongMatchResult(seed: seed, scoreBottom: try record.int("scoreBottom"), scoreTop: try record.int("scoreTop"),
+                                     steps: try record.int("steps"), end: end,
+                                     hitsBottom: (try? record.int("hitsBottom")) ?? 0, hitsTop: (try? record.int("hitsTop")) ?? 0,
+                                     receiverPoints: (try? record.int("receiverPoints")) ?? 0, pointSpeedSum: speedSum)
+        return PongMatchRecord(match: (try? record.int("match")) ?? 0, pairing: (try? record.int("pairing")) ?? 0,
+                               pair: (try? record.int("pair")) ?? 0, bottom: try record.string("bottom"),
+                               top: try record.string("top"), config: config, result: result)
+    }
+
+    /// Plays the recorded game again from its seed, config and agents.
+    public func replay() throws(AgentSpecError) -> PongMatchResult {
+        let bottomSpec = try AgentSpec.parse(bottom), topSpec = try AgentSpec.parse(top)
+        try Pong.check(bottomSpec, config: config)
+        try Pong.check(topSpec, config: config)
+        var b = Pong.makeAgent(bottomSpec, config: config)
+        var t = Pong.makeAgent(topSpec, config: config)
+        return PongMatch.play(config: config, seed: result.seed, bottom: &b, top: &t)
+    }
+}
