@@ -36,6 +36,17 @@ public func pbg_last_error(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64) ->
     return Int64(text.count)
 }
 
+/// Writes `bytes` into `buf` (`needed` gets their count); a short (or null)
+/// buffer is `bufferTooSmall`, naming `what`.
+func copyBytes(_ bytes: [UInt8], _ buf: UnsafeMutablePointer<UInt8>?, _ cap: Int64,
+               _ needed: UnsafeMutablePointer<Int64>?, what: String) throws(ABIError) {
+    needed?.pointee = Int64(bytes.count)
+    guard let buf, cap >= Int64(bytes.count) else {
+        throw ABIError(.bufferTooSmall, "\(what): needs \(bytes.count) bytes, the buffer holds \(max(0, cap))")
+    }
+    for k in 0 ..< bytes.count { buf[k] = bytes[k] }
+}
+
 /// Writes `text` with a NUL into `buf` (`needed` gets its length plus 1).
 func copyText(_ text: String, _ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64,
               _ needed: UnsafeMutablePointer<Int64>?, what: String) throws(ABIError) {
@@ -184,11 +195,7 @@ public func pbg_snapshot(_ h: UInt64, _ game: Int64, _ buf: UnsafeMutablePointer
                          _ needed: UnsafeMutablePointer<Int64>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let bytes = try Registry.with(h) { s throws(ABIError) in try s.snapshot(s.checkGame(game, "snapshot")) }
-        needed?.pointee = Int64(bytes.count)
-        guard let buf, cap >= Int64(bytes.count) else {
-            throw ABIError(.bufferTooSmall, "snapshot: needs \(bytes.count) bytes, the buffer holds \(max(0, cap))")
-        }
-        for k in 0 ..< bytes.count { buf[k] = bytes[k] }
+        try copyBytes(bytes, buf, cap, needed, what: "snapshot")
     }
 }
 

@@ -18,11 +18,7 @@ public func pbg_stack_save(_ h: UInt64, _ game: Int64, _ buf: UnsafeMutablePoint
             }
             return s.savedStack(i)
         }
-        needed?.pointee = Int64(bytes.count)
-        guard let buf, cap >= Int64(bytes.count) else {
-            throw ABIError(.bufferTooSmall, "stack_save: needs \(bytes.count) bytes, the buffer holds \(max(0, cap))")
-        }
-        for k in 0 ..< bytes.count { buf[k] = bytes[k] }
+        try copyBytes(bytes, buf, cap, needed, what: "stack_save")
     }
 }
 

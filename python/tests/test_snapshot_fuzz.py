@@ -69,15 +69,20 @@ def finish(proc: subprocess.Popen, first: int, count: int) -> tuple[dict | None,
     return None, f"case {case}: the process {how}: {tail}", case + 1
 
 
+def add(summary: dict, totals: dict, findings: list) -> None:
+    """Adds one process's counts and findings to the run's."""
+    for k in ("cases", "accepted", "refused", "steps_after"):
+        totals[k] = totals.get(k, 0) + summary[k]
+    findings += summary["findings"]
+
+
 def run_range(first: int, count: int, totals: dict, crashes: list, findings: list) -> None:
     """Cases first ..< first + count in one process, restarted after a case that kills it."""
     end = first + count
     while first < end and len(crashes) < 20:
         summary, crash, first_next = finish(launch(first, end - first), first, end - first)
         if summary is not None:
-            for k in ("cases", "accepted", "refused", "steps_after"):
-                totals[k] = totals.get(k, 0) + summary[k]
-            findings += summary["findings"]
+            add(summary, totals, findings)
         else:
             crashes.append(crash)
             totals["cases"] = totals.get("cases", 0) + (first_next - first)
@@ -96,9 +101,7 @@ def test_snapshot_fuzz_loop():
     for first, count, proc in procs:
         summary, crash, go_on = finish(proc, first, count)
         if summary is not None:
-            for k in ("cases", "accepted", "refused", "steps_after"):
-                totals[k] = totals.get(k, 0) + summary[k]
-            findings += summary["findings"]
+            add(summary, totals, findings)
         else:
             crashes.append(crash)
             totals["cases"] = totals.get("cases", 0) + (go_on - first)
