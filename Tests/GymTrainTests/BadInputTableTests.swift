@@ -254,7 +254,7 @@ import Testing
         // config
         (["config", "--game", "chess"], ["The value 'chess' is invalid for '--game <game>'"]),
         (["config", "--preset", "turbo"], ["unknown pong preset \"turbo\"; presets are: classic, touch, fast, ale"]),
-        (["config", "--game", "breakout", "--preset", "ale"], ["unknown breakout preset \"ale\"; presets are: classic, atari"]),
+        (["config", "--game", "breakout", "--preset", "turbo"], ["unknown breakout preset \"turbo\"; presets are: classic, atari, ale"]),
         (["config", "--config", "missing.json"], ["cannot read config file missing.json"]),
         (["config", "--config", "badkey.json"], ["badkey.json: unknown key \"paddleSped\""]),
         (["config", "--config", "malformed.json"], ["malformed.json: malformed JSON at line 1, column 16"]),
