@@ -36,6 +36,13 @@ public func pbg_last_error(_ buf: UnsafeMutablePointer<CChar>?, _ cap: Int64) ->
     return Int64(text.count)
 }
 
+/// The caller's `len` bytes at `data` (at most 16 GiB), or one error naming `what`.
+func inputBytes(_ data: UnsafePointer<UInt8>?, _ len: Int64, what: String) throws(ABIError) -> UnsafeBufferPointer<UInt8> {
+    guard let data else { throw ABIError(.invalidArgument, "\(what): the data pointer is null") }
+    guard len >= 0, len <= 1 << 34 else { throw ABIError(.invalidArgument, "\(what): length \(len) is out of range") }
+    return UnsafeBufferPointer(start: data, count: Int(len))
+}
+
 /// Writes `bytes` into `buf` (`needed` gets their count); a short (or null)
 /// buffer is `bufferTooSmall`, naming `what`.
 func copyBytes(_ bytes: [UInt8], _ buf: UnsafeMutablePointer<UInt8>?, _ cap: Int64,
@@ -208,9 +215,7 @@ public func pbg_restore(_ h: UInt64, _ game: Int64, _ data: UnsafePointer<UInt8>
     abiCall { () throws(ABIError) in
         try Registry.with(h) { s throws(ABIError) in
             let i = try s.checkGame(game, "restore")
-            guard let data else { throw ABIError(.invalidArgument, "restore: the data pointer is null") }
-            guard len >= 0, len <= 1 << 34 else { throw ABIError(.invalidArgument, "restore: length \(len) is out of range") }
-            try s.restore(UnsafeBufferPointer(start: data, count: Int(len)), into: i)
+            try s.restore(inputBytes(data, len, what: "restore"), into: i)
             // A restored game starts its frame stacks afresh (pbg_stack_load sets them).
             if let stack = s.stack { s.advanceStack(stack, game: i, starting: true) }
         }

@@ -30,9 +30,7 @@ public func pbg_stack_load(_ h: UInt64, _ game: Int64, _ data: UnsafePointer<UIn
     abiCall { () throws(ABIError) in
         try Registry.with(h) { s throws(ABIError) in
             let i = try s.checkGame(game, "stack_load")
-            guard let data else { throw ABIError(.invalidArgument, "stack_load: the data pointer is null") }
-            guard len >= 0, len <= 1 << 34 else { throw ABIError(.invalidArgument, "stack_load: length \(len) is out of range") }
-            try s.loadStack(i, from: UnsafeBufferPointer(start: data, count: Int(len)))
+            try s.loadStack(i, from: inputBytes(data, len, what: "stack_load"))
         }
     }
 }
