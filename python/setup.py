@@ -18,7 +18,11 @@ libpbgym-cpu.so) and the portable gym-train hands over to its tuned sibling
 the same way, so a wheel copied to an older node runs there. With
 $PBGYM_PREBUILT alone nothing is built: the gym-train and libpbgym-cpu.so
 beside that library are shipped if they are there (pbgym.distributed then
-asks for $PBGYM_EXECUTABLE where gym-train is not). The wheel
+asks for $PBGYM_EXECUTABLE where gym-train is not).
+
+Beside the package go _pbgym_registration.py and pbgym-gymnasium-ids.pth,
+whose line registers the Gymnasium ids in every process once gymnasium is
+imported (Gymnasium 1.x has no plugin entry points). The wheel
 is tagged py3-none-<platform>: the library is loaded with ctypes, so any
 CPython 3 uses it; `auditwheel repair` then copies OpenBLAS in (for the
 library and the executable) and names the manylinux tag.
@@ -37,6 +41,11 @@ from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
+
+# Beside the package in site-packages, Python runs this line at every start:
+# it registers pbgym's Gymnasium ids once gymnasium is imported, importing
+# nothing else (python/_pbgym_registration.py says how).
+GYMNASIUM_IDS_PTH = ("pbgym-gymnasium-ids.pth", "import _pbgym_registration; _pbgym_registration.install()\n")
 
 
 def build_library(environment: dict | None = None, scratch: str = ".build-python") -> Path:
@@ -101,6 +110,9 @@ def swift_build(product: str, extra: list, environment: dict | None = None, scra
 class BuildWithSwift(build_py):
     def run(self):
         super().run()
+        # At the build folder's root, so the wheel installs it into site-packages itself.
+        name, line = GYMNASIUM_IDS_PTH
+        (Path(self.build_lib) / name).write_text(line, encoding="utf-8")
         target = Path(self.build_lib) / "pbgym"
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy2(build_library(), target / "libpbgym.so")
@@ -126,6 +138,9 @@ class BuildWithSwift(build_py):
                     shutil.copy2(tuned_gym_train, target / "bin" / f"gym-train-{cpu}")
         for tool in (target / "bin").iterdir():
             os.chmod(tool, 0o755)
+
+    def get_outputs(self, include_bytecode=1):
+        return [*super().get_outputs(include_bytecode), str(Path(self.build_lib) / GYMNASIUM_IDS_PTH[0])]
 
 
 class PlatformWheel(bdist_wheel):

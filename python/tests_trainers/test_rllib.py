@@ -1,6 +1,8 @@
-"""RLlib PPO on pbgym with the documented recipe (docs/python.md): the id
-"pbgym:pbgym/Pong-v0" imports the package in every env runner, so remote
-runners (fresh processes that never imported pbgym) make the env too."""
+"""RLlib PPO on pbgym with the documented recipe (docs/python.md): remote
+env runners are fresh processes that never imported pbgym; the id
+"pbgym:pbgym/Pong-v0" imports the package there, and the bare
+"pbgym/Pong-v0" is registered there by the installed package's .pth hook
+(python/_pbgym_registration.py)."""
 
 import numpy as np
 import pytest
@@ -17,19 +19,20 @@ def cluster():
     ray.shutdown()
 
 
-def recipe(env_runners: int) -> PPOConfig:
+def recipe(env_runners: int, env_id: str) -> PPOConfig:
     return (
         PPOConfig()
-        .environment("pbgym:pbgym/Pong-v0", env_config={"opponent": "random", "frameSkip": 4, "maxScore": 3})
+        .environment(env_id, env_config={"opponent": "random", "frameSkip": 4, "maxScore": 3})
         .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=4)
         .training(train_batch_size_per_learner=512, minibatch_size=128, num_epochs=2)
         .debugging(seed=0)
     )
 
 
-@pytest.mark.parametrize("env_runners", [0, 1], ids=["local", "remote"])
-def test_ppo_two_iterations(cluster, env_runners, record):
-    algo = recipe(env_runners).build_algo()
+@pytest.mark.parametrize("env_runners,env_id", [(0, "pbgym:pbgym/Pong-v0"), (1, "pbgym:pbgym/Pong-v0"),
+                                                (1, "pbgym/Pong-v0")], ids=["local", "remote", "remote-bare-id"])
+def test_ppo_two_iterations(cluster, env_runners, env_id, record):
+    algo = recipe(env_runners, env_id).build_algo()
     try:
         for _ in range(2):
             result = algo.train()
@@ -40,4 +43,4 @@ def test_ppo_two_iterations(cluster, env_runners, record):
     finally:
         algo.stop()
     where = "local env runner" if env_runners == 0 else "1 remote env runner"
-    record("RLlib", f"PPO 2 iterations, {where}, id pbgym:pbgym/Pong-v0", f"{int(sampled)} env steps, finite loss")
+    record("RLlib", f"PPO 2 iterations, {where}, id {env_id}", f"{int(sampled)} env steps, finite loss")
