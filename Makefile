@@ -163,7 +163,9 @@ example-ppo: setup
 # The trainer matrix, outside `make test` (torch is large): its own virtual
 # environment with Stable-Baselines3, SuperSuit, RLlib and torch (the package
 # with its `trainers` extra), then python/tests_trainers (one test per client
-# and check, short learning runs) and the docs' code blocks; the matrix is
+# and check, short learning runs) and every code block of docs/python.md
+# (PBGYM_DOC_BLOCKS=trainers: the shell blocks marked to run here too, and a
+# Python block whose client is missing fails); the matrix is
 # printed as docs/python.md's table (and kept in $(MATRIX)). torch: the
 # CPU-only wheel when pip's local wheel folder (TORCH_WHEELS) holds one, else
 # PyPI's default wheel (about 3 GB with CUDA libraries the tests never use).
@@ -179,7 +181,7 @@ test-trainers: setup
 	$(TRAINERS_VENV)/bin/python -m pip install -q "$(TORCH)"
 	$(TRAINERS_VENV)/bin/python -m pip install -q "./python[trainers]"
 	mkdir -p Results && rm -f $(MATRIX)
-	PBGYM_MATRIX=$(CURDIR)/$(MATRIX) $(TRAINERS_VENV)/bin/pytest -q -p no:cacheprovider python/tests_trainers python/tests/test_docs.py
+	PBGYM_MATRIX=$(CURDIR)/$(MATRIX) PBGYM_DOC_BLOCKS=trainers $(TRAINERS_VENV)/bin/pytest -q -p no:cacheprovider python/tests_trainers python/tests/test_docs.py
 	$(TRAINERS_VENV)/bin/python python/tests_trainers/matrix.py $(MATRIX)
 
 clean:
