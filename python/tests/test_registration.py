@@ -9,7 +9,7 @@ import textwrap
 
 
 def run_fresh(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True)
 
 
 def test_module_prefixed_ids_work_in_a_fresh_process():
