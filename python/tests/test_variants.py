@@ -1,0 +1,103 @@
+"""Per-episode rules in the single environments (``variants=``): drawn from the
+episode's seed, played exactly as a fixed config with those rules, reported
+in ``info``, optionally visible as features, carried by snapshots."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from pbgym import PBGymError
+
+IDS = {"pong": "pbgym:pbgym/Pong-v0", "breakout": "pbgym:pbgym/Breakout-v0"}
+
+
+def play(env, seed, steps=400, reset_seed=True):
+    """Observations and rewards of ``steps`` fixed actions from ``reset(seed=seed)``."""
+    obs, info = env.reset(seed=seed) if reset_seed else env.reset()
+    out = [obs]
+    for k in range(steps):
+        obs, r, term, trunc, _ = env.step(k % env.action_space.n)
+        out.append(np.append(obs, r))
+        if term or trunc:
+            break
+    return info, out
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout"])
+@pytest.mark.parametrize("set_name", ["train", "far"])
+def test_an_episode_plays_exactly_the_fixed_config_of_its_drawn_rules(game, set_name):
+    env = gym.make(IDS[game], variants=set_name, opponent_history=True) if game == "pong" else \
+        gym.make(IDS[game], variants=set_name)
+    seen = set()
+    for seed in (1, 2, 3):
+        info, got = play(env, seed)
+        rules = info["rules"]
+        assert rules["set"] == set_name
+        seen.add(tuple(sorted(rules["values"].items())))
+        fixed = gym.make(IDS[game], **rules["values"])
+        _, expected = play(fixed, seed)
+        assert len(got) == len(expected)
+        for a, b in zip(got, expected):
+            np.testing.assert_array_equal(a, b)
+        # The same seed draws the same rules in a fresh environment.
+        again = gym.make(IDS[game], variants=set_name)
+        assert again.reset(seed=seed)[1]["rules"] == rules
+    assert len(seen) > 1
+
+
+def test_later_episodes_of_a_stream_draw_their_own_rules_and_replay():
+    env = gym.make(IDS["pong"], variants="train")
+    env.reset(seed=7)
+    first = [env.reset()[1]["rules"]["values"] for _ in range(4)]
+    env.reset(seed=7)
+    assert [env.reset()[1]["rules"]["values"] for _ in range(4)] == first
+    assert len({tuple(sorted(v.items())) for v in first}) == 4
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout"])
+def test_visible_rules_are_features_within_their_declared_bounds(game):
+    plain = gym.make(IDS[game])
+    env = gym.make(IDS[game], variants="train", variants_visible=True)
+    extra = env.observation_space.shape[0] - plain.observation_space.shape[0]
+    assert extra == 6
+    assert np.all(env.observation_space.low[-extra:] == -1) and np.all(env.observation_space.high[-extra:] == 1)
+    for seed in range(20):
+        obs, info = env.reset(seed=seed)
+        assert env.observation_space.contains(obs)
+        assert np.any(obs[-extra:] != 0)
+    check_env(env.unwrapped)
+
+
+def test_snapshots_and_copies_carry_the_episodes_rules():
+    env = gym.make(IDS["pong"], variants="near", opponent_history=True).unwrapped
+    env.reset(seed=11)
+    for k in range(150):
+        env.step(k % 3)
+    twin = copy.deepcopy(env)
+    pickled = pickle.loads(pickle.dumps(env))
+    rules = env.native.rules(0)
+    assert twin.native.rules(0) == rules and pickled.native.rules(0) == rules
+    for k in range(300):
+        a = env.step(k % 3)
+        for other in (twin, pickled):
+            b = other.step(k % 3)
+            np.testing.assert_array_equal(a[0], b[0])
+            assert a[1:4] == b[1:4]
+
+
+def test_bad_variant_options_are_one_clear_error():
+    with pytest.raises(PBGymError, match='has no set "middle"; sets are: train, near, far'):
+        gym.make(IDS["pong"], variants="middle")
+    with pytest.raises(ValueError, match="variants_visible and variants_file need variants"):
+        gym.make(IDS["pong"], variants_visible=True)
+    with pytest.raises(PBGymError, match='needs autoreset "disabled"'):
+        gym.make_vec(IDS["pong"], num_envs=2, vectorization_mode="vector_entry_point", variants="train")
+    plain = gym.make(IDS["breakout"]).unwrapped
+    with pytest.raises(PBGymError, match="plays one config throughout"):
+        plain.native.rules(0)
