@@ -131,7 +131,9 @@ struct RobustnessPlan<G: RobustnessGame> {
         var heat: [[Double?]] = []
         var curves: [[(key: String, points: [(x: Double, y: Double?, lower: Double?, upper: Double?)])]] = []
         let variantIndices = rules.indices.filter { rules[$0].kind == .variant }
-        for (a, agent) in settings.agents.enumerated() {
+        // Agents are labelled by their display name (the spec's `name=`, else the spec).
+        let labels = roster.map { $0[0].displayName }
+        for (a, agent) in labels.enumerated() {
             var conditions: [JSONValue] = []
             for (r, rule) in rules.enumerated() {
                 let cell = a * rules.count + r
@@ -176,7 +178,8 @@ struct RobustnessPlan<G: RobustnessGame> {
             }
             curves.append(agentCurves)
             heat.append(([0] + variantIndices).map { scores[a * rules.count + $0][0].estimate })
-            var summary: [(String, JSONValue)] = [("agent", .string(agent)), ("retention", .object(interval(ret)))]
+            var summary: [(String, JSONValue)] = [("agent", .string(agent)), ("spec", .string(settings.agents[a])),
+                                                  ("retention", .object(interval(ret)))]
             if let w = worst {
                 summary.append(("worst", .object([("rules", .string(rules[w].variant.name))] + interval(scores[a * rules.count + w][0]))))
             }
@@ -200,10 +203,10 @@ struct RobustnessPlan<G: RobustnessGame> {
         let columns = ([0] + variantIndices).map { rules[$0].variant.name }
         let against = settings.opponent.map { " vs \($0)" } ?? ""
         try folder.write(RobustnessCharts.heatmap(title: "\(G.name) \(headline)\(against): agents × \(settings.set) variants",
-                                                  rows: settings.agents, columns: columns, values: heat),
+                                                  rows: labels, columns: columns, values: heat),
                          to: "robustness-heatmap.svg")
         try folder.write(RobustnessCharts.sensitivity(title: "\(G.name) \(headline)\(against), one rule at a time",
-                                                      score: headline, agents: settings.agents,
+                                                      score: headline, agents: labels,
                                                       keys: sensitivity.map(\.key), curves: curves,
                                                       classic: sensitivity.map { k in k.points.first { $0.rules == 0 }?.value.numeric }),
                          to: "robustness-sensitivity.svg")
