@@ -91,7 +91,7 @@ def test_snapshots_and_copies_carry_the_episodes_rules():
             assert a[1:4] == b[1:4]
 
 
-def test_bad_variant_options_are_one_clear_error():
+def test_bad_variant_options_are_one_clear_error(tmp_path):
     with pytest.raises(PBGymError, match='has no set "middle"; sets are: train, near, far'):
         gym.make(IDS["pong"], variants="middle")
     with pytest.raises(ValueError, match="variants_visible and variants_file need variants"):
@@ -101,3 +101,13 @@ def test_bad_variant_options_are_one_clear_error():
     plain = gym.make(IDS["breakout"]).unwrapped
     with pytest.raises(PBGymError, match="plays one config throughout"):
         plain.native.rules(0)
+    ruled = gym.make(IDS["breakout"], variants="near").unwrapped
+    with pytest.raises(PBGymError, match=r"rules: game 3 is outside 0 \.\.< 1"):
+        ruled.native.rules(3)
+    own = tmp_path / "own.json"
+    own.write_text('{"game": "pong", "version": 1, "sets": {"train": {"sampling": "uniform", '
+                   '"ranges": {"paddleWidth": [60, 70]}}}}')
+    env = gym.make(IDS["pong"], variants="train", variants_file=str(own))
+    assert 60 <= env.reset(seed=1)[1]["rules"]["values"]["paddleWidth"] <= 70
+    with pytest.raises(PBGymError, match=r'variants_text: "sets" has no set "far"; sets are: train'):
+        gym.make(IDS["pong"], variants="far", variants_file=str(own))
