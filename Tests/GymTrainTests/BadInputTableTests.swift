@@ -200,6 +200,9 @@ import Testing
         (["robustness", "--agent", "tracker", "--variants", "middle"], ["Configs/variants/pong.json (shipped): \"sets\" has no set \"middle\"; sets are: train, near, far"]),
         (["robustness", "--agent", "tracker", "--variants-file", "missing.json"], ["cannot read variant file missing.json"]),
         (["robustness", "--game", "breakout", "--agent", "tracker", "--opponent", "random"], ["--opponent is for Pong; Breakout's agent plays alone"]),
+        (["config", "--draw", "middle"], ["has no set \"middle\"; sets are: train, near, far"]),
+        (["config", "--draw", "train", "--episodes", "0"], ["--episodes 0 is out of range; allowed: 1 ... 100000"]),
+        (["config", "--variants", "missing.json"], ["cannot read variant file missing.json"]),
         // merge
         (["merge"], ["merge needs at least one shard folder"]),
         (["merge", "nowhere"], ["cannot read shard file", "nowhere/run.json"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Gym
 import Testing
 
 @Suite struct ConfigCommandTests {
@@ -45,5 +46,20 @@ import Testing
         // A Pong file is not a Breakout one.
         let wrong = try CLI.run(["config", "--game", "breakout", "--variants", root.appendingPathComponent("Configs/variants/pong.json").path])
         #expect(wrong.status != 0 && wrong.stderr.contains("\"game\" = \"pong\" is out of range; allowed: \"breakout\""))
+    }
+
+    /// `config --draw SET` prints, per episode of the seed's run, what the set draws from the episode's seed.
+    @Test func configDrawPrintsEachEpisodesRules() throws {
+        let r = try CLI.run(["config", "--game", "breakout", "--draw", "train", "--seed", "9", "--episodes", "3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let set = try VariantFile<BreakoutConfig>.decode(ShippedVariants.breakout, source: "b").set("train", source: "b")
+        let expected = (0 ..< 3).map { e -> String in
+            let seed = Seeds.episode(runSeed: 9, index: e)
+            return JSONValue.object([("episode", .number(e)), ("seed", .number(seed)), ("set", .string("train")),
+                                     ("values", set.draw(episodeSeed: seed).json)]).serialized(pretty: false)
+        }
+        #expect(r.stdout.split(separator: "\n").map(String.init) == expected)
+        let bad = try CLI.run(["config", "--draw", "middle"])
+        #expect(bad.status != 0 && bad.stderr.contains("has no set \"middle\"; sets are: train, near, far"))
     }
 }

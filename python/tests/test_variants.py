@@ -111,3 +111,23 @@ def test_bad_variant_options_are_one_clear_error(tmp_path):
     assert 60 <= env.reset(seed=1)[1]["rules"]["values"]["paddleWidth"] <= 70
     with pytest.raises(PBGymError, match=r'variants_text: "sets" has no set "far"; sets are: train'):
         gym.make(IDS["pong"], variants="far", variants_file=str(own))
+
+
+@pytest.mark.parametrize("game,set_name", [("pong", "train"), ("breakout", "far"), ("breakout", "train")])
+def test_python_plays_the_rules_the_cli_draws(game, set_name):
+    """Episode e of a stream seeded s: the rules ``gym-train config --draw`` prints (Swift, the CLI)
+    are the ones the Python environment plays (through the C ABI)."""
+    import json
+    import subprocess
+
+    from pbgym.distributed import executable
+
+    proc = subprocess.run([executable(), "config", "--game", game, "--draw", set_name, "--seed", "5",
+                           "--episodes", "4"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    drawn = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [d["episode"] for d in drawn] == [0, 1, 2, 3]
+    env = gym.make(IDS[game], variants=set_name)
+    played = [env.reset(seed=5)[1]["rules"]["values"]] + [env.reset()[1]["rules"]["values"] for _ in range(3)]
+    for d, values in zip(drawn, played):
+        assert d["values"] and all(values[k] == v for k, v in d["values"].items()), (d, values)
