@@ -6,7 +6,8 @@ import Gym
 ///      "num_games": 8, "obs_type": "features", "pixel_size": [84, 84],
 ///      "autoreset": "next-step", "seed": 0, "players": 1,
 ///      "opponent": "tracker", "agent_side": "bottom", "opponent_history": true,
-///      "frame_stack": 4, "channels_order": "last"}
+///      "frame_stack": 4, "channels_order": "last",
+///      "variants": "train", "variants_visible": true, "variants_text": "{...}"}
 ///
 /// Only `game` is required. Unknown keys, wrong types and out-of-range
 /// values are refused with a message naming the key, the value and what
@@ -36,11 +37,19 @@ struct EnvConfig {
     var frameStack = 1
     /// Pixel observations: where the channel (stack) axis goes.
     var channelsOrder = FrameStack.Order.last
+    /// Per-episode rules: the variant set each episode's rules are drawn
+    /// from (nil: the config's rules throughout; see ``ContextAdapter``).
+    var variants: String?
+    /// Whether the rule context is appended to the features.
+    var variantsVisible = false
+    /// A variant file's text (nil: the game's shipped file).
+    var variantsText: String?
 
     static let maxGames = 1 << 20
     static let maxFrameStack = 16
     static let keys = ["game", "config", "num_games", "obs_type", "pixel_size", "autoreset", "seed",
-                       "players", "opponent", "agent_side", "opponent_history", "frame_stack", "channels_order"]
+                       "players", "opponent", "agent_side", "opponent_history", "frame_stack", "channels_order",
+                       "variants", "variants_visible", "variants_text"]
 
     static func parse(_ text: String) throws(ABIError) -> EnvConfig {
         let doc: JSONValue
@@ -110,6 +119,20 @@ struct EnvConfig {
                 throw bad("channels_order", v, "\"last\" (height, width, channels) or \"first\" (channels, height, width)")
             }
             c.channelsOrder = o
+        }
+        if let v = doc["variants"] {
+            guard case let .string(s) = v, !s.isEmpty else { throw bad("variants", v, "a variant set's name (train, near, far)") }
+            c.variants = s
+        }
+        if let v = doc["variants_visible"] {
+            guard case let .bool(b) = v else { throw bad("variants_visible", v, "true or false") }
+            guard c.variants != nil else { throw ABIError(.badConfig, "config: variants_visible needs variants (a variant set's name)") }
+            c.variantsVisible = b
+        }
+        if let v = doc["variants_text"] {
+            guard case let .string(s) = v else { throw bad("variants_text", v, "a variant file's JSON text") }
+            guard c.variants != nil else { throw ABIError(.badConfig, "config: variants_text needs variants (a variant set's name)") }
+            c.variantsText = s
         }
         return c
     }

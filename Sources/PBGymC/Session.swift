@@ -1,3 +1,4 @@
+import Foundation
 import Gym
 import Synchronization
 
@@ -55,17 +56,28 @@ final class Session: @unchecked Sendable {
             do { pc = try PongConfig.decode(c.gameConfig, source: "config.config") } catch {
                 throw ABIError(.badConfig, error.description)
             }
-            games = try PongAdapter(config: pc, count: c.numGames, twoPlayer: c.players == 2,
-                                    agentSide: c.agentSideTop ? .top : .bottom, opponentSpec: c.opponent,
-                                    keepHistory: c.opponentHistory ?? (c.numGames == 1), autoresetMode: batchMode)
+            games = try ContextAdapter.games(c, base: pc, make: { (config: PongConfig, n: Int) throws(ABIError) in
+                try PongAdapter(config: config, count: n, twoPlayer: c.players == 2,
+                                agentSide: c.agentSideTop ? .top : .bottom, opponentSpec: c.opponent,
+                                keepHistory: c.opponentHistory ?? (c.numGames == 1), autoresetMode: batchMode)
+            }, savedConfig: { (bytes: [UInt8]) throws(ABIError) in
+                do throws(SnapshotError) { return try PongGame.SavedGame.decode(Data(bytes)).config } catch {
+                    throw ABIError(.badSnapshot, "snapshot: \(error.description)")
+                }
+            })
             kind = c.players == 2 ? 2 : 1
         case .breakout:
             let bc: BreakoutConfig
             do { bc = try BreakoutConfig.decode(c.gameConfig, source: "config.config") } catch {
                 throw ABIError(.badConfig, error.description)
             }
-            games = BreakoutAdapter(config: bc, count: c.numGames, observationSize: c.pixelSize,
-                                    autoresetMode: batchMode)
+            games = try ContextAdapter.games(c, base: bc, make: { (config: BreakoutConfig, n: Int) throws(ABIError) in
+                BreakoutAdapter(config: config, count: n, observationSize: c.pixelSize, autoresetMode: batchMode)
+            }, savedConfig: { (bytes: [UInt8]) throws(ABIError) in
+                do throws(SnapshotError) { return try BreakoutGame.SavedGame.decode(Data(bytes)).config } catch {
+                    throw ABIError(.badSnapshot, "snapshot: \(error.description)")
+                }
+            })
             kind = 3
         }
         count = c.numGames

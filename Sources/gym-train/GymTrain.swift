@@ -7,7 +7,7 @@ struct GymTrain: ParsableCommand {
         commandName: "gym-train",
         abstract: "Train, evaluate, benchmark and render agents for the Pong and Breakout gym.",
         version: GymTrainVersion.string,
-        subcommands: [Train.self, ESMembers.self, Eval.self, Tournament.self, Balance.self, Sweep.self, Merge.self, Render.self, Play.self,
+        subcommands: [Train.self, ESMembers.self, Eval.self, Tournament.self, Balance.self, Sweep.self, Robustness.self, Merge.self, Render.self, Play.self,
                       Bench.self, BenchPolicy.self,
                       ConfigCommand.self, BuildInfo.self]
     )

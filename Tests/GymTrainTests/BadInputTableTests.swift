@@ -193,6 +193,16 @@ import Testing
         (["sweep", "--grid", "paddleWidth=40"], ["Missing expected argument '--scenarios <scenarios>'"]),
         (["sweep", "--scenarios", "tiny.json", "--grid", "paddleWidth=40", "--out", ""], ["--out '' is empty; allowed: a folder path"]),
         (["sweep", "--scenarios", "tiny.json", "--grid", "paddleWidth=40", "--out", "notshard"], ["notshard is not empty and holds no gym-train results"]),
+        // robustness
+        (["robustness", "--episodes", "1"], ["--agent is missing; give at least one agent spec"]),
+        (["robustness", "--agent", "tracker", "--draws", "0"], ["--draws 0 is out of range; allowed: 1 ... 1000"]),
+        (["robustness", "--agent", "tracker", "--bootstrap", "0"], ["--bootstrap 0 is out of range; allowed: 1 ... 100000"]),
+        (["robustness", "--agent", "tracker", "--variants", "middle"], ["Configs/variants/pong.json (shipped): \"sets\" has no set \"middle\"; sets are: train, near, far"]),
+        (["robustness", "--agent", "tracker", "--variants-file", "missing.json"], ["cannot read variant file missing.json"]),
+        (["robustness", "--game", "breakout", "--agent", "tracker", "--opponent", "random"], ["--opponent is for Pong; Breakout's agent plays alone"]),
+        (["config", "--draw", "middle"], ["has no set \"middle\"; sets are: train, near, far"]),
+        (["config", "--draw", "train", "--episodes", "0"], ["--episodes 0 is out of range; allowed: 1 ... 100000"]),
+        (["config", "--variants", "missing.json"], ["cannot read variant file missing.json"]),
         // merge
         (["merge"], ["merge needs at least one shard folder"]),
         (["merge", "nowhere"], ["cannot read shard file", "nowhere/run.json"]),

@@ -21,6 +21,8 @@ import Testing
         let train = dir.appendingPathComponent("train.json")
         try Data(#"{ "preset": "smoke", "iterations": 1, "episodeSteps": 50, "evalEpisodes": 1, "evalSteps": 50 }"#.utf8)
             .write(to: train)
+        let shortBreakout = dir.appendingPathComponent("short-breakout.json")
+        try Data(#"{ "maxSteps": 100 }"#.utf8).write(to: shortBreakout)
         return [
             ("eval", { ["eval", "--episodes", "2", "--workers", "1", "--out", $0] }),
             ("tournament", { ["tournament", "--agent", "random", "--agent", "tracker", "--pairs", "1", "--bootstrap", "10",
@@ -28,6 +30,8 @@ import Testing
             ("train", { ["train", "--config", train.path, "--workers", "1", "--out", $0] }),
             ("render", { ["render", "--max-steps", "5", "--out", $0] }),
             ("sweep", { ["sweep", "--scenarios", scenarios.path, "--grid", "paddleWidth=40,56", "--workers", "1", "--out", $0] }),
+            ("robustness", { ["robustness", "--game", "breakout", "--agent", "random", "--variants", "far", "--episodes", "1",
+                              "--bootstrap", "5", "--config", shortBreakout.path, "--workers", "1", "--out", $0] }),
             ("balance record", { ["balance", "record", "--scenarios", scenarios.path, "--workers", "1", "--out", $0] }),
             ("eval --shard", { ["eval", "--episodes", "2", "--workers", "1", "--shard", "1/2", "--out", $0] }),
             ("balance check --shard", { ["balance", "check", "--scenarios", scenarios.path, "--baselines", "base",

@@ -14,12 +14,16 @@ def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", pr
                 opponent: str | None = None, agent_side: str | None = None, players: int = 1,
                 opponent_history: bool | None = None, max_episode_steps: int | None = None,
                 frame_stack: int = 1, channels_order: str = "last", max_cycles: int | None = None,
+                variants: str | None = None, variants_visible: bool = False, variants_file: str | None = None,
                 **config_keys: Any) -> dict[str, Any]:
     """The create config for ``game``: env options plus the game's own config
     keys (``preset`` and any key of ``gym-train config --reference``, e.g.
     ``maxScore=5``); the library checks every value and names the bad one.
     ``max_episode_steps`` (Gymnasium's vector envs) and ``max_cycles``
-    (PettingZoo's) both become the game's ``maxSteps``."""
+    (PettingZoo's) both become the game's ``maxSteps``. ``variants`` names a
+    variant set (``"train"``, ``"near"``, ``"far"``: the game's shipped sets, or
+    a set of ``variants_file``) each episode draws its rules from, by its seed;
+    ``variants_visible`` appends the rules to the features (bounds [-1, 1])."""
     if obs_type not in OBS_TYPES:
         raise ValueError(f"pbgym: obs_type={obs_type!r} is invalid; allowed: {', '.join(OBS_TYPES)}")
     if channels_order not in CHANNELS_ORDERS:
@@ -50,6 +54,14 @@ def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", pr
         raise ValueError("pbgym: opponent and agent_side are for Pong only")
     if opponent_history is not None:
         cfg["opponent_history"] = bool(opponent_history)
+    if variants is not None:
+        cfg["variants"] = variants
+        cfg["variants_visible"] = variants_visible
+        if variants_file is not None:
+            with open(variants_file, encoding="utf-8") as f:
+                cfg["variants_text"] = f.read()
+    elif variants_visible or variants_file is not None:
+        raise ValueError("pbgym: variants_visible and variants_file need variants (a variant set's name)")
     return cfg
 
 

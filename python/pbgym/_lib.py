@@ -96,6 +96,7 @@ def _load() -> ctypes.CDLL:
         "pbg_render_ansi": (i32, [u64, i64, i32, p, i64, ctypes.POINTER(i64)]),
         "pbg_stack_save": (i32, [u64, i64, p, i64, ctypes.POINTER(i64)]),
         "pbg_stack_load": (i32, [u64, i64, p, i64]),
+        "pbg_rules": (i32, [u64, i64, p, i64, ctypes.POINTER(i64)]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -520,6 +521,16 @@ class NativeEnv:
     def ansi(self, game: int = 0, seat: int = 0) -> str:
         self._live()
         return _text(lib.pbg_render_ansi, self.handle, int(game), int(seat))
+
+    @property
+    def has_rules(self) -> bool:
+        """Whether each episode draws its rules from a variant set (created with ``variants``)."""
+        return "variants" in self.config
+
+    def rules(self, game: int = 0) -> dict[str, Any]:
+        """Game ``game``'s rules in its running episode: ``{"set": NAME, "values": {KEY: VALUE}}``."""
+        self._live()
+        return json.loads(_text(lib.pbg_rules, self.handle, int(game)))
 
 
 def _native_from_state(state: dict[str, Any]) -> NativeEnv:

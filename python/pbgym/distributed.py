@@ -8,7 +8,7 @@ with ``gym-train merge`` — the merge the CLI uses, in shard index order,
 never in completion order.
 
 - :func:`run` (and :func:`eval`, :func:`tournament`, :func:`balance_record`,
-  :func:`balance_check`, :func:`sweep`): one sharded command.
+  :func:`balance_check`, :func:`sweep`, :func:`robustness`): one sharded command.
 - :func:`train`: ES training whose population is played in pieces on the
   backend (``gym-train es-members``) while the driver's ``gym-train train
   --remote-members`` runs everything else (update, evaluation, checkpoints):
@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 __all__ = ["executable", "DistributedError", "Result", "LocalBackend", "RayBackend", "make_backend", "shard_range",
-           "run", "eval", "tournament", "balance_record", "balance_check", "sweep", "train"]
+           "run", "eval", "tournament", "balance_record", "balance_check", "sweep", "robustness", "train"]
 
-# The subcommands whose games (or sweep cells) shard, as run.json names them.
+# The subcommands whose games (sweep cells, robustness conditions) shard, as run.json names them.
 SHARDED = {"eval": "eval", "tournament": "tournament", "balance record": "balance-record",
-           "balance check": "balance-check", "sweep": "sweep"}
+           "balance check": "balance-check", "sweep": "sweep", "robustness": "robustness"}
 REQUEST_PREFIX = "pbgym-es-request "
 
 
@@ -238,7 +238,7 @@ def run(args: Sequence[str], shards: int, backend: Union[str, Backend] = "local"
     """Runs ``gym-train ARGS`` as ``shards`` shards on ``backend`` and merges them into ``out``.
 
     ``args``: the command line after ``gym-train`` (``["tournament", "--agent", "random", ...]``;
-    eval, tournament (round-robin, gauntlet), balance record, balance check, sweep), without
+    eval, tournament (round-robin, gauntlet), balance record, balance check, sweep, robustness), without
     ``--shard`` and ``--out``. ``workers``: each shard's ``--workers`` (default 1; results never
     depend on it). ``out``: the merged folder, new or empty (gym-train refuses a folder that
     holds an earlier run's results). The merged files are the unsharded run's, byte for byte
@@ -296,6 +296,12 @@ def balance_check(*args: str, shards: int, **kw) -> Result:
 def sweep(*args: str, shards: int, **kw) -> Result:
     """``gym-train sweep --scenarios FILE --grid KEY=V1,... ...`` in shards (cells shard like games)."""
     return run(["sweep", *args], shards, **kw)
+
+
+def robustness(*args: str, shards: int, **kw) -> Result:
+    """``gym-train robustness --agent SPEC ... --variants SET ...`` in shards (conditions, agent × rules,
+    shard like games; a ``--variants-file`` named by a relative path is shipped to Ray nodes)."""
+    return run(["robustness", *args], shards, **kw)
 
 
 # ES training ------------------------------------------------------------------------------------------------------
@@ -381,7 +387,7 @@ def train(args: Sequence[str] = (), shards: int = 2, backend: Union[str, Backend
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m pbgym.distributed [options] COMMAND ARGS...``: COMMAND is a gym-train command that shards
-    (eval, tournament, balance record|check, sweep) or ``train`` (ES with the population in pieces)."""
+    (eval, tournament, balance record|check, sweep, robustness) or ``train`` (ES with the population in pieces)."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -397,7 +403,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the gym-train command and its options")
     ns = parser.parse_args(argv)
     if not ns.command:
-        parser.error("give a command: eval, tournament, balance record, balance check, sweep or train")
+        parser.error("give a command: eval, tournament, balance record, balance check, sweep, robustness or train")
     try:
         if ns.command[0] == "train":
             args = ns.command[1:] + (["--out", ns.out] if ns.out else [])

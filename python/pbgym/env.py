@@ -25,7 +25,8 @@ def observation_space(native: NativeEnv) -> spaces.Box:
 
 def game_info(native: NativeEnv, i: int, ended: bool = True) -> dict[str, Any]:
     """Game i's info: end reason, score columns, this step's events (after
-    a reset: end "none" and no events)."""
+    a reset: end "none" and no events), and with per-episode rules the
+    episode's rules (``"rules"``: the set's name and its keys' values)."""
     sc = native.scores[i]
     names = native.score_names
     info: dict[str, Any] = {"end": str(native.end_names[native.ends[i]]) if ended else "none",
@@ -34,6 +35,8 @@ def game_info(native: NativeEnv, i: int, ended: bool = True) -> dict[str, Any]:
         info["events"] = {name: int(v) for name, v in zip(native.event_names, native.events[i])}
     else:
         info["events"] = {name: 0 for name in native.event_names}
+    if native.has_rules:
+        info["rules"] = native.rules(i)
     return info
 
 

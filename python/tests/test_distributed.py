@@ -247,6 +247,29 @@ def test_a_shard_whose_worker_died_is_retried_with_the_same_result(work, ray_clu
     assert ray.is_initialized()
 
 
+VARIANTS = """{ "game": "pong", "version": 1, "preset": "classic",
+  "sets": { "train": { "sampling": "uniform", "ranges": { "paddleWidth": [48, 80] } },
+            "near": { "sampling": "uniform", "points": [ { "name": "wide", "values": { "paddleWidth": 76 } } ] },
+            "far": { "sampling": "uniform", "points": [ { "name": "tiny", "values": { "paddleWidth": 32 } } ] } },
+  "sensitivity": { "paddleWidth": [32, 64, 96] } }
+"""
+
+
+def test_robustness_merges_to_the_unsharded_run(work, backend):
+    (work / "variants").mkdir()
+    (work / "variants" / "tiny.json").write_text(VARIANTS)
+    (work / "short.json").write_text('{"maxScore": 2, "maxSteps": 1500}')
+    args = ["robustness", "--agent", "tracker:noise=2", "--agent", "random", "--opponent", "tracker:speed=0.5",
+            "--variants", "far", "--variants-file", "variants/tiny.json", "--config", "short.json",
+            "--episodes", "3", "--bootstrap", "40", "--seed", "6"]
+    gym_train(*args, "--out", "whole")
+    dist.robustness(*args[1:], shards=3, backend=backend, out="merged")
+    assert_identical(work / "whole", work / "merged", ["config.json", "robustness.csv", "robustness.json",
+                                                       "robustness-heatmap.svg", "robustness-sensitivity.svg"])
+    # 2 agents × (classic, tiny, paddleWidth=32, paddleWidth=96) × 2 scores, and the header.
+    assert len((work / "merged" / "robustness.csv").read_text().splitlines()) == 1 + 2 * 4 * 2
+
+
 def test_the_command_line_shards_and_merges(work):
     import sys
 
@@ -260,4 +283,4 @@ def test_the_command_line_shards_and_merges(work):
                          capture_output=True, text=True)
     assert bad.returncode == 1
     assert bad.stderr.strip().splitlines() == ['error: command "play" cannot be sharded; allowed: eval, tournament, '
-                                               'balance record, balance check, sweep']
+                                               'balance record, balance check, sweep, robustness']

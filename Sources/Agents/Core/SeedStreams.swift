@@ -28,6 +28,8 @@ public enum SeedStream {
     public static let esEpisodes: UInt64 = 0xE915_0DE5
     /// A tournament's rating bootstrap draws from `stream(runSeed, ratingBootstrap)`.
     public static let ratingBootstrap: UInt64 = 0xB007
+    /// A robustness report's paired bootstrap draws from `stream(runSeed, robustnessBootstrap)`.
+    public static let robustnessBootstrap: UInt64 = 0xB0B5
 }
 
 extension Seeds {

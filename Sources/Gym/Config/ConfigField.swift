@@ -13,6 +13,8 @@ public struct ConfigField<Config>: Sendable {
     /// `true` for a `Bool` field); nil for a custom field (lists, layouts).
     /// What tests at the edges of the ranges read, rather than `allowed`.
     public let ends: (lower: JSONValue, upper: JSONValue)?
+    /// Whether the field holds an `Int` (a numeric field that takes only integers).
+    public let isInteger: Bool
     @usableFromInline let read: @Sendable (Config) -> JSONValue
     @usableFromInline let write: @Sendable (inout Config, JSONValue, String) throws(ConfigError) -> Void
 
@@ -20,7 +22,7 @@ public struct ConfigField<Config>: Sendable {
     public static func float(_ key: String, _ path: WritableKeyPath<Config, Float> & Sendable,
                              _ range: ClosedRange<Float>, _ doc: String) -> ConfigField {
         number(key, path, range, doc, expected: "a number",
-               bounds: "\(fmt(range.lowerBound)) ... \(fmt(range.upperBound))", note: "",
+               bounds: "\(fmt(range.lowerBound)) ... \(fmt(range.upperBound))", note: "", integer: false,
                read: { .number($0) }, convert: { Float($0) })
     }
 
@@ -28,7 +30,7 @@ public struct ConfigField<Config>: Sendable {
     public static func int(_ key: String, _ path: WritableKeyPath<Config, Int> & Sendable,
                            _ range: ClosedRange<Int>, _ doc: String) -> ConfigField {
         number(key, path, range, doc, expected: "an integer",
-               bounds: "\(range.lowerBound) ... \(range.upperBound)", note: " (integer)",
+               bounds: "\(range.lowerBound) ... \(range.upperBound)", note: " (integer)", integer: true,
                read: { .number($0) }, convert: { Int(exactly: $0) })
     }
 
@@ -37,10 +39,11 @@ public struct ConfigField<Config>: Sendable {
     /// (else out of range, allowed: `bounds`); documented as `bounds + note`.
     static func number<T: Comparable & Sendable>(_ key: String, _ path: WritableKeyPath<Config, T> & Sendable,
                                                  _ range: ClosedRange<T>, _ doc: String, expected: String,
-                                                 bounds: String, note: String,
+                                                 bounds: String, note: String, integer: Bool,
                                                  read: @escaping @Sendable (T) -> JSONValue,
                                                  convert: @escaping @Sendable (Double) -> T?) -> ConfigField {
         ConfigField(key: key, doc: doc, allowed: bounds + note, ends: (read(range.lowerBound), read(range.upperBound)),
+                    isInteger: integer,
                     read: { read($0[keyPath: path]) },
                     write: { (config: inout Config, value: JSONValue, source: String) throws(ConfigError) in
                         guard case let .number(x, text) = value else {
@@ -59,7 +62,7 @@ public struct ConfigField<Config>: Sendable {
     /// A `Bool` field.
     public static func bool(_ key: String, _ path: WritableKeyPath<Config, Bool> & Sendable,
                             _ doc: String) -> ConfigField {
-        ConfigField(key: key, doc: doc, allowed: "true / false", ends: (.bool(false), .bool(true)),
+        ConfigField(key: key, doc: doc, allowed: "true / false", ends: (.bool(false), .bool(true)), isInteger: false,
                     read: { .bool($0[keyPath: path]) },
                     write: { (config: inout Config, value: JSONValue, source: String) throws(ConfigError) in
                         guard case let .bool(b) = value else {
@@ -75,7 +78,7 @@ public struct ConfigField<Config>: Sendable {
                               write: @escaping @Sendable (inout Config, JSONValue, String) throws(ConfigError) -> Void)
         -> ConfigField
     {
-        ConfigField(key: key, doc: doc, allowed: allowed, ends: nil, read: read, write: write)
+        ConfigField(key: key, doc: doc, allowed: allowed, ends: nil, isInteger: false, read: read, write: write)
     }
 }
 

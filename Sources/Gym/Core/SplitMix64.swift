@@ -64,7 +64,9 @@ extension Seeds {
 extension Seeds {
     /// The sub-streams of an episode seed (``stream(_:_:)``) that a game's
     /// own generators draw from: the serve's direction and angle, sticky
-    /// actions, Breakout's push direction and its drawn walls. Agents'
+    /// actions, Breakout's push direction and its drawn walls, and the
+    /// episode's rule variant (``VariantSet/draw(episodeSeed:)``). Agents'
     /// streams start at 10 (its `SeedStream`), so the two never collide.
-    public static let serveStream: UInt64 = 1, stickyStream: UInt64 = 2, pushStream: UInt64 = 3, wallStream: UInt64 = 4
+    public static let serveStream: UInt64 = 1, stickyStream: UInt64 = 2, pushStream: UInt64 = 3, wallStream: UInt64 = 4,
+                      variantStream: UInt64 = 5
 }

@@ -38,8 +38,9 @@ struct Merge: ParsableCommand {
         case "balance-record": try Balance.mergeRecord(folders, into: folder)
         case "balance-check": try Balance.mergeCheck(folders, into: folder)
         case "sweep": try Sweep.merge(folders, into: folder)
+        case "robustness": try Robustness.merge(folders, into: folder)
         default:
-            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval, tournament, balance record, balance check or sweep")
+            throw CLIError("cannot merge: \(folders[0].path) is a shard of \"\(folders[0].subcommand)\"; merge takes shards of eval, tournament, balance record, balance check, sweep or robustness")
         }
     }
 }
