@@ -27,7 +27,7 @@ public enum Breakout: PlayableGame {
     }
 
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
-        TrackerBatch(rules: makeTracker(config: context.config, skill: skill), skill: skill, games: context.games,
+        BreakoutTrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
                      observationCount: context.target.inputs)
     }
 

@@ -48,45 +48,52 @@ final class TrackerSteeringColumns {
 
     /// Game `g`'s steering.
     @inline(__always)
-    func cursor(_ g: Int) -> Cursor { Cursor(columns: self, g: g) }
+    func cursor(_ g: Int) -> Cursor {
+        Cursor(g: g, depth: depth, reaction: Int32(skill.reaction), noise: skill.noise, speed: skill.speed,
+               generators: generators, history: history, head: head, seen: seen, aimOffsets: aimOffset,
+               moveCredit: moveCredit, incoming: incoming)
+    }
 
-    /// One game's steering in the columns.
+    /// One game's steering in the columns (the columns' pointers and the
+    /// skill, copied: no reference to the columns is kept per row).
     struct Cursor: TrackerSteerer {
-        let columns: TrackerSteeringColumns
-        let g: Int
+        let g: Int, depth: Int, reaction: Int32
+        let noise: Float, speed: Float
+        let generators: UnsafeMutablePointer<Xoshiro256>
+        let history: UnsafeMutablePointer<Float>
+        let head: UnsafeMutablePointer<Int32>, seen: UnsafeMutablePointer<Int32>
+        let aimOffsets: UnsafeMutablePointer<Float>, moveCredit: UnsafeMutablePointer<Float>
+        let incoming: UnsafeMutablePointer<Bool>
 
         var aimOffset: Float {
-            @inline(__always) get { columns.aimOffset[g] }
+            @inline(__always) get { aimOffsets[g] }
         }
 
         @inline(__always)
         mutating func track(incoming now: Bool, halfWidth: Float) {
-            let c = columns
-            let noise = c.skill.noise
-            if noise > 0, now, !c.incoming[g] {
-                c.aimOffset[g] = c.generators[g].nextSigned() * noise * halfWidth
+            if noise > 0, now, !incoming[g] {
+                aimOffsets[g] = generators[g].nextSigned() * noise * halfWidth
             }
-            c.incoming[g] = now
+            incoming[g] = now
         }
 
         @inline(__always)
         mutating func move(toward target: Float, from own: Float, deadZone: Float) -> TrackerSteering.Move {
-            let c = columns
             var delayed = target
-            if c.depth > 1 {
-                let ring = c.history + g * c.depth
-                let h = Int(c.head[g])
+            if depth > 1 {
+                let ring = history + g * depth
+                let h = Int(head[g])
                 ring[h] = target
-                let next = h + 1 == c.depth ? 0 : h + 1
-                delayed = Int(c.seen[g]) >= c.skill.reaction ? ring[next] : own
-                c.head[g] = Int32(next)
+                let next = h + 1 == depth ? 0 : h + 1
+                delayed = seen[g] >= reaction ? ring[next] : own
+                head[g] = Int32(next)
                 // `seen` only needs to pass `reaction`; capped so it never overflows.
-                if c.seen[g] < Int32(c.depth) { c.seen[g] += 1 }
+                if seen[g] < Int32(depth) { seen[g] += 1 }
             }
-            if c.skill.speed != 1 {
-                let credit = c.moveCredit[g] + c.skill.speed
-                guard credit >= 1 else { c.moveCredit[g] = credit; return .stay }
-                c.moveCredit[g] = credit - 1
+            if speed != 1 {
+                let credit = moveCredit[g] + speed
+                guard credit >= 1 else { moveCredit[g] = credit; return .stay }
+                moveCredit[g] = credit - 1
             }
             if delayed < own - deadZone { return .left }
             if delayed > own + deadZone { return .right }

@@ -30,7 +30,7 @@ public enum Pong: PlayableGame {
     }
 
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
-        TrackerBatch(rules: makeTracker(config: context.config, skill: skill), skill: skill, games: context.games,
+        PongTrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
                      observationCount: context.target.inputs)
     }
 
