@@ -184,9 +184,10 @@ final class PongAdapter: GameAdapter {
         }
     }
 
+    /// Read from the batch's score columns, not its whole state.
     func scores(_ i: Int) -> (Int32, Int32) {
-        let s = batch.state(i)
-        return agentSide == .bottom ? (s.scoreBottom, s.scoreTop) : (s.scoreTop, s.scoreBottom)
+        let s = batch.scores(i)
+        return agentSide == .bottom ? (s.bottom, s.top) : (s.top, s.bottom)
     }
 
     func statusLine(_ i: Int) -> String {
