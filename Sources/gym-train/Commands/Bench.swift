@@ -186,7 +186,7 @@ struct Bench: ParsableCommand {
     }
 
     var methodLine: String {
-        "one step = one agent step (frameSkip frames) + seat 0's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(Bench.defaultChunk(.pong)) (Pong) or \(Bench.defaultChunk(.breakout)) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+        "one step = one agent step (frameSkip frames) + seat 0's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick), or (Pong as users run it) seat 1 played by the tracker, batched (one act call per chunk per tick, both seats observed); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(Bench.defaultChunk(.pong)) (Pong) or \(Bench.defaultChunk(.breakout)) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
     // MARK: - One game
