@@ -86,9 +86,10 @@ final class BreakoutAdapter: GameAdapter {
         }
     }
 
+    /// Read without settling a lane game's core (``BreakoutBatch/scoreAndLives(_:)``).
     func scores(_ i: Int) -> (Int32, Int32) {
-        let c = batch.core(i)
-        return (c.score, c.lives)
+        let s = batch.scoreAndLives(i)
+        return (s.score, s.lives)
     }
 
     func statusLine(_ i: Int) -> String {
