@@ -68,17 +68,17 @@ final class ContextAdapter<C: VariantConfig>: GameAdapter {
         }
     }
 
-    func reset(_ i: Int, stream runSeed: UInt64) {
+    func reset(_ i: Int, stream runSeed: UInt64) throws(ABIError) {
         rebuild(i, context.rules(episodeSeed: Seeds.episode(runSeed: runSeed, index: 0)).config)
-        inner[i].reset(0, stream: runSeed)
+        try inner[i].reset(0, stream: runSeed)
     }
 
-    func resetNext(mask: UnsafePointer<UInt8>) {
+    func resetNext(mask: UnsafePointer<UInt8>) throws(ABIError) {
         var one: UInt8 = 1
         for i in 0 ..< count where mask[i] != 0 {
             let s = inner[i].restartStream(0)
             rebuild(i, context.rules(episodeSeed: Seeds.episode(runSeed: s.runSeed, index: Int(truncatingIfNeeded: s.next))).config)
-            inner[i].resetNext(mask: &one)
+            try inner[i].resetNext(mask: &one)
         }
     }
 
@@ -123,12 +123,12 @@ final class ContextAdapter<C: VariantConfig>: GameAdapter {
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
-              events: UnsafeMutablePointer<Int32>?) {
+              events: UnsafeMutablePointer<Int32>?) throws(ABIError) {
         let e = eventNames.count
-        scratch.withUnsafeMutableBufferPointer { s in
+        try scratch.withUnsafeMutableBufferPointer { (s) throws(ABIError) in
             guard let rows = s.baseAddress else { return }
             for i in 0 ..< count {
-                inner[i].step(actions: actions + i * seats, observations: observations == nil ? nil : rows,
+                try inner[i].step(actions: actions + i * seats, observations: observations == nil ? nil : rows,
                               rewards: rewards + i * seats, terminated: terminated + i, truncated: truncated + i,
                               ends: ends + i, events: events.map { $0 + i * e })
                 if let observations { spread(i, rows, observations + i * seats * rowWidth) }

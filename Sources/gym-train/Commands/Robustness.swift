@@ -124,7 +124,7 @@ struct Robustness: ParsableCommand {
         let progress = Progress(total: range.count * settings.episodes, label: "robustness")
         let clock = ContinuousClock()
         let start = clock.now
-        let records = range.map { plan.play(cell: $0, runner: workerOptions.runner, progress: { progress.tick() }) }
+        let records = try range.map { c throws(AgentFault) in try plan.play(cell: c, runner: workerOptions.runner, progress: { progress.tick() }) }
         let seconds = (clock.now - start).seconds
         progress.finish()
         if let shard {

@@ -71,10 +71,10 @@ struct RobustnessPlan<G: RobustnessGame> {
     /// Plays condition `cell` (agent `cell / rules.count` under rules `cell % rules.count`) on
     /// episode seeds `Seeds.episode(runSeed: seed, index: e)`, the same for every condition; its record
     /// is one row of ``RobustnessGame/robustnessColumns`` per episode.
-    func play(cell: Int, runner: ParallelRunner, progress: @escaping @Sendable () -> Void) -> JSONValue {
+    func play(cell: Int, runner: ParallelRunner, progress: @escaping @Sendable () -> Void) throws(AgentFault) -> JSONValue {
         let roster = roster[cell / rules.count], config = rules[cell % rules.count].config
         let seed = seed, seats = G.seats
-        let records = Matches.play(G.self, config: config, roster: roster, count: settings.episodes, runner: runner,
+        let records = try Matches.play(G.self, config: config, roster: roster, count: settings.episodes, runner: runner,
                                    game: { e in
             SeatedGame(seed: Seeds.episode(runSeed: seed, index: e), seats: MatchupOptions.seating(episode: e, seats: seats))
         }, progress: progress)
