@@ -16,7 +16,9 @@
 # rounds (default 3; every other round in reverse order), runs each build
 # of theirs and `GYM_TRAIN bench --workers 1 --repeats 1 --seconds 1`
 # (default .build/release/gym-train) for each case below, one second per
-# figure, 1024 games, one thread. Writes every figure to OUT/pufferlib.log
+# figure, 1024 games, one thread (wall M steps/s; with FIGURE=cpu, steps
+# per CPU-second of the process, which other work on the machine disturbs
+# less). Writes every figure to OUT/pufferlib.log
 # and prints, per case, the median M steps/s of each of their builds, of
 # ours, and ours over their fastest build's median.
 #
@@ -77,14 +79,16 @@ breakout-atari-fs4 breakout 4 --game breakout --preset atari --frame-skip 4'
 
 theirs() { # CASE GAME SKIP
   for b in $builds; do
-    m=$("$out/$2-$b" "$3" 1 1024 | cut -d' ' -f1)
+    if [ "${FIGURE:-wall}" = cpu ]; then m=$("$out/$2-$b" "$3" 1 1024 | sed -n 's/.*(\([0-9.]*\) M per CPU-s.*/\1/p')
+    else m=$("$out/$2-$b" "$3" 1 1024 | cut -d' ' -f1); fi
     echo "$1 $b $m" >> "$out/pufferlib.log"
   done
 }
 ours() { # CASE ARGS...
   c=$1; shift
   m=$("$ours" bench "$@" --workers 1 --repeats 1 --seconds 1 --envs 1024 --out "$out/ours.json" \
-      | grep 'batched: 1 worker' | head -n 1 | sed 's/.*1 worker \([0-9.]*\) M steps.*/\1/')
+      | grep 'batched: 1 worker' | head -n 1 | if [ "${FIGURE:-wall}" = cpu ]; then sed 's/.* \([0-9.]*\) M per CPU-s.*/\1/'
+        else sed 's/.*1 worker \([0-9.]*\) M steps.*/\1/'; fi)
   echo "$c ours $m" >> "$out/pufferlib.log"
 }
 : > "$out/pufferlib.log"
