@@ -118,8 +118,9 @@ extension PongBatch {
     @inline(never)
     func fullFrame(_ i: Int, bottom: Int, top: Int, events: inout PongEvents, _ p: PongPhysics) -> Bool {
         var s = load(i)
-        defer { store(s, i) }
-        return p.playFrame(&s, bottom: bottom, top: top, events: &events)
+        let over = p.playFrame(&s, bottom: bottom, top: top, events: &events)
+        store(s, i)
+        return over
     }
 }
 
