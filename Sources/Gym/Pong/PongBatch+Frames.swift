@@ -27,10 +27,7 @@ extension PongBatch {
             touched = runFrames(i, same, started: started, &counts, p)
         } else {
             let frames = p.config.frameSkip
-            drawActions(i, bottom: bottom, top: top, frames: frames, sticky)
-            for f in 0 ..< frames {
-                frameMoves[f] = p.moves(bottom: Lane8.floats(frameActions[2 * f]), top: Lane8.floats(frameActions[2 * f + 1]))
-            }
+            drawActions(i, bottom: bottom, top: top, frames: frames, sticky, p)
             counts.laneDraws &+= frames &* startedBits.nonzeroBitCount
             touched = runFrames(i, DrawnActions(actions: frameActions, moves: frameMoves), started: started, &counts, p)
         }
@@ -126,7 +123,7 @@ extension PongBatch {
 
 /// Each frame's actions and paddle moves of a step of eight games.
 protocol FrameActions {
-    /// Whether the actions come from sticky draws (``PongBatch/drawActions(_:bottom:top:frames:_:)``).
+    /// Whether the actions come from sticky draws (``PongBatch/drawActions(_:bottom:top:frames:_:_:)``).
     static var drawn: Bool { get }
     /// Frame `f`'s actions (bottom and top seats).
     func actions(_ f: Int) -> (bottom: PongBatch.LaneInts, top: PongBatch.LaneInts)

@@ -9,11 +9,11 @@ extension PongBatch {
     /// Every frame's actions of a step of the games `i ..< i + 8` (all of
     /// them: the caller uses the lanes of the running games) in
     /// ``frameActions`` (bottom at `2f`, top at `2f + 1` for frame `f`),
-    /// from the chosen actions and the last ones stored before the step; the
-    /// generators after the draws in ``drawnGenerators``. Four games at a
-    /// time (``GeneratorLanes``).
+    /// from the chosen actions and the last ones stored before the step, and
+    /// their paddle moves in ``frameMoves``; the generators after the draws
+    /// in ``drawnGenerators``. Four games at a time (``GeneratorLanes``).
     @inline(never)
-    func drawActions(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float) {
+    func drawActions(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float, _ p: PongPhysics) {
         let actions = UnsafeMutableRawPointer(frameActions)
         let laneBytes = MemoryLayout<LaneInts>.stride
         let rotation = generatorRotations.pointee
@@ -30,6 +30,9 @@ extension PongBatch {
                 actions.storeBytes(of: last.1, toByteOffset: (2 * f + 1) * laneBytes + 16 * half, as: SIMD4<Int32>.self)
             }
             drawnGenerators[half] = g
+        }
+        for f in 0 ..< frames {
+            frameMoves[f] = p.moves(bottom: Lane8.floats(frameActions[2 * f]), top: Lane8.floats(frameActions[2 * f + 1]))
         }
     }
 
