@@ -6,7 +6,9 @@
 # `BINARY bench CASE ARGS --workers 1 --repeats 1 --seconds 1` one after
 # the other (every other round in reverse order), appending
 # "round|case|name|M steps/s|load" to OUT (the "batched: 1 worker"
-# figure). Then prints, per case, each build's median and the median of
+# figure; with FIGURE=cpu its steps per CPU-second of the process, which
+# a machine loaded by other work disturbs less than wall time). Then
+# prints, per case, each build's median and the median of
 # the paired ratios to the first build (each round's figures taken
 # seconds apart), with their range and the rounds the build was faster.
 # On a VM whose speed drifts within minutes this resolves builds that
@@ -32,8 +34,9 @@ for r in $(seq 1 "$rounds"); do
   for c in "$@"; do
     for nb in "${order[@]}"; do
       # shellcheck disable=SC2086
-      v=$("${nb#*=}" bench $c --workers 1 --repeats 1 --seconds 1 --out "$out.json" \
-          | sed -n 's/.*batched: 1 worker \([0-9.]*\) M steps.*/\1/p' | head -n 1)
+      v=$("${nb#*=}" bench $c --workers 1 --repeats 1 --seconds 1 --out "$out.json" | grep 'batched: 1 worker' | head -n 1 \
+          | if [ "${FIGURE:-wall}" = cpu ]; then sed -n 's/.* \([0-9.]*\) M per CPU-s.*/\1/p'
+            else sed -n 's/.*batched: 1 worker \([0-9.]*\) M steps.*/\1/p'; fi)
       echo "$r|$c|${nb%%=*}|$v|$(cut -d' ' -f1 /proc/loadavg)" >> "$out"
     done
   done

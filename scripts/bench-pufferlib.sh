@@ -2,18 +2,23 @@
 # Ours beside PufferLib 3.0's C Pong and Breakout, alternating in one run:
 #   sh scripts/bench-pufferlib.sh OUT [GYM_TRAIN]
 #
-# Fetches PufferLib 3.0.0's source distribution with pip (PIP, default
-# .venv/bin/pip, else `python3 -m pip`; checked against its sha256) into
-# OUT. pip reads an sdist's metadata by running its setup.py in a build
-# environment of its build requirements (setuptools, wheel, Cython, numpy,
-# torch: a large first download, cached by pip); NO_OCEAN=1 keeps that
-# setup.py from fetching raylib and box2d. Then it builds scripts/pufferlib/drive.c over its pong.h and
+# Fetches PufferLib 3.0.0's source distribution with pip (checked
+# against its sha256) into OUT. pip reads an sdist's metadata by running
+# its setup.py, which imports torch and, unless NO_OCEAN=1, downloads
+# raylib and box2d from GitHub: the fetch runs in a venv of its own
+# (OUT/fetch-venv: setuptools, wheel and numpy, which setup.py imports,
+# installed by name with PYTHON's pip, default python3) without build
+# isolation, NO_OCEAN=1 and NO_TRAIN=1, and scripts/pufferlib/no-torch on
+# PYTHONPATH (stand-ins for the names setup.py reads; see there), so
+# neither torch nor any URL is fetched. Then it builds scripts/pufferlib/drive.c over its pong.h and
 # breakout.h with every compiler and flag set below that is installed
 # (setup.py's own `gcc -O2 -flto` and three faster ones), then, for ROUNDS
 # rounds (default 3; every other round in reverse order), runs each build
 # of theirs and `GYM_TRAIN bench --workers 1 --repeats 1 --seconds 1`
 # (default .build/release/gym-train) for each case below, one second per
-# figure, 1024 games, one thread. Appends every figure to OUT/pufferlib.log
+# figure, 1024 games, one thread (wall M steps/s; with FIGURE=cpu, steps
+# per CPU-second of the process, which other work on the machine disturbs
+# less). Writes every figure to OUT/pufferlib.log
 # and prints, per case, the median M steps/s of each of their builds, of
 # ours, and ours over their fastest build's median.
 #
@@ -33,12 +38,12 @@ mkdir -p "$out"
 sum=7df3a3e3f5f894d78d2a1f5374097890aec01473183e748abefe4f3faa10eaa9
 src=$out/pufferlib-3.0.0/pufferlib/ocean
 if [ ! -f "$src/breakout/breakout.h" ]; then
-  pip=${PIP:-}
-  if [ -z "$pip" ]; then if [ -x .venv/bin/pip ]; then pip=.venv/bin/pip; else pip="python3 -m pip"; fi; fi
+  [ -x "$out/fetch-venv/bin/pip" ] || "${PYTHON:-python3}" -m venv "$out/fetch-venv"
+  "$out/fetch-venv/bin/pip" install -q setuptools wheel numpy
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
-  # shellcheck disable=SC2086
-  NO_OCEAN=1 $pip download -q --no-deps --no-binary pufferlib -d "$tmp" pufferlib==3.0.0
+  PYTHONPATH="$here/pufferlib/no-torch" NO_OCEAN=1 NO_TRAIN=1 "$out/fetch-venv/bin/pip" download -q --no-deps \
+    --no-binary pufferlib --no-build-isolation -d "$tmp" pufferlib==3.0.0
   echo "$sum  $tmp/pufferlib-3.0.0.tar.gz" | sha256sum -c --quiet
   mv "$tmp/pufferlib-3.0.0.tar.gz" "$out/pufferlib.tar.gz"
   tar -xzf "$out/pufferlib.tar.gz" -C "$out" pufferlib-3.0.0/pufferlib/ocean/pong pufferlib-3.0.0/pufferlib/ocean/breakout
@@ -74,16 +79,19 @@ breakout-atari-fs4 breakout 4 --game breakout --preset atari --frame-skip 4'
 
 theirs() { # CASE GAME SKIP
   for b in $builds; do
-    m=$("$out/$2-$b" "$3" 1 1024 | cut -d' ' -f1)
+    if [ "${FIGURE:-wall}" = cpu ]; then m=$("$out/$2-$b" "$3" 1 1024 | sed -n 's/.*(\([0-9.]*\) M per CPU-s.*/\1/p')
+    else m=$("$out/$2-$b" "$3" 1 1024 | cut -d' ' -f1); fi
     echo "$1 $b $m" >> "$out/pufferlib.log"
   done
 }
 ours() { # CASE ARGS...
   c=$1; shift
   m=$("$ours" bench "$@" --workers 1 --repeats 1 --seconds 1 --envs 1024 --out "$out/ours.json" \
-      | grep 'batched: 1 worker' | head -n 1 | sed 's/.*1 worker \([0-9.]*\) M steps.*/\1/')
+      | grep 'batched: 1 worker' | head -n 1 | if [ "${FIGURE:-wall}" = cpu ]; then sed 's/.* \([0-9.]*\) M per CPU-s.*/\1/'
+        else sed 's/.*1 worker \([0-9.]*\) M steps.*/\1/'; fi)
   echo "$c ours $m" >> "$out/pufferlib.log"
 }
+: > "$out/pufferlib.log"
 for r in $(seq 1 "${ROUNDS:-3}"); do
   echo "### round $r load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/pufferlib.log"
   echo "$cases" | while read -r c game skip args; do

@@ -131,4 +131,47 @@ import Testing
                     "action \(a): horizontal \(h), \(hl[5]), vertical \(v), \(vl[5]); want \(want)")
         }
     }
+
+    /// The sticky-action kernel is the rule as first written, one game at
+    /// a time (per frame bottom then top: keep the previous action's byte
+    /// where ``Xoshiro256/chance(_:)`` says so, else take the chosen one),
+    /// and its four-lane form (``GeneratorLanes``) draws each lane's
+    /// numbers and gives each lane's actions and generator bit for bit.
+    @Test func stickyDrawsAreTheRuleInBothWidths() {
+        var play = Xoshiro256(seed: 7)
+        var kept = 0
+        for p in [Float(0), 0.25, 0.5, 0x1p-20, 1] {
+            for seed in 0 ..< 64 as Range<UInt64> {
+                var games = (0 ..< 4).map { Xoshiro256(seed: seed &* 4 &+ UInt64($0)) }
+                var reference = games
+                var lanes = GeneratorLanes(SIMD4(games.map(\.s0)), SIMD4(games.map(\.s1)),
+                                           SIMD4(games.map(\.s2)), SIMD4(games.map(\.s3)))
+                // Actions include values outside any game's range and past a byte.
+                let pick = { (r: inout Xoshiro256) -> Int in r.below(8) == 0 ? 250 + r.below(20) : r.below(5) }
+                var last = (0 ..< 4).map { _ in (pick(&play) & 0xFF, pick(&play) & 0xFF) }
+                var laneLast = (SIMD4<Int32>(last.map { Int32($0.0) }), SIMD4<Int32>(last.map { Int32($0.1) }))
+                for _ in 0 ..< 8 {
+                    let chosen = (0 ..< 4).map { _ in (pick(&play), pick(&play)) }
+                    laneLast = PongPhysics.stickyActions(&lanes, chosen: (SIMD4(chosen.map { Int32($0.0) }), SIMD4(chosen.map { Int32($0.1) })),
+                                                         last: laneLast, scaled: p * 0x1p24, .standard)
+                    for g in 0 ..< 4 {
+                        let (b, t) = PongPhysics.stickyActions(&games[g].words, chosen: chosen[g], last: last[g],
+                                                               scaled: p * 0x1p24, .standard)
+                        let keepB = reference[g].chance(p), keepT = reference[g].chance(p)
+                        #expect(b == (keepB ? last[g].0 & 0xFF : chosen[g].0) && t == (keepT ? last[g].1 & 0xFF : chosen[g].1),
+                                "p \(p) seed \(seed) game \(g)")
+                        #expect(Int(laneLast.0[g]) == b && Int(laneLast.1[g]) == t, "p \(p) seed \(seed) lane \(g)")
+                        kept += (keepB ? 1 : 0) + (keepT ? 1 : 0)
+                        last[g] = (b, t)
+                    }
+                }
+                for g in 0 ..< 4 {
+                    #expect(games[g] == reference[g], "p \(p) seed \(seed) game \(g): generator")
+                    #expect(Xoshiro256(words: lanes.s0[g], lanes.s1[g], lanes.s2[g], lanes.s3[g]) == games[g],
+                            "p \(p) seed \(seed) lane \(g): generator")
+                }
+            }
+        }
+        #expect(kept > 0, "no draw kept an action")
+    }
 }

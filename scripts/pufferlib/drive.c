@@ -8,17 +8,20 @@
    breakout.h), ENV (its struct), OBS (floats per observation) and
    SETUP(e) (the defaults of the game's Python class) defined.
 
-   usage: drive FRAMESKIP SECONDS [ENVS]; prints "<M> M steps/s ...". */
+   usage: drive FRAMESKIP SECONDS [ENVS]; prints "<M> M steps/s (<C> M per CPU-s, ...)". */
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 #include GAME_HEADER
 
-static double now(void) {
+static double clock_seconds(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
+static double now(void) { return clock_seconds(CLOCK_MONOTONIC); }
+/* The process's CPU time: what `gym-train bench`'s "per CPU-s" divides by. */
+static double cpu_now(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 int main(int argc, char** argv) {
     int frameskip = argc > 1 ? atoi(argv[1]) : 1;
@@ -47,7 +50,7 @@ int main(int argc, char** argv) {
     }
     /* Actions 0, 1, 2 uniformly from xorshift64 (multiply-high, no division). */
     uint64_t x = 88172645463325252ull, steps = 0;
-    double t0 = now(), t;
+    double t0 = now(), c0 = cpu_now(), t;
     do {
         for (int k = 0; k < 64; k++) {
             for (int i = 0; i < n; i++) {
@@ -62,7 +65,8 @@ int main(int argc, char** argv) {
     /* Read the observations so no compiler can drop their writes. */
     double sum = 0;
     for (size_t i = 0; i < (size_t)n * OBS; i++) sum += obs[i];
-    printf("%.3f M steps/s (%llu steps in %.3f s, frame skip %d, %d games, observation sum %g)\n",
-           steps / (t - t0) / 1e6, (unsigned long long)steps, t - t0, frameskip, n, sum);
+    double c = cpu_now() - c0;
+    printf("%.3f M steps/s (%.3f M per CPU-s, %llu steps in %.3f s, frame skip %d, %d games, observation sum %g)\n",
+           steps / (t - t0) / 1e6, steps / c / 1e6, (unsigned long long)steps, t - t0, frameskip, n, sum);
     return 0;
 }

@@ -97,6 +97,16 @@ enum Lane8 {
         UInt8(truncatingIfNeeded: (laneBits & unsafeBitCast(m, to: Ints.self)).wrappedSum())
     }
 
+    /// Calls `body` with each lane `j` whose bit is set in `bits`, lowest first.
+    @inline(__always)
+    static func forEachLane(in bits: UInt8, _ body: (Int) -> Void) {
+        var rest = bits
+        while rest != 0 {
+            body(rest.trailingZeroBitCount)
+            rest &= rest &- 1
+        }
+    }
+
     /// Lane `j`'s bit, `1 << j`, in every lane.
     @inline(__always)
     static var laneBits: Ints { Ints(1, 2, 4, 8, 16, 32, 64, 128) }

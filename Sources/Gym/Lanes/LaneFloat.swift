@@ -57,6 +57,8 @@ protocol LaneCondition {
     static func .& (a: Self, b: Self) -> Self
     static func .| (a: Self, b: Self) -> Self
     static prefix func .! (a: Self) -> Self
+    /// Whether the condition holds in every lane.
+    var holdsEverywhere: Bool { get }
 }
 
 extension LaneFloat {
@@ -107,6 +109,7 @@ struct LaneFlag: LaneCondition {
     @inlinable @inline(__always) init(bit: UInt8) { self.bit = bit }
 
     @inlinable @inline(__always) var isSet: Bool { bit != 0 }
+    @inlinable @inline(__always) var holdsEverywhere: Bool { isSet }
 
     @inlinable @inline(__always)
     static func .& (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit & b.bit) }
@@ -134,4 +137,6 @@ extension SIMD8: LaneFloat where Scalar == Float {
     }
 }
 
-extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {}
+extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {
+    @inlinable @inline(__always) var holdsEverywhere: Bool { all(self) }
+}

@@ -32,35 +32,29 @@ extension PongBatch {
         Lane8.store(s.tx, topX, i); Lane8.store(s.ty, topY, i)
     }
 
-    /// Steps the games `i ..< i + 8` whose one-frame step is quiet (see
-    /// ``quietStep(_:bottom:top:)``) and leaves the others unchanged.
+    /// Steps the games `i ..< i + 8` whose one-frame step is quiet (running,
+    /// under the step limit, and a quiet frame: ``PongPhysics/quietFrame(_:_:_:)``)
+    /// and leaves the others unchanged.
     /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
-    ///   quiet and still needs its full step; `band` and `flat` count the
-    ///   steps taken by the band and flat forms of the quiet path.
+    ///   quiet and still needs its full step.
     @inline(__always)
-    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, band: inout Int, flat flatCount: inout Int,
-                    _ p: PongPhysics) -> UInt8 {
+    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ counts: inout PathFrames, _ p: PongPhysics) -> UInt8 {
         // A finished game (only without same-step autoreset) takes the full
         // path; then so do its seven neighbours, nothing is changed here.
         if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
 
-        // The step limit not reached: compared as floats, exact because a
-        // limited episode never counts past maxSteps ≤ 10 000 000 < 2^24.
-        let stepsNow = UnsafeRawPointer(steps + i).loadUnaligned(as: LaneInts.self)
+        let stepsNow = Lane8.load(steps, i)
         let next = stepsNow &+ 1
-        let maxSteps = p.config.maxSteps
-        let underLimit: LaneMask = maxSteps > 0 ? Lane8.floats(next) .< Float(maxSteps) : LaneMask(repeating: true)
+        let underLimit = .!p.reachesStepLimit(Lane8.floats(next))
 
         var s = loadLanes(i)
-        let m = p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top))
-        let banded = Self.staysInBand(s, allowed: underLimit, frames: 1, low: bandLow, high: bandHigh)
-        let flat = Self.flatPaddles(s, allowed: underLimit, p)
-        let quiet = Self.quietRun(&s, m, allowed: underLimit, frames: 1, band: banded, flat: flat, p).quiet
-        let taken = Lane8.bits(quiet).nonzeroBitCount
-        if banded { band &+= taken }
-        if flat { flatCount &+= taken }
+        let m = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top)))
+        let banded = p.staysInBand(s, allowed: underLimit, frames: 1, band: band)
+        let flat = p.flatPaddles(s, allowed: underLimit)
+        let quiet = Self.quietRun(&s, m, from: 0, allowed: underLimit, frames: 1, band: banded, flat: flat, p).quiet
+        counts.addQuiet(Lane8.bits(quiet).nonzeroBitCount, band: banded, flat: flat)
         storePositions(s, i)
-        UnsafeMutableRawPointer(steps + i).storeBytes(of: stepsNow.replacing(with: next, where: quiet), as: LaneInts.self)
+        Lane8.store(stepsNow.replacing(with: next, where: quiet), steps, i)
         // Every lane's last actions: the full step of a busy lane sets the
         // same values (one frame, no sticky actions) or resets the game.
         Lane8.store(Lane8.narrow(bottom), lastActionBottom, i)
@@ -68,67 +62,65 @@ extension PongBatch {
         return Lane8.bits(.!quiet)
     }
 
-    /// Up to `frames` frames of ``PongPhysics``'s fast path for the lanes
-    /// of `s` in `allowed`, frame `f`'s moves `m.moves(f)`, the state
-    /// kept in registers, for as long as every allowed lane's frame is quiet:
-    /// no contact possible (``PongPhysics/frame(_:_:_:)``) and no point. In the frame that
-    /// stops it the quiet lanes move and the others do not; lanes not
-    /// allowed never change. `band` takes the band form of the test
-    /// (``PongPhysics/quietBand``: every allowed ball stays, for all `frames`, where no
-    /// paddle reaches); `flat`, which needs every allowed lane's paddles at
-    /// their only heights (``flatPaddles(_:allowed:_:)``), skips the
-    /// paddles' vertical moves.
+    /// Up to `frames` quiet frames (``PongPhysics/quietFrame(_:_:_:)``) for
+    /// the lanes of `s` in `allowed`, the `k`-th with the moves
+    /// `a.moves(first + k)`, the state kept in registers, for as long as
+    /// every allowed lane's frame is quiet. In the frame that stops it the
+    /// quiet lanes move and the others do not; lanes not allowed never
+    /// change. `band` and `flat` choose the test's form (``QuietFrameForm``;
+    /// ``PongPhysics/staysInBand(_:allowed:frames:band:)`` and
+    /// ``PongPhysics/flatPaddles(_:allowed:)`` say when each holds).
     /// - Returns: the frames in which every allowed lane was quiet, and the
     ///   allowed lanes that were quiet in the frame after them (all of
     ///   them when it ran `frames`).
     @inline(__always)
-    static func quietRun<Moves: LaneMoveSource>(_ s: inout LaneState, _ m: Moves, allowed: LaneMask, frames: Int,
-                                                band: Bool, flat: Bool, _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+    static func quietRun<A: FrameActions>(_ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int,
+                                          band: Bool, flat: Bool, _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
         switch (band, flat) {
-        case (false, false): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFrame.self)
-        case (false, true): quietRun(&s, m, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
-        case (true, false): quietRun(&s, m, allowed: allowed, frames: frames, p, BandFrame.self)
-        case (true, true): quietRun(&s, m, allowed: allowed, frames: frames, p, BandFlatFrame.self)
+        case (false, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, ExactFrame.self)
+        case (false, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
+        case (true, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, BandFrame.self)
+        case (true, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, BandFlatFrame.self)
         }
     }
 
-    /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form: a run,
-    /// or a single frame on its own (without the run's loop and its copies).
+    /// ``quietRun(_:_:from:allowed:frames:band:flat:_:)`` for one form: a
+    /// run, or a single frame on its own (without the run's loop and its copies).
     @inline(__always)
-    static func quietRun<Form: QuietFrameForm, Moves: LaneMoveSource>(
-        _ s: inout LaneState, _ m: Moves, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
+    static func quietRun<Form: QuietFrameForm, A: FrameActions>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
     ) -> (done: Int, quiet: LaneMask) {
-        guard frames == 1 else { return run(&s, m, allowed: allowed, frames: frames, p, form) }
-        let quiet = single(&s, m, allowed: allowed, p, form)
+        guard frames == 1 else { return run(&s, a, from: first, allowed: allowed, frames: frames, p, form) }
+        let quiet = single(&s, a.moves(first), allowed: allowed, p, form)
         return (Lane8.bits(quiet) == Lane8.bits(allowed) ? 1 : 0, quiet)
     }
 
-    /// One frame of ``run(_:_:allowed:frames:_:_:)``: the allowed lanes
-    /// whose frame is quiet move, the others do not.
+    /// One quiet frame: the allowed lanes whose frame is quiet move, the
+    /// others do not.
     /// - Returns: the lanes that moved.
     @inline(never)
-    static func single<Form: QuietFrameForm, Moves: LaneMoveSource>(_ s: inout LaneState, _ m: Moves, allowed: LaneMask,
-                                                                    _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
-        let (next, clear) = frame(s, m.moves(0), p, form)
+    static func single<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
+                                             _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
+        let (next, clear) = p.quietFrame(s, m, form)
         let quiet = clear .& allowed
         s.take(next, where: quiet)
         return quiet
     }
 
-    /// ``quietRun(_:_:allowed:frames:band:flat:_:)`` for one form of the
-    /// test. Each frame is computed for every lane and kept only when every
-    /// allowed lane was quiet, so the frames that continue the run select
-    /// nothing; the stopping frame selects its quiet lanes, and the lanes
-    /// not allowed get their start values back at the end.
+    /// A run of quiet frames in one form. Each frame is computed for every
+    /// lane and kept only when every allowed lane was quiet, so the frames
+    /// that continue the run select nothing; the stopping frame selects its
+    /// quiet lanes, and the lanes not allowed get their start values back
+    /// at the end.
     @inline(never)
-    static func run<Form: QuietFrameForm, Moves: LaneMoveSource>(
-        _ s: inout LaneState, _ m: Moves, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
+    static func run<Form: QuietFrameForm, A: FrameActions>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
     ) -> (done: Int, quiet: LaneMask) {
         var t = s
         var quiet = allowed
         var done = 0
         while done < frames {
-            let (next, clear) = frame(t, m.moves(done), p, form)
+            let (next, clear) = p.quietFrame(t, a.moves(first + done), form)
             if Lane8.bits(allowed .& .!clear) != 0 {
                 quiet = allowed .& clear
                 t.take(next, where: quiet)
@@ -139,62 +131,6 @@ extension PongBatch {
         }
         if Lane8.bits(allowed) == 0xFF { s.take(t) } else { s.take(t, where: allowed) }
         return (done, quiet)
-    }
-
-    /// One quiet frame in every lane of `s` (``PongPhysics``'s kernel in
-    /// `Form`, and no point): the state after it, and the lanes whose frame
-    /// is quiet (only those may keep it).
-    @inline(__always)
-    static func frame<Form: QuietFrameForm>(_ s: LaneState, _ m: LaneMoves, _ p: PongPhysics,
-                                            _ form: Form.Type) -> (next: LaneState, quiet: LaneMask) {
-        let (next, clear) = p.frame(s, m, form)
-        return (next, Form.band ? clear : clear .& p.inField(next.y))
-    }
-
-    /// Whether every lane of `s` in `allowed` has its paddles at the only
-    /// heights they can take: without a depth range (`maxDepth` 0) the
-    /// clamps of ``PongPhysics/frame(_:_:_:)`` put the
-    /// bottom paddle at `homeY` and the top one at `height − homeY` whatever
-    /// the move, so a paddle already there stays there, bit for bit.
-    @inline(__always)
-    static func flatPaddles(_ s: LaneState, allowed: LaneMask, _ p: PongPhysics) -> Bool {
-        p.maxDepth == 0 && all(((s.by .== p.homeY) .& (s.ty .== p.height - p.homeY)) .| .!allowed)
-    }
-
-    /// Whether every lane of `s` in `allowed` keeps its ball inside the
-    /// band `low ... high` (``PongPhysics/quietBand``) for `frames` frames at its current
-    /// vertical velocity: the ball moves by `vy` a frame, so it stays
-    /// between `y − frames·|vy|` and `y + frames·|vy|` (up to rounding, some
-    /// thousandths of a unit after at most 16 frames; the band's unit of
-    /// slack covers it).
-    @inline(__always)
-    static func staysInBand(_ s: LaneState, allowed: LaneMask, frames: Int, low: Float, high: Float) -> Bool {
-        let reach = Float(frames) * s.vy.replacing(with: -s.vy, where: s.vy .< 0)
-        let inside = ((s.y - reach) .>= low) .& ((s.y + reach) .<= high)
-        return all(inside .| .!allowed)
-    }
-}
-
-/// Where a quiet run takes each frame's paddle moves: the same moves every
-/// frame (``PongBatch/LaneMoves`` itself, a step without sticky actions) or
-/// one set per frame (``PongBatch/FrameMoves``, a sticky step's).
-protocol LaneMoveSource {
-    /// The moves of frame `frame` of the run (0 for its first).
-    func moves(_ frame: Int) -> PongBatch.LaneMoves
-}
-
-extension PongMoves: LaneMoveSource where L == SIMD8<Float> {
-    @inline(__always)
-    func moves(_: Int) -> PongMoves<L> { self }
-}
-
-extension PongBatch {
-    /// Per-frame moves in memory, from a frame of ``PongBatch/frameMoves`` on.
-    struct FrameMoves: LaneMoveSource {
-        let first: UnsafePointer<LaneMoves>
-
-        @inline(__always)
-        func moves(_ frame: Int) -> LaneMoves { first[frame] }
     }
 }
 

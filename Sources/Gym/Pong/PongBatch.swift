@@ -1,13 +1,13 @@
 /// N Pong games stepped together, state stored as structure-of-arrays: the
 /// ``VectorEnvironment`` for Pong.
 ///
-/// The same game as ``PongGame``, bit for bit: each step loads one game's
-/// ``PongState`` from the columns, runs ``PongPhysics/step(_:top:bottom:events:)``
-/// (the code path ``PongGame`` uses) and stores it back; frames in which
-/// nothing can touch take a short path over the columns they change (the
-/// same arithmetic, see ``quietStep(_:bottom:top:)``). The columns are
-/// allocated once in `init` and freed in `deinit`; stepping allocates
-/// nothing.
+/// The same game as ``PongGame``, bit for bit: games step eight at a time
+/// through ``PongPhysics``'s kernels (PongKernels.swift) in lanes, and a
+/// frame in which something touches, like every step of the last
+/// `count % 8` games, loads the game's ``PongState`` from the columns, runs
+/// ``PongPhysics``'s own frame or step (the code ``PongGame`` runs) and
+/// stores it back. The columns are allocated once in `init` and freed in
+/// `deinit`; stepping allocates nothing.
 ///
 /// ## Seats
 /// Two seats per game: seat 0 is the bottom side, seat 1 the top side. Each
@@ -48,36 +48,32 @@ public final class PongBatch: VectorEnvironment {
     let restarts: RestartStreams
     /// The summed events of eight games during a step of several frames.
     let laneEvents: UnsafeMutablePointer<PongEvents>
-    /// Scratch of one eight-game block's sticky step (``drawKeeps(_:frames:_:)``,
-    /// ``stickyFrames(_:bottom:top:oldB:oldT:frames:_:)``): per frame, the
-    /// keep draws (bottom at `2f`, top at `2f + 1`) and the paddle moves.
-    let frameKeeps: UnsafeMutablePointer<LaneInts>
-    /// Per frame of a sticky step, the actions its draws give (bottom at
-    /// `2f`, top at `2f + 1`).
+    /// Scratch of one eight-game block's sticky step (PongBatch+Sticky):
+    /// per frame `f`, the actions its draws give (bottom at `2f`, top at
+    /// `2f + 1`) and the paddle moves; the generators after the draws.
     let frameActions: UnsafeMutablePointer<LaneInts>
     let frameMoves: UnsafeMutablePointer<LaneMoves>
-    /// The block's sticky generators after the step's draws.
     let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
-    /// The shifts of xoshiro256**'s two rotations, its result's by 7 bits
-    /// and its last state word's by 45, each as a left and a right shift:
-    /// (7, 57, 45, 19). Kept in memory, so that the rotations stay vector
-    /// shifts (docs/throughput.md, "Constants the vectoriser lowers badly").
-    let generatorRotations: UnsafeMutablePointer<UInt64>
+    /// xoshiro256**'s rotations (``XoshiroWords/Rotations``), kept in
+    /// memory so that they stay vector shifts (docs/throughput.md).
+    let generatorRotations: UnsafeMutablePointer<GeneratorLanes.Rotations>
     /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
-    let bandLow, bandHigh: Float
-    /// Frames taken by the quiet path since `init` (tests check that the
-    /// path carries the frames it should: a path that silently stopped being
-    /// taken would still give the right games).
-    public private(set) var quietFrames = 0
+    let band: (low: Float, high: Float)
+    /// The frames each fast path took since `init` (tests check that every
+    /// path carries the frames it should: a path that silently stopped
+    /// being taken would still give the right games).
+    var pathFrames = PathFrames()
+    /// Frames taken by the quiet path (eight games at a time).
+    public var quietFrames: Int { pathFrames.quiet }
     /// Of ``quietFrames``, those taken by the band form of the quiet path
     /// (eight balls far from both paddles: the wall test alone).
-    public private(set) var bandFrames = 0
+    public var bandFrames: Int { pathFrames.band }
     /// Of ``quietFrames``, those taken by the flat form of the quiet path
     /// (paddles that cannot move vertically: their heights' tests hoisted).
-    public private(set) var flatFrames = 0
-    /// Game frames whose sticky draws were made eight games at a time
+    public var flatFrames: Int { pathFrames.flat }
+    /// Game frames whose sticky draws were made four games at a time
     /// (``GeneratorLanes``), a whole step's draws in one pass.
-    public private(set) var laneDrawFrames = 0
+    public var laneDrawFrames: Int { pathFrames.laneDraws }
 
     /// Length of one seat's observation.
     public static let observationCount = PongPhysics.observationCount
@@ -101,7 +97,7 @@ public final class PongBatch: VectorEnvironment {
         self.firstIndex = firstIndex
         self.autoresetMode = autoresetMode
         observationLayout = PongPhysics.observationLayout
-        (bandLow, bandHigh) = physics.quietBand
+        band = physics.quietBand
         func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
             let b = UnsafeMutablePointer<T>.allocate(capacity: n)
             b.initialize(repeating: value, count: n)
@@ -114,12 +110,10 @@ public final class PongBatch: VectorEnvironment {
         serveRNG = column(Xoshiro256(seed: 0))
         sticky0 = column(0); sticky1 = column(0); sticky2 = column(0); sticky3 = column(0)
         let frames = config.frameSkip
-        frameKeeps = column(LaneInts(), 2 * frames)
         frameActions = column(LaneInts(), 2 * frames)
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
-        drawnGenerators = column(GeneratorLanes(), 2)
-        generatorRotations = column(0, 4)
-        generatorRotations[0] = 7; generatorRotations[1] = 57; generatorRotations[2] = 45; generatorRotations[3] = 19
+        drawnGenerators = column(GeneratorLanes(.zero, .zero, .zero, .zero), 2)
+        generatorRotations = column(.standard, 1)
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
@@ -135,15 +129,8 @@ public final class PongBatch: VectorEnvironment {
         for b in [sticky0, sticky1, sticky2, sticky3] { b.deallocate() }
         serveRNG.deallocate(); episodes.deallocate()
         laneEvents.deallocate()
-        frameKeeps.deallocate(); frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
+        frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
-    }
-
-    /// The seed of episode `episode` of global game `game` in a batch seeded
-    /// with `batchSeed` (``Seeds/batchEpisode(batchSeed:game:episode:)``).
-    @inlinable
-    public static func episodeSeed(batchSeed: UInt64, game: Int, episode: UInt64) -> UInt64 {
-        Seeds.batchEpisode(batchSeed: batchSeed, game: game, episode: episode)
     }
 
     // MARK: - One game's state (snapshots)
@@ -206,20 +193,9 @@ public final class PongBatch: VectorEnvironment {
     /// Episodes started so far by game `i` (1 after `init`).
     public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
 
-    /// Writes every game's observation for `side` (`count × 12` floats).
-    public func observe(_ side: PongSide, into out: UnsafeMutablePointer<Float>) {
-        let n = Self.observationCount
-        for i in 0 ..< count { physics.observe(load(i), side: side, into: out + i * n) }
-    }
-
     /// Writes both seats' observations of every game (`count × 2 × 12`).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        let n = Self.observationCount
-        for i in 0 ..< count {
-            let s = load(i)
-            physics.observe(s, side: .bottom, into: out + 2 * i * n)
-            physics.observe(s, side: .top, into: out + (2 * i + 1) * n)
-        }
+        for i in 0 ..< count { writeObservations(i, into: out, seats: 2, physics) }
     }
 
     @inline(__always)
@@ -228,22 +204,8 @@ public final class PongBatch: VectorEnvironment {
                   bottomX: bottomX[i], bottomY: bottomY[i], topX: topX[i], topY: topY[i],
                   scoreBottom: scoreBottom[i], scoreTop: scoreTop[i], steps: steps[i],
                   lastActionBottom: lastActionBottom[i], lastActionTop: lastActionTop[i],
-                  end: Self.episodeEnd(end[i]),
-                  serveRNG: serveRNG[i], stickyRNG: stickyGenerator(i))
-    }
-
-    /// The end reason stored as `raw` (inline, so a load whose end is not
-    /// used, as by the observation, costs nothing).
-    @inline(__always)
-    static func episodeEnd(_ raw: UInt8) -> EpisodeEnd {
-        switch raw {
-        case EpisodeEnd.gameOver.rawValue: .gameOver
-        case EpisodeEnd.livesExhausted.rawValue: .livesExhausted
-        case EpisodeEnd.levelsCleared.rawValue: .levelsCleared
-        case EpisodeEnd.stepLimit.rawValue: .stepLimit
-        case EpisodeEnd.watchdog.rawValue: .watchdog
-        default: .none
-        }
+                  end: EpisodeEnd(rawValue: end[i]) ?? .none,
+                  serveRNG: serveRNG[i], stickyRNG: Xoshiro256(words: sticky0[i], sticky1[i], sticky2[i], sticky3[i]))
     }
 
     @inline(__always)
@@ -252,18 +214,8 @@ public final class PongBatch: VectorEnvironment {
         bottomX[i] = s.bottomX; bottomY[i] = s.bottomY; topX[i] = s.topX; topY[i] = s.topY
         scoreBottom[i] = s.scoreBottom; scoreTop[i] = s.scoreTop; steps[i] = s.steps
         lastActionBottom[i] = s.lastActionBottom; lastActionTop[i] = s.lastActionTop; end[i] = s.end.rawValue
-        serveRNG[i] = s.serveRNG; setStickyGenerator(s.stickyRNG, i)
-    }
-
-    /// Game `i`'s sticky generator, from its four columns.
-    @inline(__always)
-    func stickyGenerator(_ i: Int) -> Xoshiro256 {
-        Xoshiro256(words: sticky0[i], sticky1[i], sticky2[i], sticky3[i])
-    }
-
-    @inline(__always)
-    func setStickyGenerator(_ g: Xoshiro256, _ i: Int) {
-        sticky0[i] = g.s0; sticky1[i] = g.s1; sticky2[i] = g.s2; sticky3[i] = g.s3
+        serveRNG[i] = s.serveRNG
+        sticky0[i] = s.stickyRNG.s0; sticky1[i] = s.stickyRNG.s1; sticky2[i] = s.stickyRNG.s2; sticky3[i] = s.stickyRNG.s3
     }
 
     /// The next episode's state of game `i` (an automatic restart).
@@ -275,34 +227,6 @@ public final class PongBatch: VectorEnvironment {
 
     // MARK: - Stepping
 
-    /// The step of game `i` when it is one frame (no frame skip, no sticky
-    /// actions) in which nothing happens: the game is running, the step
-    /// limit is not reached, the frame takes ``PongPhysics``'s fast path (no
-    /// contact possible) and no point is scored. Then
-    /// ``PongPhysics/step(_:top:bottom:events:)`` would change only the
-    /// ball's position, the paddles, the last actions and the step counter,
-    /// with exactly this arithmetic (the same functions `tick` uses), so the
-    /// result is bit-identical; the tests compare against ``PongGame`` step
-    /// by step.
-    /// - Returns: whether the step was taken (otherwise nothing changed).
-    @inline(__always)
-    func quietStep(_ i: Int, bottom: Int, top: Int) -> Bool {
-        guard end[i] == EpisodeEnd.none.rawValue else { return false }
-        let nextSteps = steps[i] &+ 1
-        let maxSteps = physics.config.maxSteps
-        if maxSteps > 0, Int(nextSteps) >= maxSteps { return false }
-        let s = PongFrame(x: ballX[i], y: ballY[i], vx: ballVX[i], vy: ballVY[i],
-                          bx: bottomX[i], by: bottomY[i], tx: topX[i], ty: topY[i])
-        let (next, clear) = physics.frame(s, physics.moves(bottom: Float(bottom), top: Float(top)), ExactFrame.self)
-        guard (clear .& physics.inField(next.y)).isSet else { return false }
-        ballX[i] = next.x; ballY[i] = next.y
-        bottomX[i] = next.bx; bottomY[i] = next.by; topX[i] = next.tx; topY[i] = next.ty
-        lastActionBottom[i] = UInt8(truncatingIfNeeded: bottom)
-        lastActionTop[i] = UInt8(truncatingIfNeeded: top)
-        steps[i] = nextSteps
-        return true
-    }
-
     /// One agent step of every game (see ``VectorEnvironment``): `actions`
     /// holds `count × 2` actions, game `i`'s bottom seat at `2i`, its top
     /// seat at `2i + 1`; actions outside the game's range act as stay.
@@ -310,12 +234,12 @@ public final class PongBatch: VectorEnvironment {
     /// states (rewards `count × 2`).
     /// - Complexity: O(count), no allocation.
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<PongEvents>) {
-        // Frames with no contact and no point take a short path over the
-        // games' positions, eight games at a time (`quietLanes` for steps of
-        // one frame, `framesLanes` for several frames or sticky actions) or
-        // one at a time (`quietStep`); every other step or frame runs the
-        // full `PongPhysics` code. Each kind of step has its own loop, so
-        // that each loop's lane code is inlined whole.
+        // Eight games at a time: quiet frames (no contact, no point) in
+        // lanes, `quietLanes` for steps of one frame, `framesLanes` for
+        // several frames or sticky actions; every other frame, and every
+        // step of the last `count % 8` games, runs the full `PongPhysics`
+        // code. Each kind of step has its own loop, so that each loop's
+        // lane code is inlined whole.
         if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
             stepOneFrame(actions, out)
         } else {
@@ -326,68 +250,49 @@ public final class PongBatch: VectorEnvironment {
     /// ``step(actions:into:)`` when a step is one frame without sticky actions.
     @inline(never)
     func stepOneFrame(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
-        // A local copy of the rules: its derived constants (and the
-        // observation's reciprocals) stay in registers across the loop.
-        let physics = self.physics
-        let seen = out.seatsObserved(of: Self.seatCount)
-        var i = 0
-        var quietCount = 0, bandCount = 0, flatCount = 0
-        let lanes = Lanes.scalarCount
-        while i + lanes <= count {
-            let (bottom, top) = laneActions(actions, i, out)
-            var busy = quietLanes(i, bottom: bottom, top: top, band: &bandCount, flat: &flatCount, physics)
-            quietCount &+= lanes &- busy.nonzeroBitCount
-            while busy != 0 {
-                let j = busy.trailingZeroBitCount
-                busy &= busy - 1
+        stepBlocks(actions, out) { i, bottom, top, seen, counts, p in
+            Lane8.forEachLane(in: quietLanes(i, bottom: bottom, top: top, &counts, p)) { j in
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
-            observeBlock(i, out, seen, physics)
-            i += lanes
         }
-        while i < count {
-            let bottom = Int(actions[2 * i]), top = Int(actions[2 * i + 1])
-            if quietStep(i, bottom: bottom, top: top) {
-                quietCount &+= 1
-                quietOutputs(i, out)
-            } else {
-                fullStep(i, bottom: bottom, top: top, out, seen)
-            }
-            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
-            i += 1
-        }
-        quietFrames &+= quietCount
-        bandFrames &+= bandCount
-        flatFrames &+= flatCount
     }
 
     /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
     @inline(never)
     func stepFrames(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
+        stepBlocks(actions, out) { i, bottom, top, seen, counts, p in
+            framesLanes(i, bottom: bottom, top: top, out, seen, &counts, p)
+        }
+    }
+
+    /// The step's loop: each block of eight games through `block` (its
+    /// actions given, the outputs of a quiet step stored for it), then its
+    /// observations; the last `count % 8` games through ``fullStep(_:bottom:top:_:_:)``.
+    @inline(__always)
+    func stepBlocks(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>,
+                    _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics) -> Void) {
+        // A local copy of the rules: its derived constants (and the
+        // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics
         let seen = out.seatsObserved(of: Self.seatCount)
+        var counts = PathFrames()
         var i = 0
-        var quietCount = 0, bandCount = 0, flatCount = 0, laneDrawCount = 0
-        let lanes = Lanes.scalarCount
-        while i + lanes <= count {
+        while i + Lanes.scalarCount <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            let (quiet, band, flat, laneDraws) = framesLanes(i, bottom: bottom, top: top, out, seen, physics)
-            quietCount &+= quiet
-            bandCount &+= band
-            flatCount &+= flat
-            laneDrawCount &+= laneDraws
-            observeBlock(i, out, seen, physics)
-            i += lanes
+            block(i, bottom, top, seen, &counts, physics)
+            if let o = out.observations, seen > 0 {
+                let n = Self.observationCount
+                observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
+                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
+            }
+            i += Lanes.scalarCount
         }
         while i < count {
             fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
             if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
             i += 1
         }
-        quietFrames &+= quietCount
-        bandFrames &+= bandCount
-        flatFrames &+= flatCount
-        laneDrawFrames &+= laneDrawCount
+        pathFrames.add(counts)
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
@@ -405,26 +310,6 @@ public final class PongBatch: VectorEnvironment {
         return (pair.evenHalf, pair.oddHalf)
     }
 
-    /// Games `i ..< i + 8`'s observations of the first `seen` seats.
-    @inline(__always)
-    func observeBlock(_ i: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int, _ physics: PongPhysics) {
-        guard let o = out.observations, seen > 0 else { return }
-        let n = Self.observationCount
-        observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
-        if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
-    }
-
-    /// The outputs of game `i`'s quiet step.
-    @inline(__always)
-    func quietOutputs(_ i: Int, _ out: VectorStepOutput<PongEvents>) {
-        out.rewards[2 * i] = 0
-        out.rewards[2 * i + 1] = 0
-        out.terminated[i] = 0
-        out.truncated[i] = 0
-        if let e = out.ends { e[i] = EpisodeEnd.none.rawValue }
-        if let e = out.events { e[i] = PongEvents() }
-    }
-
     /// Game `i`'s step through ``PongPhysics/step(_:top:bottom:events:)`` on
     /// the loaded state, with the batch's autoreset; writes every output but
     /// the observations (out of line: most steps are quiet).
@@ -432,39 +317,67 @@ public final class PongBatch: VectorEnvironment {
     func fullStep(_ i: Int, bottom: Int, top: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int) {
         var events = PongEvents()
         var s = load(i)
-        let r: StepResult
         if s.end != .none, autoresetMode == .nextStep {
             // The step after the end: the new episode, this step's actions ignored.
-            s = nextEpisode(i)
-            r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
-        } else {
-            r = physics.step(&s, top: top, bottom: bottom, events: &events)
-            if r.isDone, autoresetMode == .sameStep {
-                if let f = out.finalObservations { writeObservations(s, i, into: f, seats: seen, physics) }
-                s = nextEpisode(i)
-            }
+            store(nextEpisode(i), i)
+            writeOutputs(i, events: events, end: .none, out)
+            return
         }
+        _ = physics.step(&s, top: top, bottom: bottom, events: &events)
         store(s, i)
-        out.rewards[2 * i] = r.reward
+        finishStep(i, events: events, out, seen)
+    }
+
+    /// The outputs of game `i`'s step from its events and its end (as
+    /// ``PongPhysics/step(_:top:bottom:events:)`` returns them), then a
+    /// same-step restart if it ended.
+    @inline(never)
+    func finishStep(_ i: Int, events: PongEvents, _ out: VectorStepOutput<PongEvents>, _ seen: Int) {
+        let e = EpisodeEnd(rawValue: end[i]) ?? .none
+        writeOutputs(i, events: events, end: e, out)
+        if e != .none, autoresetMode == .sameStep {
+            if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics) }
+            store(nextEpisode(i), i)
+        }
+    }
+
+    /// Game `i`'s rewards (each seat's points won minus lost), flags, end
+    /// and events.
+    @inline(__always)
+    func writeOutputs(_ i: Int, events: PongEvents, end e: EpisodeEnd, _ out: VectorStepOutput<PongEvents>) {
+        out.rewards[2 * i] = Float(events.pointsBottom - events.pointsTop)
         out.rewards[2 * i + 1] = Float(events.pointsTop - events.pointsBottom)
-        out.terminated[i] = r.terminated ? 1 : 0
-        out.truncated[i] = r.truncated ? 1 : 0
-        if let e = out.ends { e[i] = r.end.rawValue }
-        if let e = out.events { e[i] = events }
+        out.terminated[i] = e != .none && !e.isTruncation ? 1 : 0
+        out.truncated[i] = e.isTruncation ? 1 : 0
+        if let o = out.ends { o[i] = e.rawValue }
+        if let o = out.events { o[i] = events }
     }
 
     /// Writes game `i`'s first `seats` seats' observations from its current state.
     @inline(__always)
     func writeObservations(_ i: Int, into o: UnsafeMutablePointer<Float>, seats: Int, _ physics: PongPhysics) {
-        writeObservations(load(i), i, into: o, seats: seats, physics)
-    }
-
-    /// Writes the first `seats` seats' observations of `s` as game `i`'s.
-    @inline(__always)
-    func writeObservations(_ s: PongState, _ i: Int, into o: UnsafeMutablePointer<Float>, seats: Int,
-                           _ physics: PongPhysics) {
-        let n = Self.observationCount
+        let s = load(i), n = Self.observationCount
         if seats > 0 { physics.observe(s, side: .bottom, into: o + i * seats * n) }
         if seats > 1 { physics.observe(s, side: .top, into: o + (i * seats + 1) * n) }
+    }
+}
+
+/// The frames each of ``PongBatch``'s fast paths took.
+struct PathFrames {
+    /// Frames on the quiet path, of those on its band and its flat forms,
+    /// and frames whose sticky draws were made lane-wise.
+    var quiet = 0, band = 0, flat = 0, laneDraws = 0
+
+    /// Counts `frames` quiet frames, of the band form and the flat form when those hold.
+    @inline(__always)
+    mutating func addQuiet(_ frames: Int, band isBand: Bool, flat isFlat: Bool) {
+        quiet &+= frames
+        if isBand { band &+= frames }
+        if isFlat { flat &+= frames }
+    }
+
+    @inline(__always)
+    mutating func add(_ o: PathFrames) {
+        quiet &+= o.quiet; band &+= o.band; flat &+= o.flat; laneDraws &+= o.laneDraws
     }
 }

@@ -1,6 +1,6 @@
 /// Pong's per-frame rules written once, for one game (`Float`) or eight at
 /// a time (`SIMD8<Float>`, one game per lane; see ``LaneFloat``): the
-/// paddles' moves and targets, the quiet test (no contact can happen this
+/// sticky actions, the paddles' moves and targets, the quiet test (no contact can happen this
 /// frame) with the motion of a quiet frame, and the observation.
 /// ``PongPhysics/tick(_:bottom:top:events:)`` and ``PongPhysics/observe(_:side:into:)``
 /// call them with `Float`, ``PongBatch`` with eight lanes, so both are the
@@ -93,6 +93,23 @@ extension PongPhysics {
         return PongMoves(bx: bx, by: Self.vertical(bottom) * vSpeed, tx: tx, ty: Self.vertical(top) * vSpeed)
     }
 
+    // MARK: - Sticky actions
+
+    /// One frame's actions with sticky actions, for one game's sticky
+    /// generator or four games' (one per lane): two draws, the bottom
+    /// side's then the top side's; each side keeps its previous action (as
+    /// the state stores it, its byte) where its draw is below the
+    /// probability (`scaled` is it times 2^24), else takes its `chosen`
+    /// action (``GeneratorWord/sticky(_:below:last:chosen:)``).
+    @inlinable @inline(__always)
+    static func stickyActions<W: GeneratorWord>(_ g: inout XoshiroWords<W>, chosen: (bottom: W.Actions, top: W.Actions),
+                                                last: (bottom: W.Actions, top: W.Actions), scaled: Float,
+                                                _ r: XoshiroWords<W>.Rotations) -> (bottom: W.Actions, top: W.Actions) {
+        let b = W.sticky(g.next(r), below: scaled, last: last.bottom, chosen: chosen.bottom)
+        let t = W.sticky(g.next(r), below: scaled, last: last.top, chosen: chosen.top)
+        return (b, t)
+    }
+
     // MARK: - The quiet test and motion
 
     /// One frame in every lane of `s` as if nothing touched: the paddles
@@ -129,10 +146,52 @@ extension PongPhysics {
         return (next, walls .& .!meetBottom .& .!meetTop)
     }
 
+    /// Where a game whose step counter is now `steps` (as a float) reaches
+    /// the step limit (never with `maxSteps` 0). Floats compare as the
+    /// integers do: a limited episode never counts past `maxSteps` ≤
+    /// 10 000 000 < 2^24, below which every integer is exact.
+    @inlinable @inline(__always)
+    func reachesStepLimit<L: LaneFloat>(_ steps: L) -> L.Condition {
+        steps .>= (config.maxSteps > 0 ? Float(config.maxSteps) : .infinity)
+    }
+
     /// Where a ball at height `y` scores no point (its centre inside the field).
     @inlinable @inline(__always)
     func inField<L: LaneFloat>(_ y: L) -> L.Condition {
         .!(y .> height) .& .!(y .< 0)
+    }
+
+    /// ``frame(_:_:_:)`` with the point test: `quiet` holds where the
+    /// frame is clear and scores no point, so that `next` is the whole
+    /// frame of ``tick(_:bottom:top:events:)``. The band form needs no point
+    /// test (a ball in the band is inside the field).
+    @inlinable @inline(__always)
+    func quietFrame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>,
+                                                        _ form: Form.Type) -> (next: PongFrame<L>, quiet: L.Condition) {
+        let (next, clear) = frame(s, m, form)
+        return (next, Form.band ? clear : clear .& inField(next.y))
+    }
+
+    /// Whether every game of `s` in `allowed` may take the flat form of
+    /// ``frame(_:_:_:)``: without a depth range (`maxDepth` 0) its clamps
+    /// put the bottom paddle at `homeY` and the top one at `height − homeY`
+    /// whatever the move, so a paddle already there stays there, bit for bit.
+    @inlinable @inline(__always)
+    func flatPaddles<L: LaneFloat>(_ s: PongFrame<L>, allowed: L.Condition) -> Bool {
+        maxDepth == 0 && (((s.by .== homeY) .& (s.ty .== height - homeY)) .| .!allowed).holdsEverywhere
+    }
+
+    /// Whether every game of `s` in `allowed` may take the band form of
+    /// ``frame(_:_:_:)`` for `frames` frames: its ball stays inside `band`
+    /// (``quietBand``) at its current vertical velocity, between
+    /// `y − frames·|vy|` and `y + frames·|vy|` (up to rounding, some
+    /// thousandths of a unit after at most 16 frames; the band's unit of
+    /// slack covers it).
+    @inlinable @inline(__always)
+    func staysInBand<L: LaneFloat>(_ s: PongFrame<L>, allowed: L.Condition, frames: Int,
+                                   band: (low: Float, high: Float)) -> Bool {
+        let reach = s.vy.replacing(with: 0 - s.vy, where: s.vy .< 0) * Float(frames)
+        return (((s.y - reach) .>= band.low) .& ((s.y + reach) .<= band.high) .| .!allowed).holdsEverywhere
     }
 
     /// The ball heights between which no paddle can be reached and no

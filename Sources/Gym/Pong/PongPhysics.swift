@@ -120,23 +120,19 @@ public struct PongPhysics: Sendable {
                               truncated: state.end.isTruncation, end: state.end)
         }
         let sticky = config.stickyActionProbability
-        let maxScore = Int32(config.maxScore)
         for _ in 0 ..< config.frameSkip {
             var b = bottom, t = top
             if sticky > 0 {
-                if state.stickyRNG.chance(sticky) { b = Int(state.lastActionBottom) }
-                if state.stickyRNG.chance(sticky) { t = Int(state.lastActionTop) }
+                (b, t) = Self.stickyActions(&state.stickyRNG.words, chosen: (bottom, top),
+                                            last: (Int(state.lastActionBottom), Int(state.lastActionTop)),
+                                            scaled: sticky * 0x1p24, .standard)
             }
             state.lastActionBottom = UInt8(truncatingIfNeeded: b)
             state.lastActionTop = UInt8(truncatingIfNeeded: t)
-            if tick(&state, bottom: b, top: t, events: &events) != nil,
-               state.scoreBottom >= maxScore || state.scoreTop >= maxScore {
-                state.end = .gameOver
-                break
-            }
+            if playFrame(&state, bottom: b, top: t, events: &events) { break }
         }
         state.steps &+= 1
-        if state.end == .none, config.maxSteps > 0, Int(state.steps) >= config.maxSteps {
+        if state.end == .none, reachesStepLimit(Float(state.steps)).isSet {
             state.end = .stepLimit
         }
         return StepResult(reward: Float(events.pointsBottom - events.pointsTop),
@@ -145,6 +141,18 @@ public struct PongPhysics: Sendable {
     }
 
     // MARK: - One frame
+
+    /// One frame (``tick(_:bottom:top:events:)``) and the game's end: a
+    /// point that brings a side to `maxScore` ends the game.
+    /// - Returns: whether the game ended.
+    @inlinable
+    func playFrame(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> Bool {
+        let maxScore = Int32(config.maxScore)
+        guard tick(&s, bottom: bottom, top: top, events: &events) != nil,
+              s.scoreBottom >= maxScore || s.scoreTop >= maxScore else { return false }
+        s.end = .gameOver
+        return true
+    }
 
     /// Advances one frame with the (egocentric) actions of both sides.
     /// - Returns: the side that scored in this frame, if any.
