@@ -121,10 +121,10 @@ import Testing
                 guard step % 40 == 20 else { return }
                 for i in [1 + step % 7, 9 + step % 7] {
                     if maxSteps > 0 {
-                        batch.modifyCore(i) { $0.steps = Int32(maxSteps - 1) }
+                        batch.cores[i].steps = Int32(maxSteps - 1)
                         refs[i].game.state.core.steps = Int32(maxSteps - 1)
                     } else {
-                        batch.modifyCore(i) { $0.stepsSinceProgress = Int32(watchdog - 1) }
+                        batch.cores[i].stepsSinceProgress = Int32(watchdog - 1)
                         refs[i].game.state.core.stepsSinceProgress = Int32(watchdog - 1)
                     }
                 }

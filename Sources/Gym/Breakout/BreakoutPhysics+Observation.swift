@@ -51,9 +51,7 @@ extension BreakoutPhysics {
 
     /// Head entries 2, 3 and 7 of the game whose state is at `c`: lives
     /// and walls cleared as shares of the config's, and the speed level
-    /// over the speed cap, at most 1. They change only on frames that are
-    /// not quiet, so the batch also keeps them for its lanes
-    /// (``keep(_:into:stride:held:)``).
+    /// over the speed cap, at most 1.
     @inlinable @inline(__always)
     func countEntries(_ c: UnsafePointer<BreakoutCore>) -> (lives: Float, levels: Float, speed: Float) {
         (Float(c.pointee.lives) / Float(config.lives), Float(c.pointee.levelsCleared) / Float(config.levels),

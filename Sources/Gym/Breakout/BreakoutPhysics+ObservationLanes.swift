@@ -14,46 +14,46 @@ extension BreakoutPhysics {
     /// nothing is allocated here).
     ///
     /// The head (ball slots included) is computed for the eight games at
-    /// once in float lanes (``observeHeadLanes(_:kept:into:stride:scratch:quiet:)``),
+    /// once in float lanes (``observeHeadLanes(_:into:stride:scratch:quiet:)``),
     /// the cell entries copied with their rows, eight floats at a time
     /// (``copyRows(_:into:count:)``), before the rest is written; the
     /// paddle-relative features (per ball a chain of divisions, a remainder
     /// and selects) are computed for the eight games at once in float lanes
     /// (``observeRelativeLanes(aim:fields:most:into:stride:scratch:)``).
     func observeEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
-                      kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
+                      into o: UnsafeMutablePointer<Float>, stride: Int,
                       scratch: UnsafeMutablePointer<Lanes>) {
-        observeEightLanes(cores, cells: entries, aim: aim, kept: kept, into: o, stride: stride, scratch: scratch,
+        observeEightLanes(cores, cells: entries, aim: aim, into: o, stride: stride, scratch: scratch,
                           quiet: false)
     }
 
-    /// ``observeEight(_:cells:aim:kept:into:stride:scratch:)`` of eight games
+    /// ``observeEight(_:cells:aim:into:stride:scratch:)`` of eight games
     /// whose step ran every frame in lanes
-    /// (``quietLanes(_:actions:frames:kept:fields:serveFrames:)``, which left their paddle,
+    /// (``quietLanes(_:actions:frames:fields:serveFrames:)``, which left their paddle,
     /// ball and cooldown lanes in `scratch` from ``laneFieldsStart`` on)
     /// and was finished without an end: each has one ball in play and no
     /// serve pending, or no ball in play and a serve pending, so those
     /// fields are taken from `scratch` instead of being gathered again from
     /// the cores, the same values bit for bit.
     func observeQuietEight(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
-                           aim: UnsafePointer<UInt32>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
+                           aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
                            scratch: UnsafeMutablePointer<Lanes>) {
-        observeEightLanes(cores, cells: entries, aim: aim, kept: kept, into: o, stride: stride, scratch: scratch,
+        observeEightLanes(cores, cells: entries, aim: aim, into: o, stride: stride, scratch: scratch,
                           quiet: true)
     }
 
     /// The body of both: `quiet` as in
-    /// ``observeHeadLanes(_:kept:into:stride:scratch:quiet:)``.
+    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)``.
     @inline(always)
     func observeEightLanes(_ cores: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
-                           aim: UnsafePointer<UInt32>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>, stride: Int,
+                           aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>, stride: Int,
                            scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) {
         // The eight games' rows with their cells, copied whole (the rows are
         // contiguous in both); the head and the paddle-relative entries
         // are then written over the rest.
         assert(stride == observationCount, "eight rows of an observation each")
         Lane8.copyRows(entries, into: o, count: 8 &* stride)
-        let most = observeHeadLanes(cores, kept: kept, into: o, stride: stride, scratch: scratch, quiet: quiet)
+        let most = observeHeadLanes(cores, into: o, stride: stride, scratch: scratch, quiet: quiet)
         // The fields both passes read, gathered by the head (or left by the lanes).
         let fields = UnsafePointer(scratch + Self.laneFieldsStart)
         observeRelativeLanes(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
@@ -75,17 +75,16 @@ extension BreakoutPhysics {
     /// ``observeRelativeLanes(aim:fields:most:into:stride:scratch:)`` reads:
     /// paddle x, paddle half width, ball count, then each slot's x, y, vx,
     /// vy (only the slots some game uses). Returns the most balls any of
-    /// the eight games has. The half width and the lives, levels and
-    /// speed entries are the games' ``KeptLanes`` in `kept`.
+    /// the eight games has.
     ///
     /// `quiet`: the eight games' steps all ran in lanes and did not end
-    /// (see ``observeQuietEight(_:cells:aim:kept:into:stride:scratch:)``):
+    /// (see ``observeQuietEight(_:cells:aim:into:stride:scratch:)``):
     /// paddle x, half width, ball count, slot 0 and the push cooldown are
-    /// read from the fields ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` left;
+    /// read from the fields ``quietLanes(_:actions:frames:fields:serveFrames:)`` left;
     /// each lane has one ball and no serve pending, or no ball and a
     /// serve pending.
     @inline(always)
-    func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, kept: KeptLanes, into o: UnsafeMutablePointer<Float>,
+    func observeHeadLanes(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>,
                           stride: Int, scratch: UnsafeMutablePointer<Lanes>, quiet: Bool) -> Int32 {
         let cx = width / 2
         let invCX = 1 / cx, invV = 1 / maxSpeed
@@ -97,16 +96,16 @@ extension BreakoutPhysics {
             halfWidth = fields[1]
         } else {
             px = Self.gather(c) { $0.pointee.paddleX }
-            halfWidth = kept.row(Self.keptHalfWidth)
+            halfWidth = Self.gather(c) { $0.pointee.paddleHalfWidth }
             fields[0] = px
             fields[1] = halfWidth
         }
         scratch[0] = (px - cx) * invCX
         let half = halfWidth * invCX
         scratch[1] = half.replacing(with: 0.5, where: 0.5 .< half)
-        // Lives, levels and speed entries as kept (the operations of observeHead).
-        scratch[2] = kept.row(Self.keptLives)
-        scratch[3] = kept.row(Self.keptLevels)
+        // Lives, levels and speed: countEntries' operations.
+        scratch[2] = Self.gather(c) { Float($0.pointee.lives) } / Float(config.lives)
+        scratch[3] = Self.gather(c) { Float($0.pointee.levelsCleared) } / Float(config.levels)
         if pushCooldown > 0 {
             let cooldown = quiet ? fields[Self.laneCooldownField] : Self.gather(c) { Float($0.pointee.pushCooldown) }
             scratch[4] = cooldown / Float(pushCooldown)
@@ -114,9 +113,7 @@ extension BreakoutPhysics {
             scratch[4] = zero
         }
         if config.watchdogSteps > 0 {
-            // Quiet: the steps without progress as held (the cores' copies are not settled).
-            let since = quiet ? Lane8.floats(kept.integers(Self.heldSinceProgress))
-                : Self.gather(c) { Float($0.pointee.stepsSinceProgress) }
+            let since = Self.gather(c) { Float($0.pointee.stepsSinceProgress) }
             let w = since / Float(config.watchdogSteps)
             scratch[5] = one.replacing(with: w, where: w .< 1)
         } else {
@@ -124,7 +121,8 @@ extension BreakoutPhysics {
         }
         // Quiet: a lane's serve is pending iff it has no ball in play.
         scratch[6] = quiet ? one - fields[2] : Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
-        scratch[7] = kept.row(Self.keptSpeed)
+        let speed = Self.gather(c) { $0.pointee.speed } * (1 / maxSpeed)
+        scratch[7] = speed.replacing(with: 1, where: 1 .< speed)
         let cy = height / 2
         let invCY = 1 / cy
         let n: Lanes
@@ -164,11 +162,11 @@ extension BreakoutPhysics {
         return most
     }
 
-    /// Lane vectors ``observeEight(_:cells:aim:kept:into:stride:scratch:)``
+    /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the gathered
     /// fields (from ``laneFieldsStart``: three, four per ball slot, and the
-    /// push cooldown ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` leaves).
+    /// push cooldown ``quietLanes(_:actions:frames:fields:serveFrames:)`` leaves).
     @usableFromInline static let laneScratchCount = laneFieldsStart + laneCooldownField + 1
 
     /// The push cooldown's place among the fields (after the ball slots).
@@ -196,7 +194,7 @@ extension BreakoutPhysics {
     /// written from there four entries at a time by four-by-four transposes
     /// (``storeRows(_:count:into:stride:)``), not lane by lane. The games'
     /// fields come from `fields`, as
-    /// ``observeHeadLanes(_:kept:into:stride:scratch:quiet:)`` gathered them
+    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` gathered them
     /// (outside the entries this writes); `most` is the most balls any of
     /// the eight games has, as that function returned it.
     @inline(never)

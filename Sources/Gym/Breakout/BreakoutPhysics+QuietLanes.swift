@@ -33,25 +33,21 @@ extension BreakoutPhysics {
     /// serving game), slot 0's x, y, vx and vy and
     /// the push cooldown as they end (each game's own values where it ran
     /// no frame) are also left in `fields` where
-    /// ``observeHeadLanes(_:kept:into:stride:scratch:quiet:)`` reads them
+    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` reads them
     /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
     /// an observation of the eight games right after a step whose frames
     /// all ran here reads them instead of gathering them again.
     ///
-    /// `kept` holds the eight games' ``KeptLanes``: their lane case, paddle
-    /// half width and slot 0's velocity are read there, and the fields the
-    /// frames change (paddle x, slot 0's x and y, push cooldown, frames,
-    /// last action) are read and written there, in the held rows, not in
-    /// the cores (whose copies the batch settles later); only a serving
-    /// game's serve timer is read from and written to its core.
+    /// The frames' fields are read from the games' cores and written back
+    /// to them (a game that ran no frame gets its own values back).
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
     @inline(__always)
     func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
-                    kept: KeptLanes, fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
-        // Each game's case (``keptCase``): the lanes' sum counts both cases
-        // at once (exact in floats).
-        let kind = kept.row(Self.keptCase)
+                    fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
+        // Each game's case (``laneCase(_:)``): the lanes' sum counts both
+        // cases at once (exact in floats).
+        let kind = Self.gather(UnsafePointer(c)) { Self.laneCase($0) }
         let none = Lanes(repeating: -1)
         let cases = Lane8.sum(kind)
         guard cases != 0 else { return none }
@@ -63,17 +59,17 @@ extension BreakoutPhysics {
         let countsDown = anyServing && autoServe
         var timer = Lanes()
         if countsDown {
-            timer = Self.gather(c) { $0.pointee.servePending ? Float($0.pointee.serveTimer) : 0 }
+            timer = Self.gather(UnsafePointer(c)) { $0.pointee.servePending ? Float($0.pointee.serveTimer) : 0 }
             let outside: LaneMask = serving .& ((timer .< 0) .| (timer .> Float(Self.laneTimerLimit)))
             eligible = eligible .& .!outside
             serving = serving .& .!outside
         }
         var running = eligible
-        let half = kept.row(Self.keptHalfWidth)
-        var px = kept.row(Self.heldPaddleX)
-        var cooldown = kept.row(Self.heldCooldown)
-        var x = kept.row(Self.heldBallX), y = kept.row(Self.heldBallY)
-        let vx = kept.row(Self.keptBallVX), vy = kept.row(Self.keptBallVY)
+        let half = Self.gather(UnsafePointer(c)) { $0.pointee.paddleHalfWidth }
+        var px = Self.gather(UnsafePointer(c)) { $0.pointee.paddleX }
+        var cooldown = Self.gather(UnsafePointer(c)) { Float($0.pointee.pushCooldown) }
+        var x = Self.gather(UnsafePointer(c)) { $0.pointee.ballX[0] }, y = Self.gather(UnsafePointer(c)) { $0.pointee.ballY[0] }
+        let vx = Self.gather(UnsafePointer(c)) { $0.pointee.ballVX[0] }, vy = Self.gather(UnsafePointer(c)) { $0.pointee.ballVY[0] }
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
         let action = Lane8.floats(actionCodes)
         // paddleTarget's direction: left −1, right +1, any other action 0.
@@ -139,17 +135,21 @@ extension BreakoutPhysics {
             done = done.replacing(with: done + 1, where: ok)
             running = ok
         }
-        // Written back to every game's held rows: a game that ran no frame
-        // gets its own values back (its cooldown and a run of 0 through
-        // floats, exact) and keeps its last action.
-        kept.set(Self.heldPaddleX, px)
-        kept.set(Self.heldBallX, x)
-        kept.set(Self.heldBallY, y)
-        kept.set(Self.heldCooldown, cooldown)
+        // Written back to every game's core: a game that ran no frame gets
+        // its own values back (its cooldown and a run of 0 through floats,
+        // exact) and keeps its last action.
         let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(done))
-        kept.set(Self.heldFrames, kept.integers(Self.heldFrames) &+ frameCounts)
-        kept.set(Self.heldLastAction, kept.integers(Self.heldLastAction)
-            .replacing(with: actionCodes & 0xFF, where: frameCounts .!= 0))
+        let cooldowns = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(cooldown))
+        for g in 0 ..< 8 {
+            let s = c + g
+            s.pointee.paddleX = px[g]
+            Self.setSlot0(&s.pointee.ballX, x[g])
+            Self.setSlot0(&s.pointee.ballY, y[g])
+            s.pointee.pushCooldown = cooldowns[g]
+            s.pointee.frames &+= frameCounts[g]
+            let last = s.pointee.lastAction
+            s.pointee.lastAction = frameCounts[g] != 0 ? UInt8(truncatingIfNeeded: actionCodes[g]) : last
+        }
         fields[0] = px
         fields[1] = half
         fields[2] = Lanes().replacing(with: 1, where: kind .== 1)
@@ -171,7 +171,18 @@ extension BreakoutPhysics {
 
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
-    /// ``quietLanes(_:actions:frames:kept:fields:serveFrames:)`` (counted there in floats and
+    /// ``quietLanes(_:actions:frames:fields:serveFrames:)`` (counted there in floats and
     /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
+
+    /// The game's case in ``quietLanes(_:actions:frames:fields:serveFrames:)``:
+    /// 1 one ball in play and no serve pending, 16 a serve pending and no
+    /// ball in play (a ball count plus pending flag of 1 either way), 0
+    /// neither, the episode ended or no brick left.
+    @inline(__always)
+    static func laneCase(_ c: UnsafePointer<BreakoutCore>) -> Float {
+        let pending: Int32 = c.pointee.servePending ? 1 : 0
+        let fits = c.pointee.end == .none && c.pointee.bricksLeft != 0 && c.pointee.ballCount &+ pending == 1
+        return fits ? (pending == 1 ? 16 : 1) : 0
+    }
 }
