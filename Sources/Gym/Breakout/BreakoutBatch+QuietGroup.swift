@@ -85,7 +85,7 @@ extension BreakoutBatch {
     /// `fields` from the core of game `i + g`, for each bit `g` set in
     /// `lanes`: after those games stepped on their own, the group's
     /// observation reads the fields as after a step that ran in lanes
-    /// (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``).
+    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``).
     /// Returns `false` (some lanes written) when one of them has neither
     /// one ball in play and no serve pending nor no ball and a serve
     /// pending, the cases that observation reads.

@@ -5,9 +5,7 @@
 /// ``BreakoutCore`` (fixed size, no references) in one contiguous buffer and
 /// its brick grid in one contiguous `count × cellCount` byte buffer, and a
 /// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
-/// path ``BreakoutGame`` uses — on them in place, except that a quiet frame
-/// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
-/// same result bit for bit) takes a fast path that reads no brick; without
+/// path ``BreakoutGame`` uses — on them in place; without
 /// sticky actions and gravity, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
 /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), a game whose
@@ -61,7 +59,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// the config's frames cannot run in lanes: gravity or sticky actions)
     /// run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -215,7 +213,8 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(__always)
     func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         let n = observationCount
-        physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n, stride: n, scratch: laneScratch)
+        physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n, stride: n,
+                             scratch: laneScratch, quiet: false)
     }
 
     /// Writes game `i`'s observation into its row of `out` (the batch's
@@ -282,8 +281,8 @@ public final class BreakoutBatch: VectorEnvironment {
                 // reads them unless one of the others has several balls or
                 // ended.
                 if writeLaneFields(i, lanes: others, fields: fields) {
-                    physics.observeQuietEight(cores + i, cells: cellRows + i * n, aim: aim + i,
-                                              into: o + i * n, stride: n, scratch: laneScratch)
+                    physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: o + i * n, stride: n,
+                                         scratch: laneScratch, quiet: true)
                     if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
                 } else {
                     observeGroup(i, into: o)
@@ -346,11 +345,6 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
-    /// - `quiet`: single quiet frames (``BreakoutPhysics/quietFrame(_:action:)``);
-    /// - `run`: frames run in registers by
-    ///   ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions);
-    /// - `serve`: serve frames (no ball in play) run in registers by
-    ///   ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions);
     /// - `lanes`: frames run eight games at a time in lanes by
     ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
@@ -361,23 +355,20 @@ public final class BreakoutBatch: VectorEnvironment {
     ///   groups where some game did not run every frame in lanes;
     /// - `quietObservations`: of those, observations written from the fields
     ///   their lanes left
-    ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:into:stride:scratch:)``);
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``);
     /// - `writtenObservations`: observations of groups where some game did
-    ///   not run every frame in lanes written by `observeQuietEight` after
+    ///   not run every frame in lanes written by it after
     ///   those games' fields were written into the lanes
     ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:)``
-    ///   or `observeQuietEight`).
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``
+    ///   either way).
     struct FastPathCounts {
-        var quiet = 0, run = 0, serve = 0, lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
+        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
         var quietObservations = 0, writtenObservations = 0, laneObservations = 0
 
-        /// Frames taken by any quiet-frame fast path.
-        var frames: Int { quiet &+ run &+ serve &+ lanes }
-
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
-            a.quiet &+= b.quiet; a.run &+= b.run; a.serve &+= b.serve; a.lanes &+= b.lanes
+            a.lanes &+= b.lanes
             a.laneServes &+= b.laneServes
             a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes; a.quietObservations &+= b.quietObservations
             a.writtenObservations &+= b.writtenObservations
@@ -385,72 +376,34 @@ public final class BreakoutBatch: VectorEnvironment {
         }
     }
 
-    /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
-    /// with quiet frames on the fast path (without sticky actions, runs of
-    /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``, and
-    /// while a serve is pending ``BreakoutPhysics/serveRun(_:action:frames:)``); refreshes the game's aim
-    /// candidates when a brick changed (only a brick hit changes the grid,
-    /// and a new wall comes only with a hit that clears the last brick).
-    ///
-    /// `laneRun` is the frames game `i` already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1; a lane
-    /// run shorter than the frame skip stopped at a frame that is not
-    /// quiet, which goes straight to the tick.
+    /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``,
+    /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``);
+    /// refreshes the game's aim candidates when a brick changed (only a
+    /// brick hit changes the grid, and a new wall comes only with a hit
+    /// that clears the last brick).
     @inline(__always)
     func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout FastPathCounts,
               laneRun: Int = -1) -> StepResult {
         let physics = self.physics
         let s = cores + i
-        guard s.pointee.end == .none else {
-            return physics.step(&s.pointee, bricks: grid(i), action: action, events: &events)
-        }
-        events = BreakoutEvents()
-        let sticky = physics.config.stickyActionProbability
-        let frames = physics.config.frameSkip
-        var f = 0
-        if laneRun >= 0 {
+        let r: StepResult
+        if laneRun > 0 {
+            // Lanes run only without sticky actions: every frame's action is `action`.
             counts.lanes &+= laneRun
-            f = laneRun
-            if f < frames {
+            events = BreakoutEvents()
+            var f = laneRun
+            while f < physics.config.frameSkip, s.pointee.end == .none {
                 s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
-                f += 1
                 physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
+                f += 1
             }
-        }
-        while f < frames, s.pointee.end == .none {
-            if !(sticky > 0) {
-                // No sticky draw: every frame's action is `action`, so a
-                // run of quiet frames stays in registers.
-                var k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
-                counts.run &+= k
-                if k == 0 {
-                    k = physics.serveRun(&s.pointee, action: action, frames: frames - f)
-                    counts.serve &+= k
-                }
-                if k > 0 {
-                    s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
-                    f += k
-                    if f == frames { break }
-                    // A run stops early only at a frame that is not quiet
-                    // (the same tests as ``BreakoutPhysics/quietFrame(_:action:)``
-                    // with the same action), so that frame goes straight to the tick.
-                    f += 1
-                    physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
-                    if s.pointee.end != .none { break }
-                    continue
-                }
-            }
-            let a = physics.frameAction(&s.pointee, action: action, sticky: sticky)
-            f += 1
-            if physics.quietFrame(&s.pointee, action: a) {
-                counts.quiet &+= 1
-                continue
-            }
-            physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
-            if s.pointee.end != .none { break }
+            r = physics.finishStep(&s.pointee, events: events)
+        } else {
+            r = physics.step(&s.pointee, bricks: grid(i), action: action, events: &events)
         }
         if events.brickHits > 0 { bricksChanged(i) }
-        return physics.finishStep(&s.pointee, events: events)
+        return r
     }
 
     /// An automatic restart of game `i` (out of line: rare).

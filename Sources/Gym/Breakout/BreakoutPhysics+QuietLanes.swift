@@ -3,37 +3,34 @@ extension BreakoutPhysics {
 
     /// Runs up to `frames` frames of each of the eight games `c[0 ..< 8]`
     /// (game `g` with action `actions[g]` every frame) while each frame is
-    /// quiet, lane `g` for game `g`, for games with one ball in play and no
-    /// gravity (``quietRun(_:action:frames:)`` of each game, eight at once)
-    /// and for games waiting for a serve with no ball in play
-    /// (``serveRun(_:action:frames:)`` of each game).
-    /// Returns per game (lane `g`) the frames run (0 ... `frames`), or −1 for a game
-    /// in neither case (its episode ended, another ball count, no brick
-    /// left, with the automatic serve a serve timer outside 0 ...
-    /// ``laneTimerLimit``), which is left
-    /// untouched. A game whose run is
+    /// quiet, lane `g` for game `g`, for games with one ball in play and for
+    /// games waiting for a serve with no ball in play, without gravity.
+    /// Returns per game (lane `g`) the frames run (0 ... `frames`), or −1 for
+    /// a game in neither case (its episode ended, another ball count, no
+    /// brick left, with the automatic serve a serve timer outside 0 ...
+    /// ``laneTimerLimit``), which is left untouched. A game whose run is
     /// shorter than `frames` stopped at a frame that is not quiet (the
-    /// caller runs that frame by its tick). The state after `k` frames is
-    /// that of `k` quiet frames, bit for bit, the frames' action recorded as
-    /// ``frameAction(_:action:sticky:)`` records it without sticky actions.
+    /// caller runs that frame by its tick).
     ///
-    /// The same tests and operations as ``quietRun(_:action:frames:)`` and
-    /// ``serveRun(_:action:frames:)``, lane
-    /// by lane: every `min(a, b)` a select on `b < a`, every `max(a, b)` a
-    /// select on `b >= a` (the standard library's definitions), `|d| < w`
-    /// written as `−w < d < w`, the push cooldown and the serve timer in
-    /// floats (integers far below 2^24, so exact), and
-    /// ``frameIsClear(_:_:_:_:px0:pvx:half:)``'s
-    /// early return as a select. A serving game's frame moves no ball and
-    /// takes no push (the tick serves instead), so its lane takes the serve
-    /// test in place of the ball's. Only for configs without gravity; the
-    /// caller checks there are no sticky actions.
+    /// A frame is quiet when ``tick(_:bricks:action:events:)`` would only
+    /// count it, count the push cooldown down, move the paddle and move the
+    /// ball by its velocity, with no event: for a game with a ball, the push
+    /// takes no effect and the ball's frame is clear
+    /// (``ballFrame(x:y:vx:vy:px0:pvx:half:)``) and does not lose it
+    /// (``ballLost(x:y:pxEnd:half:)``); for a serving game, the frame does
+    /// not serve (automatic serve: the timer, counted down when above 0,
+    /// does not reach 0; manual: the action is not push). The kernels are
+    /// the tick's, the push cooldown and the serve timer are counted in
+    /// floats (integers far below 2^24, so exact), so the state after `k`
+    /// frames is that of `k` ticks, bit for bit, the frames' action recorded
+    /// as ``frameAction(_:action:sticky:)`` records it without sticky
+    /// actions. The caller checks there are no sticky actions.
     ///
     /// The lanes' paddle x and half width, ball count (1, or 0 for a
     /// serving game), slot 0's x, y, vx and vy and
     /// the push cooldown as they end (each game's own values where it ran
     /// no frame) are also left in `fields` where
-    /// ``observeHeadLanes(_:into:stride:scratch:quiet:)`` reads them
+    /// ``observeEight(_:cells:aim:into:stride:scratch:quiet:)`` reads them
     /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
     /// an observation of the eight games right after a step whose frames
     /// all ran here reads them instead of gathering them again.
@@ -72,42 +69,19 @@ extension BreakoutPhysics {
         let vx = Self.gather(UnsafePointer(c)) { $0.pointee.ballVX[0] }, vy = Self.gather(UnsafePointer(c)) { $0.pointee.ballVY[0] }
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
         let action = Lane8.floats(actionCodes)
-        // paddleTarget's direction: left −1, right +1, any other action 0.
-        let dir = Lanes().replacing(with: -1, where: action .== Float(BreakoutAction.left.rawValue))
-            .replacing(with: 1, where: action .== Float(BreakoutAction.right.rawValue))
+        let dir = Self.direction(action)
         let pushes: LaneMask = action .== Float(BreakoutAction.push.rawValue)
-        let highX = width - half
-        let wx = half + r
-        let wy = paddleHalfH + r
-        let reach = half + r + Self.paddleMargin
         var done = Lanes()
         for _ in 0 ..< frames {
             let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
             var ok = running
             // A push off cooldown takes effect (a ball's frame only).
             if pushImpulse > 0 { ok = ok .& .!(pushes .& (next .== 0)) }
-            // paddleTarget: min(max(px + dir × speed, half), width − half).
-            let t = px + dir * paddleSpeed
-            let low = t.replacing(with: half, where: half .>= t)
-            let px1 = low.replacing(with: highX, where: highX .< low)
+            // The tick's frame: the paddle's target, the ball's frame.
+            let px1 = paddleTarget(px, half: half, direction: dir)
             let pvx = px1 - px
-            let pxEnd = px + pvx
-            let x1 = x + vx, y1 = y + vy
-            let dx = x1 - pxEnd, dy = y1 - paddleY
-            let squeezed: LaneMask = (dx .< wx) .& (dx .> -wx) .& (dy .< wy) .& (dy .> -wy)
-            // frameIsClear.
-            let lowY = y.replacing(with: y1, where: y1 .< y)
-            let highY = y.replacing(with: y1, where: y1 .>= y)
-            let inside: LaneMask = (x1 .>= r) .& (x1 .<= width - r) .& (y1 .<= height - r)
-            let offWall: LaneMask = (highY + r .<= wallBottom) .| (lowY - r .>= wallTop)
-            let inBand: LaneMask = lowY - r .< paddleTop
-            let rx0 = x - px, rx1 = x1 - (px + pvx)
-            let nearEnd = rx0.replacing(with: rx1, where: rx1 .< rx0)
-            let farEnd = rx0.replacing(with: rx1, where: rx1 .>= rx0)
-            let beside: LaneMask = (nearEnd .>= reach) .| (farEnd .<= -reach)
-            let below: LaneMask = highY + r .<= paddleMissBelow
-            let clear: LaneMask = inside .& offWall .& (.!inBand .| beside .| below)
-            var moved = ok .& clear .& .!squeezed .& .!(y1 .< 0)
+            let f = ballFrame(x: x, y: y, vx: vx, vy: vy, px0: px, pvx: pvx, half: half)
+            var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: px + pvx, half: half)
             if anyServing {
                 // A serving lane's frame is quiet when it does not serve:
                 // automatic serve, the timer (counted down when above 0)
@@ -125,13 +99,10 @@ extension BreakoutPhysics {
             } else {
                 ok = moved
             }
-            // The paddle's end of frame: min(max(px1, half), width − half).
-            let low1 = px1.replacing(with: half, where: half .>= px1)
-            let px2 = low1.replacing(with: highX, where: highX .< low1)
             cooldown = cooldown.replacing(with: next, where: ok)
-            x = x.replacing(with: x1, where: moved)
-            y = y.replacing(with: y1, where: moved)
-            px = px.replacing(with: px2, where: ok)
+            x = x.replacing(with: f.x, where: moved)
+            y = y.replacing(with: f.y, where: moved)
+            px = px.replacing(with: clampPaddle(px1, half: half), where: ok)
             done = done.replacing(with: done + 1, where: ok)
             running = ok
         }
@@ -184,5 +155,19 @@ extension BreakoutPhysics {
         let pending: Int32 = c.pointee.servePending ? 1 : 0
         let fits = c.pointee.end == .none && c.pointee.bricksLeft != 0 && c.pointee.ballCount &+ pending == 1
         return fits ? (pending == 1 ? 16 : 1) : 0
+    }
+}
+
+extension BreakoutPhysics {
+    /// Lane 0 of a ball-slot vector, read as one float in memory.
+    @inline(always)
+    static func slot0(_ v: inout SIMD8<Float>) -> Float {
+        withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+    }
+
+    /// Sets lane 0 of a ball-slot vector by one float store.
+    @inline(always)
+    static func setSlot0(_ v: inout SIMD8<Float>, _ value: Float) {
+        withUnsafeMutablePointer(to: &v) { UnsafeMutableRawPointer($0).storeBytes(of: value, as: Float.self) }
     }
 }
