@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/nearestColumn(to:around:)`` in lanes against
+    /// ``BreakoutPhysics/placeColumn(_:)`` and ``BreakoutPhysics/nearerColumn(_:left:right:)`` in lanes against
     /// ``BreakoutPhysics/nearestColumn(_:to:)`` lane by lane: random
     /// candidate sets (empty, full, sparse) and positions across and beyond
     /// the field, at brick centres and halfway between them, and a lane
@@ -116,7 +116,8 @@ import Testing
 
     /// The nearest column of eight games in lanes, as the batch's observation finds it.
     static func nearestColumns(_ physics: BreakoutPhysics, _ candidates: SIMD8<UInt32>, to x: SIMD8<Float>) -> SIMD8<Float> {
-        physics.nearestColumn(to: x) { BreakoutPhysics.candidates(candidates, around: $0, columns: physics.cols) }
+        let near = BreakoutPhysics.candidates(candidates, around: physics.placeColumn(x), columns: physics.cols)
+        return physics.nearerColumn(x, left: near.left, right: near.right)
     }
 
     /// The candidate whose centre is nearest `x`, by a scan in column order

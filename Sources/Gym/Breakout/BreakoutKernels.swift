@@ -12,14 +12,14 @@ extension BreakoutPhysics {
     /// -1 for left (1), +1 for right (2), 0 otherwise, given the action as
     /// a float (exact: only the integers 1 and 2 convert to the floats 1
     /// and 2, so out-of-range actions act as noop).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     static func direction<L: LaneFloat>(_ action: L) -> L {
         L.sign(plus: action .== Float(BreakoutAction.right.rawValue), minus: action .== Float(BreakoutAction.left.rawValue))
     }
 
     /// The paddle's centre `x` kept inside the walls for half width `half`:
     /// `min(max(x, half), width − half)`.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func clampPaddle<L: LaneFloat>(_ x: L, half: L) -> L {
         L.min(L.max(x, half), width - half)
     }
@@ -27,7 +27,7 @@ extension BreakoutPhysics {
     /// Where the paddle at `px` with half width `half` goes this frame when
     /// moving in `direction` (``direction(_:)``): `paddleSpeed` that way,
     /// kept inside the walls.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func paddleTarget<L: LaneFloat>(_ px: L, half: L, direction: L) -> L {
         clampPaddle(px + direction * paddleSpeed, half: half)
     }
@@ -49,7 +49,7 @@ extension BreakoutPhysics {
     /// are its expressions; the paddle's box, grown by `r`, is tested
     /// against the same relative path, which the margin keeps outside it
     /// whatever the rounding), so it moves the ball by exactly (vx, vy).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func ballFrame<L: LaneFloat>(x: L, y: L, vx: L, vy: L, px0: L, pvx: L,
                                  half: L) -> (x: L, y: L, clear: L.Condition) {
         let x1 = x + vx, y1 = y + vy
@@ -68,7 +68,7 @@ extension BreakoutPhysics {
     /// ending at `pxEnd` with half width `half`, overlaps it (squeezed), or
     /// its centre is below the bottom edge. `|d| < w` is written as
     /// `−w < d < w` (the same for every number).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func ballLost<L: LaneFloat>(x: L, y: L, pxEnd: L, half: L) -> L.Condition {
         let dx = x - pxEnd, dy = y - paddleY
         let wx = half + r, wy = paddleHalfH + r

@@ -44,9 +44,11 @@ extension BreakoutPhysics {
         }
         writeCells(bricks, into: o + cellStart)
         let r = o + relativeStart
-        relativeEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, count: n, slots: slots,
-                        ball: { (c.pointee.ballX[$0], c.pointee.ballY[$0], c.pointee.ballVX[$0], c.pointee.ballVY[$0]) },
-                        nearestColumn: { Float(nearestColumn(aimColumns, to: $0)) }) { r[$0] = $1 }
+        let crossing = relativeEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, count: n,
+                                       slots: slots, ball: { (c.pointee.ballX[$0], c.pointee.ballY[$0],
+                                                              c.pointee.ballVX[$0], c.pointee.ballVY[$0]) }) { r[$0] = $1 }
+        let near = Self.candidates(aimColumns, around: Int(placeColumn(crossing)))
+        r[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
     }
 
     // MARK: - Entries, for one game or eight (see ``LaneFloat``)
@@ -57,7 +59,7 @@ extension BreakoutPhysics {
     /// floats, `servePending` 1 or 0, written by `write(index, value)`.
     /// Entries that can reach a bound are clamped to it: a product with a
     /// precomputed reciprocal can pass it by a rounding step.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func headEntries<L: LaneFloat>(paddleX px: L, halfWidth: L, lives: L, levels: L, cooldown: L, sinceProgress: L,
                                    servePending: L, speed: L, write: (Int, L) -> Void) {
         let cx = width / 2
@@ -75,7 +77,7 @@ extension BreakoutPhysics {
 
     /// A ball slot's entries (in play, x, y, vx, vy; zeros where `active`
     /// does not hold).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func slotEntries<L: LaneFloat>(x: L, y: L, vx: L, vy: L, active: L.Condition) -> (L, L, L, L, L) {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
@@ -92,13 +94,15 @@ extension BreakoutPhysics {
     /// ball slot, and for the ball that reaches the paddle's face first
     /// (the focus ball; ties: the lower slot), where it is and where it
     /// will cross the face line relative to the paddle, how soon, and where
-    /// the bricks are (`nearestColumn(x)`: the aim column nearest `x`, −1
-    /// with none). `count` is the balls in play; slots from `slots` on are
-    /// in play in no game given and written as zeros without computing them.
-    @inlinable @inline(__always)
+    /// the bricks are (the last entry, ``aimEntry``, is the caller's:
+    /// ``aimEntry(column:crossing:)`` of the aim column nearest the
+    /// returned focus crossing). `count` is the balls in play; slots from
+    /// `slots` on are in play in no game given and written as zeros without
+    /// computing them. Returns the focus ball's crossing (the paddle's x
+    /// without one).
+    @inlinable @inline(always)
     func relativeEntries<L: LaneFloat>(paddleX px: L, halfWidth half: L, count n: L, slots: Int,
-                                       ball: (Int) -> (x: L, y: L, vx: L, vy: L), nearestColumn: (L) -> L,
-                                       write: (Int, L) -> Void) {
+                                       ball: (Int) -> (x: L, y: L, vx: L, vy: L), write: (Int, L) -> Void) -> L {
         let invW = 1 / width
         let zero = L(repeating: 0)
         var focusTime = L(repeating: .infinity), focusCrossing = px, focusX = zero, focusVY = zero
@@ -129,10 +133,18 @@ extension BreakoutPhysics {
         write(f + 3, Self.unit((focusCrossing - px) / (half + r)).replacing(with: 0, where: none))
         write(f + 4, urgency(focusTime).replacing(with: 0, where: none))
         write(f + 5, Self.unit(focusVY / maxSpeed).replacing(with: 0, where: none))
-        // The column with the most hits left (ties: the one nearest the
-        // crossing, then the leftmost), relative to the crossing.
-        let column = nearestColumn(focusCrossing)
-        write(f + 6, Self.unit(((column + 0.5) * brickW - focusCrossing) * invW).replacing(with: 0, where: column .< 0))
+        return focusCrossing
+    }
+
+    /// The last paddle-relative entry's index (from ``relativeStart``).
+    @inlinable var aimEntry: Int { 3 * Int(maxBalls) + 6 }
+
+    /// The last paddle-relative entry: the aim column (the column with the
+    /// most hits left nearest the crossing, ties to the leftmost; −1 with
+    /// no brick) relative to the focus crossing, 0 without a column.
+    @inlinable @inline(always)
+    func aimEntry<L: LaneFloat>(column: L, crossing: L) -> L {
+        Self.unit(((column + 0.5) * brickW - crossing) * (1 / width)).replacing(with: 0, where: column .< 0)
     }
 
     /// Index of the first brick cell in the observation.
@@ -194,26 +206,27 @@ extension BreakoutPhysics {
 
     /// The column of `candidates` (bit `c` for column `c`) whose centre
     /// `(c + 0.5) × brickW` is nearest `x` (ties: the leftmost), or −1 with
-    /// no candidate (``nearestColumn(to:around:)``).
+    /// no candidate.
     @inlinable @inline(__always)
     func nearestColumn(_ candidates: UInt32, to x: Float) -> Int {
-        Int(nearestColumn(to: x) { Self.candidates(candidates, around: Int($0)) })
+        let near = Self.candidates(candidates, around: Int(placeColumn(x)))
+        return Int(nearerColumn(x, left: near.left, right: near.right))
     }
 
     /// The last candidate at or left of column `j` and the first right of
     /// it (−1 where there is none), `j` in −1 ..< `brickColumns`.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     static func candidates(_ candidates: UInt32, around j: Int) -> (left: Float, right: Float) {
         let low = candidates & ((UInt32(1) << UInt32(j + 1)) &- 1)
         let high = candidates & ~low
         return (low == 0 ? -1 : Float(31 - low.leadingZeroBitCount), high == 0 ? -1 : Float(high.trailingZeroBitCount))
     }
 
-    /// The column nearest `x` among candidates, ties to the leftmost, −1
-    /// with none: the argmin of `|centre − x|` over the candidates in
-    /// column order, as a scan would find it. `around(j)` gives the last
-    /// candidate at or left of column `j` and the first right of it (−1
-    /// where there is none).
+    /// The nearest column to `x` among candidates, ties to the leftmost, −1
+    /// with none, the argmin of `|centre − x|` over the candidates in
+    /// column order as a scan would find it, is
+    /// ``nearerColumn(_:left:right:)`` of the last candidate at or left of
+    /// column ``placeColumn(_:)`` and the first right of it.
     ///
     /// Distances fall while centres stay at or left of `x` and rise after
     /// (the centres are increasing; neighbouring ones differ by a brick's
@@ -225,16 +238,22 @@ extension BreakoutPhysics {
     /// 0.5` (at most columns, so those steps are far below 1), and the
     /// rounded centres within one step of `(c + 0.5) × brickW`, so it is off
     /// by at most one column, too far or too near, never both.
-    @inlinable @inline(__always)
-    func nearestColumn<L: LaneFloat>(to x: L, around: (L) -> (left: L, right: L)) -> L {
+    @inlinable @inline(always)
+    func placeColumn<L: LaneFloat>(_ x: L) -> L {
         let columns = Float(cols)
         let g = x * invBrickW + 0.5
         let clamped = L(repeating: 0).replacing(with: g.replacing(with: columns, where: .!(g .<= columns)), where: g .>= 0)
-        var j = clamped.rounded(.towardZero) - 1
+        let j = clamped.rounded(.towardZero) - 1
         let tooFar = (j .>= 0) .& ((j + 0.5) * brickW .> x)
         let tooNear = (j + 1 .< columns) .& ((j + 1 + 0.5) * brickW .<= x)
-        j = j.replacing(with: j - 1, where: tooFar).replacing(with: j + 1, where: tooNear)
-        let (left, right) = around(j)
+        return j.replacing(with: j - 1, where: tooFar).replacing(with: j + 1, where: tooNear)
+    }
+
+    /// Of the candidates `left` (at or left of `x`) and `right` (right of
+    /// it), −1 where there is none, the nearer to `x`: `right` only when
+    /// strictly nearer or alone.
+    @inlinable @inline(always)
+    func nearerColumn<L: LaneFloat>(_ x: L, left: L, right: L) -> L {
         let dl = (left + 0.5) * brickW - x, dr = (right + 0.5) * brickW - x
         let nearer = L.max(dr, 0 - dr) .< L.max(dl, 0 - dl)
         let takeRight = (right .>= 0) .& (.!(left .>= 0) .| nearer)
@@ -247,7 +266,7 @@ extension BreakoutPhysics {
     /// 0 for a ball already at or below the line, infinity if it never
     /// gets there. Without gravity one division: the arrival's distance
     /// over the speed toward it (`0 − vy` is `−vy` for every `vy < 0`).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func timeToFace<L: LaneFloat>(y: L, vy: L) -> L {
         let drop = y - (paddleTop + r)
         var t: L
@@ -270,7 +289,7 @@ extension BreakoutPhysics {
     /// Sterbenz's lemma), else the library's; its sign is taken by a select
     /// on `a < 0` (a zero remainder's sign, which that drops, is not kept
     /// by the crossing).
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func crossingX<L: LaneFloat>(x: L, vx: L, time: L) -> L {
         let span = width - 2 * r
         let p = 2 * span
@@ -288,12 +307,12 @@ extension BreakoutPhysics {
 
     /// Arrival time as the share of the field the paddle can cross before
     /// it: `time × paddleSpeed / fieldWidth`, at most 1.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     func urgency<L: LaneFloat>(_ time: L) -> L {
         L.min(time * paddleSpeed / width, 1)
     }
 
     /// `v` clamped to [−1, 1].
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     static func unit<L: LaneFloat>(_ v: L) -> L { L.min(L.max(v, -1), 1) }
 }

@@ -68,15 +68,34 @@ extension BreakoutPhysics {
             let b = scratch + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
-        Lane8.storeRows(scratch, count: 8 + 5 * Int(most), into: o, stride: stride)
+        Self.storeRows(scratch, count: 8 + 5 * Int(most), skipping: 0 ..< 0, into: o, stride: stride)
+        observeRelativeEight(aim: aim, fields: fields, most: Int(most), into: o + relativeStart, stride: stride,
+                             scratch: scratch)
+    }
+
+    /// The paddle-relative entries of ``observeEight(_:cells:aim:into:stride:scratch:quiet:)``
+    /// from the fields in `fields`, `most` the most balls any of the eight
+    /// games has: a unit of its own (per ball a chain of divisions, a
+    /// remainder and selects), so that it compiles whole.
+    @inline(never)
+    func observeRelativeEight(aim: UnsafePointer<UInt32>, fields: UnsafePointer<Lanes>, most: Int,
+                              into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
+        let crossing = relativeEntries(paddleX: fields[0], halfWidth: fields[1], count: fields[2], slots: most,
+                                       ball: { k in let s = fields + 3 + 4 * k; return (s[0], s[1], s[2], s[3]) },
+                                       write: { scratch[$0] = $1 })
         let candidates = UnsafeRawPointer(aim).loadUnaligned(as: SIMD8<UInt32>.self)
-        relativeEntries(paddleX: px, halfWidth: half, count: n, slots: Int(most),
-                        ball: { k in let s = fields + 3 + 4 * k; return (s[0], s[1], s[2], s[3]) },
-                        nearestColumn: { x in nearestColumn(to: x) { Self.candidates(candidates, around: $0, columns: cols) } },
-                        write: { scratch[$0] = $1 })
+        let near = Self.candidates(candidates, around: placeColumn(crossing), columns: cols)
+        scratch[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
         let balls = Int(maxBalls)
-        Lane8.storeRows(scratch, count: 3 * balls + 7, skipping: 3 * Int(most) ..< 3 * balls, into: o + relativeStart,
-                        stride: stride)
+        Self.storeRows(scratch, count: 3 * balls + 7, skipping: 3 * most ..< 3 * balls, into: o, stride: stride)
+    }
+
+    /// ``Lane8/storeRows(_:count:skipping:into:stride:)`` as a unit of its
+    /// own, so that its transposes' stores inline into it whole.
+    @inline(never)
+    static func storeRows(_ columns: UnsafePointer<Lanes>, count: Int, skipping gap: Range<Int>,
+                          into o: UnsafeMutablePointer<Float>, stride: Int) {
+        Lane8.storeRows(columns, count: count, skipping: gap, into: o, stride: stride)
     }
 
     /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:quiet:)``

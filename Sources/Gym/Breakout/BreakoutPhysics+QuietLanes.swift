@@ -39,7 +39,7 @@ extension BreakoutPhysics {
     /// to them (a game that ran no frame gets its own values back).
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
-    @inline(__always)
+    @inline(always)
     func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
                     fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
         // Each game's case (``laneCase(_:)``): the lanes' sum counts both

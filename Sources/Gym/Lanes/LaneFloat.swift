@@ -135,7 +135,7 @@ extension SIMD8: LaneFloat where Scalar == Float {
 
     @usableFromInline @inline(__always)
     func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
-        guard Lane8.bits(mask) != 0 else { return self }
+        guard Lane8.sum(Self().replacing(with: 1, where: mask)) != 0 else { return self }
         var v = self
         for g in 0 ..< 8 where mask[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         return v
