@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch`` writes its observations eight games at a time
-/// (``BreakoutPhysics/observeEight(_:cells:aim:kept:into:stride:scratch:)``); those
+/// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``); those
 /// must be the single-game reference's bit for bit, and must really be
 /// taken.
 @Suite struct BreakoutBatchLaneTests {
@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/nearestColumnLanes(_:to:)`` against
+    /// ``BreakoutPhysics/placeColumn(_:)`` and ``BreakoutPhysics/nearerColumn(_:left:right:)`` in lanes against
     /// ``BreakoutPhysics/nearestColumn(_:to:)`` lane by lane: random
     /// candidate sets (empty, full, sparse) and positions across and beyond
     /// the field, at brick centres and halfway between them, and a lane
@@ -61,7 +61,7 @@ import Testing
                 x[g] = wall.position(rng.below(4), rng: &rng)
             }
             if trial % 10 == 0 { x[Int(rng.below(8))] = [Float.infinity, -.infinity, .nan][trial / 10 % 3] }
-            let lanes = physics.nearestColumnLanes(candidates, to: x)
+            let lanes = Self.nearestColumns(physics, candidates, to: x)
             for g in 0 ..< 8 {
                 #expect(lanes[g] == Float(physics.nearestColumn(candidates[g], to: x[g])),
                         "\(cols) columns, candidates \(candidates[g]), x \(x[g])")
@@ -69,23 +69,24 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/nearestColumnPlacedLanes(_:to:)`` (the path of
-    /// ``BreakoutPhysics/nearestColumnLanes(_:to:)`` for walls of at most
-    /// ``BreakoutPhysics/placedColumnsLimit`` columns) against
-    /// ``BreakoutPhysics/nearestColumn(_:to:)`` lane by lane: at every
-    /// column centre and edge and one rounding step either side (where the
-    /// first guess needs its correction), at zeros and beyond the field,
-    /// with empty, full and random candidate sets, for every such wall in
-    /// several field widths.
-    @Test func placedNearestColumnIsTheScalarOne() {
+    /// The nearest column in lanes and in one game against the scan it
+    /// stands for (every candidate in column order, a strictly nearer one
+    /// replacing the choice) lane by lane: at every column centre and edge
+    /// and one rounding step either side (where the first guess needs its
+    /// correction), at zeros and beyond the field, with empty, full and
+    /// random candidate sets (far beyond the field, lanes against one game
+    /// only), for walls of 1 to 32 columns (the lanes read
+    /// bits from float exponents up to 24, lane by lane beyond) in several
+    /// field widths.
+    @Test func nearestColumnIsTheScanAtEveryEdge() {
         var rng = Xoshiro256(seed: 0x9A1C)
-        for cols in 1 ... BreakoutPhysics.placedColumnsLimit {
+        for cols in 1 ... 32 {
             for width: Float in [320, 160, 640, 97, 333.3] {
                 var config = BreakoutConfig()
                 config.brickColumns = cols
                 config.fieldWidth = width
                 let physics = BreakoutPhysics(config: config)
-                let all: UInt32 = (1 << UInt32(cols)) - 1
+                let all = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(cols)) - 1)
                 var xs: [Float] = [-1e30, -width, -0.0, 0, 2 * width, 1e30]
                 for c in 0 ... cols {
                     for base in [(Float(c) + 0.5) * physics.brickW, Float(c) * physics.brickW] {
@@ -99,15 +100,35 @@ import Testing
                         candidates[g] = Self.candidateSet(all, rng: &rng)
                         x[g] = xs[(k + g) % xs.count]
                     }
-                    let lanes = physics.nearestColumnPlacedLanes(candidates, to: x)
+                    let lanes = Self.nearestColumns(physics, candidates, to: x)
                     for g in 0 ..< 8 {
-                        #expect(lanes[g] == Float(physics.nearestColumn(candidates[g], to: x[g])),
+                        // Far beyond the field every distance rounds alike: no scan to compare.
+                        let one = physics.nearestColumn(candidates[g], to: x[g])
+                        let scan = abs(x[g]) < 1e6 ? Self.scan(physics, candidates[g], to: x[g]) : one
+                        #expect(lanes[g] == Float(one) && one == scan,
                                 "\(cols) columns, width \(width), candidates \(candidates[g]), x \(x[g])")
                     }
                     k += 8
                 }
             }
         }
+    }
+
+    /// The nearest column of eight games in lanes, as the batch's observation finds it.
+    static func nearestColumns(_ physics: BreakoutPhysics, _ candidates: SIMD8<UInt32>, to x: SIMD8<Float>) -> SIMD8<Float> {
+        let near = BreakoutPhysics.candidates(candidates, around: physics.placeColumn(x), columns: physics.cols)
+        return physics.nearerColumn(x, left: near.left, right: near.right)
+    }
+
+    /// The candidate whose centre is nearest `x`, by a scan in column order
+    /// (a strictly nearer one replaces the choice), −1 with none.
+    static func scan(_ physics: BreakoutPhysics, _ candidates: UInt32, to x: Float) -> Int {
+        var best = -1, bestDistance = Float.infinity
+        for c in 0 ..< physics.cols where candidates >> UInt32(c) & 1 != 0 {
+            let d = abs((Float(c) + 0.5) * physics.brickW - x)
+            if best < 0 || d < bestDistance { best = c; bestDistance = d }
+        }
+        return best
     }
 
     /// A random set of aim candidates among the columns in `all`: empty one

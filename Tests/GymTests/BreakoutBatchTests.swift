@@ -1,73 +1,24 @@
 import Testing
 @testable import Gym
 
-/// ``BreakoutBatch``'s fast paths: quiet frames
-/// (``BreakoutPhysics/quietFrame(_:action:)``) and the kept aim candidates
-/// must give the single-game reference's results bit for bit, and must
-/// really be taken.
+/// ``BreakoutBatch``'s fast paths: quiet frames in lanes
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``)
+/// and the kept aim candidates must give the single-game reference's
+/// results bit for bit, and must really be taken.
 @Suite struct BreakoutBatchTests {
-    /// The quiet-frame path against ``BreakoutPhysics/tick(_:bricks:action:events:fastPath:)``
-    /// (its general path): whenever a frame is quiet, the state after it
-    /// (generators and grid included) is the tick's and the tick reports no
-    /// event; a frame that is not quiet leaves the state unchanged. Random
-    /// rollouts (push and out-of-range actions too) of every preset, the
-    /// extreme config (gravity, eight balls, a 16 × 32 wall) and a gravity
-    /// config with a manual serve.
-    @Test func quietFrameIsTheTickBitForBit() throws {
-        var gravity = try BreakoutConfig.preset("classic")
-        gravity.gravity = 0.05
-        gravity.elasticity = 0.9
-        gravity.autoServe = false
-        let configs = BreakoutConfig.presets.map { ($0.name, $0.config) }
-            + [("extreme", breakoutExtreme), ("gravity", gravity)]
-        for (name, config) in configs {
-            let physics = BreakoutPhysics(config: config)
-            var quiet = 0, frames = 0
-            for seed in 0 ..< 3 as Range<UInt64> {
-                var state = physics.initialState(seed: seed)
-                var rng = Xoshiro256(seed: seed ^ 0x9E7)
-                var episode: UInt64 = 0
-                for frame in 0 ..< 20_000 {
-                    let action = rng.below(50) == 0 ? 7 : rng.below(4)
-                    var fast = state.core
-                    let taken = physics.quietFrame(&fast, action: action)
-                    var events = BreakoutEvents()
-                    state.bricks.withUnsafeMutableBufferPointer {
-                        physics.tick(&state.core, bricks: $0.baseAddress!, action: action, events: &events, fastPath: false)
-                    }
-                    frames += 1
-                    if taken {
-                        quiet += 1
-                        guard fast == state.core, events == BreakoutEvents() else {
-                            Issue.record("\(name) seed \(seed) frame \(frame): the quiet frame differs from the tick")
-                            break
-                        }
-                    }
-                    if state.core.end != .none {
-                        episode += 1
-                        state = physics.initialState(seed: seed &+ 100 &* episode)
-                    }
-                }
-            }
-            #expect(quiet * 2 > frames, "\(name): only \(quiet) of \(frames) frames were quiet")
-        }
-    }
-
     /// Long rollouts of a batch against one ``BreakoutGame`` per slot at
     /// 1, 4 and 8 frames per step, with and without sticky actions: every
     /// reward, flag, event, observation and state bit for bit, step after
-    /// step; and most frames go through the quiet path (the count fails if
-    /// the batch stops using it).
-    @Test func batchTakesTheQuietPathAndEqualsTheReference() throws {
+    /// step (six games: no group of eight, so every frame takes the tick).
+    @Test func batchEqualsTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
-            let (batch, frames) = expectBatchEqualsReference(name, config, count: 6, steps: 2500)
-            #expect(batch.fastPath.frames * 2 > frames, "\(name): \(batch.fastPath.frames) of \(frames) frames took the quiet path")
+            _ = expectBatchEqualsReference(name, config, count: 6, steps: 2500)
         }
     }
 
     /// The same rollouts in batches of 19 games (two groups of eight and a
     /// tail of three): the groups' quiet frames run in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``) without sticky
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame
@@ -121,10 +72,10 @@ import Testing
                 guard step % 40 == 20 else { return }
                 for i in [1 + step % 7, 9 + step % 7] {
                     if maxSteps > 0 {
-                        batch.modifyCore(i) { $0.steps = Int32(maxSteps - 1) }
+                        batch.cores[i].steps = Int32(maxSteps - 1)
                         refs[i].game.state.core.steps = Int32(maxSteps - 1)
                     } else {
-                        batch.modifyCore(i) { $0.stepsSinceProgress = Int32(watchdog - 1) }
+                        batch.cores[i].stepsSinceProgress = Int32(watchdog - 1)
                         refs[i].game.state.core.stepsSinceProgress = Int32(watchdog - 1)
                     }
                 }
@@ -184,19 +135,41 @@ import Testing
         }
     }
 
-    /// The crossing prediction's remainder against the library's, bit for
-    /// bit: random values within and beyond four periods, signed zeros,
-    /// exact multiples of the period and their neighbours.
-    @Test func remainderIsTheLibrarysBitForBit() {
+    /// ``BreakoutPhysics/crossingX(x:vx:time:)`` (its remainder by
+    /// subtractions) against the reflection written with the library's
+    /// remainder, bit for bit, in one game and in eight lanes: offsets
+    /// within and beyond four periods, exact multiples of the period and
+    /// their neighbours, zero and infinite times.
+    @Test func crossingIsTheLibraryReflectionBitForBit() throws {
         var rng = Xoshiro256(seed: 0x3E4)
-        for _ in 0 ..< 20_000 {
-            let p = 1 + rng.nextUnit() * 2000
-            let k = Float(rng.below(11)) - 5
-            var values: [Float] = [(rng.nextUnit() * 12 - 6) * p, k * p, (k * p).nextUp, (k * p).nextDown, 0, -0.0]
-            values.append((rng.nextUnit() * 2 - 1) * 1e7)
-            for a in values {
-                let got = BreakoutPhysics.remainder(a, p), expected = a.truncatingRemainder(dividingBy: p)
-                #expect(got.bitPattern == expected.bitPattern, "\(a) mod \(p): \(got), library \(expected)")
+        for name in ["classic", "atari"] {
+            let physics = BreakoutPhysics(config: try BreakoutConfig.preset(name))
+            let r = physics.r, span = physics.width - 2 * r, p = 2 * span
+            func reference(_ x: Float, _ vx: Float, _ time: Float) -> Float {
+                guard time.isFinite else { return x }
+                let v = (x - r + vx * time).truncatingRemainder(dividingBy: p)
+                let u = v < 0 ? v + 2 * span : v
+                return r + (u <= span ? u : 2 * span - u)
+            }
+            var cases: [(Float, Float, Float)] = []
+            for _ in 0 ..< 20_000 {
+                let x = r + rng.nextUnit() * span, vx = rng.nextSigned() * 8
+                let k = Float(rng.below(11)) - 5
+                let t = vx == 0 ? 1 : (k * p - (x - r)) / vx
+                cases += [(x, vx, rng.nextUnit() * 12 * p / 8), (x, vx, t), (x, vx, t.nextUp), (x, vx, t.nextDown),
+                          (x, vx, 0), (x, vx, .infinity), (x, vx, rng.nextUnit() * 1e7)]
+            }
+            var k = 0
+            while k + 8 <= cases.count {
+                let c = cases[k ..< k + 8].map { $0 }
+                let lanes = physics.crossingX(x: SIMD8(c.map(\.0)), vx: SIMD8(c.map(\.1)), time: SIMD8(c.map(\.2)))
+                for g in 0 ..< 8 {
+                    let (x, vx, t) = c[g]
+                    let want = reference(x, vx, t), one = physics.crossingX(x: x, vx: vx, time: t)
+                    #expect(one.bitPattern == want.bitPattern && lanes[g].bitPattern == want.bitPattern,
+                            "\(name): x \(x), vx \(vx), time \(t): \(one), lanes \(lanes[g]); library \(want)")
+                }
+                k += 8
             }
         }
     }

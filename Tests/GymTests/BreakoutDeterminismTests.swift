@@ -50,51 +50,6 @@ func breakoutTrajectoryHash(config: BreakoutConfig, seed: UInt64, steps: Int) ->
         }
     }
 
-    /// `BreakoutPhysics.tick`'s fast path (a ball whose frame is clear skips
-    /// the contact loop) against the general path: states (grid included)
-    /// and events bit for bit, frame by frame, over long random rollouts
-    /// (push and out-of-range actions too) of every preset, the extreme
-    /// config and a gravity config; and the fast path must really be taken.
-    @Test func fastPathIsTheGeneralPathBitForBit() throws {
-        var gravity = try BreakoutConfig.preset("classic")
-        gravity.gravity = 0.05
-        gravity.elasticity = 0.9
-        for (name, config) in BreakoutDeterminismTests.configs + [("gravity", gravity)] {
-            let physics = BreakoutPhysics(config: config)
-            var clearFrames = 0, frames = 0
-            for seed in 0 ..< 3 as Range<UInt64> {
-                var fast = physics.initialState(seed: seed), slow = fast
-                var rng = Xoshiro256(seed: seed ^ 0xFA57)
-                var episode: UInt64 = 0
-                for frame in 0 ..< 20_000 {
-                    let action = rng.below(50) == 0 ? 7 : rng.below(4)
-                    let c = fast.core
-                    let pvx = physics.paddleTarget(c.paddleX, half: c.paddleHalfWidth, action: action) - c.paddleX
-                    if c.ballCount > 0, physics.frameIsClear(c.ballX[0], c.ballY[0], c.ballVX[0], c.ballVY[0],
-                                                             px0: c.paddleX, pvx: pvx, half: c.paddleHalfWidth) { clearFrames += 1 }
-                    frames += 1
-                    var e1 = BreakoutEvents(), e2 = BreakoutEvents()
-                    fast.bricks.withUnsafeMutableBufferPointer {
-                        physics.tick(&fast.core, bricks: $0.baseAddress!, action: action, events: &e1, fastPath: true)
-                    }
-                    slow.bricks.withUnsafeMutableBufferPointer {
-                        physics.tick(&slow.core, bricks: $0.baseAddress!, action: action, events: &e2, fastPath: false)
-                    }
-                    guard fast == slow, e1 == e2 else {
-                        Issue.record("diverged: \(name) seed \(seed) frame \(frame)")
-                        break
-                    }
-                    if fast.core.end != .none {
-                        episode += 1
-                        fast = physics.initialState(seed: seed &+ 100 &* episode)
-                        slow = fast
-                    }
-                }
-            }
-            #expect(clearFrames * 4 > frames, "\(name): the fast path was taken in only \(clearFrames) of \(frames) frames")
-        }
-    }
-
     @Test func snapshotErrorsAreTyped() throws {
         let pong = try PongGame(config: PongConfig(), seed: 1).snapshot().encoded()
         #expect(throws: SnapshotError.wrongGame(found: "pong", expected: "breakout")) {

@@ -99,9 +99,8 @@ import Testing
 
 @Suite struct BreakoutBatchPictureTests {
     /// A batch's picture of a game equals the picture of the same game
-    /// restored alone, after steps that wrote no observation (games in
-    /// lanes hold their moving fields outside their cores between calls:
-    /// the picture must read them settled), for 8, 9 and 64 games.
+    /// restored alone, after steps that wrote no observation (games whose
+    /// quiet frames ran in lanes among them), for 8, 9 and 64 games.
     @Test(arguments: [8, 9, 64])
     func pictureEqualsTheGameRestoredAlone(games: Int) throws {
         let config = try BreakoutConfig.preset("classic")

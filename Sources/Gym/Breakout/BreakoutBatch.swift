@@ -5,12 +5,10 @@
 /// ``BreakoutCore`` (fixed size, no references) in one contiguous buffer and
 /// its brick grid in one contiguous `count × cellCount` byte buffer, and a
 /// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
-/// path ``BreakoutGame`` uses — on them in place, except that a quiet frame
-/// (``BreakoutPhysics/quietFrame(_:action:)``: nothing but motion, the
-/// same result bit for bit) takes a fast path that reads no brick; without
+/// path ``BreakoutGame`` uses — on them in place; without
 /// sticky actions and gravity, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), a game whose
 /// frames were all quiet there only finishes its step, such games of one
 /// group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
@@ -21,12 +19,9 @@
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight
 /// games' observations copy their cell entries eight floats at a time
-/// (with the rows around them, written over after);
-/// the values the lanes would otherwise gather and convert from the cores
-/// (``BreakoutPhysics/KeptLanes``) are kept likewise, recomputed after
-/// every change of a game outside the lanes, and the fields quiet frames
-/// change are held there, in rows, for the games that run in lanes
-/// (settled into a game's core before anything else reads or changes it).
+/// (with the rows around them, written over after). The cores are each
+/// game's only state: the lanes read their fields from the cores and write
+/// them back.
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
 /// allocates nothing.
 ///
@@ -60,16 +55,11 @@ public final class BreakoutBatch: VectorEnvironment {
     /// other entries 0. Eight games' rows are copied whole into their
     /// observations, then the entries around the cells written over.
     let cellRows: UnsafeMutablePointer<Float>
-    /// Each game's ``BreakoutPhysics/KeptLanes`` values, ``BreakoutPhysics/keptRows``
-    /// rows of `count` floats (written from the core by ``keep(_:)``).
-    let kept: UnsafeMutablePointer<Float>
     /// The games `0 ..< laneGames` (the whole groups of eight, or none when
     /// the config's frames cannot run in lanes: gravity or sticky actions)
-    /// run in lanes, and their held rows (``BreakoutPhysics/KeptLanes``)
-    /// are their fields between calls: ``settle(_:)`` writes them into the
-    /// core before anything else reads or changes it.
+    /// run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:kept:into:stride:scratch:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -110,8 +100,6 @@ public final class BreakoutBatch: VectorEnvironment {
         cellRows = .allocate(capacity: count * observationCount)
         cellRows.initialize(repeating: 0, count: count * observationCount)
         laneGames = physics.gravity <= 0 && !(config.stickyActionProbability > 0) ? count & ~7 : 0
-        kept = .allocate(capacity: BreakoutPhysics.keptRows * count)
-        kept.initialize(repeating: 0, count: BreakoutPhysics.keptRows * count)
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
@@ -122,7 +110,7 @@ public final class BreakoutBatch: VectorEnvironment {
 
     deinit {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
-        cellRows.deallocate(); kept.deallocate(); laneScratch.deallocate()
+        cellRows.deallocate(); laneScratch.deallocate()
     }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
@@ -134,36 +122,6 @@ public final class BreakoutBatch: VectorEnvironment {
     func start(_ i: Int, seed: UInt64) {
         physics.reset(&cores[i], bricks: grid(i), seed: seed)
         bricksChanged(i)
-        keep(i)
-    }
-
-    /// Writes game `i`'s kept lane values (``BreakoutPhysics/KeptLanes``)
-    /// from its core: after every change of its core outside the lanes.
-    @inline(__always)
-    func keep(_ i: Int) {
-        physics.keep(cores + i, into: kept + i, stride: count, held: i < laneGames)
-    }
-
-    /// Brings game `i`'s core up to date with its held rows when it runs
-    /// in lanes (see ``laneGames``): before anything reads or changes the
-    /// core outside the lanes.
-    @inline(__always)
-    func settle(_ i: Int) {
-        if i < laneGames { physics.settle(cores + i, from: kept + i, stride: count) }
-    }
-
-    /// Game `i`'s core, settled (``settle(_:)``), changed by `body`, and
-    /// kept again (``keep(_:)``).
-    func modifyCore<R>(_ i: Int, _ body: (inout BreakoutCore) throws -> R) rethrows -> R {
-        settle(i)
-        defer { keep(i) }
-        return try body(&cores[i])
-    }
-
-    /// The kept lane values of the group of eight games from `i`.
-    @inline(__always)
-    func keptLanes(_ i: Int) -> BreakoutPhysics.KeptLanes {
-        BreakoutPhysics.KeptLanes(first: kept + i, stride: count)
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
@@ -178,7 +136,6 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Game `i`'s full state as a value.
     public func state(_ i: Int) -> BreakoutState {
         precondition(i >= 0 && i < count, "game index out of range")
-        settle(i)
         return BreakoutState(core: cores[i], bricks: Array(UnsafeBufferPointer(start: grid(i), count: cellCount)))
     }
 
@@ -202,7 +159,6 @@ public final class BreakoutBatch: VectorEnvironment {
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
         bricksChanged(i)
-        keep(i)
     }
 
     /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
@@ -234,7 +190,6 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        settle(i)
         physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out)
     }
 
@@ -254,13 +209,12 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Writes the observations of the eight games `i ..< i + 8` into their
     /// rows of `out` (the batch's observation buffer), in lanes, from their
-    /// cores (settled first).
+    /// cores.
     @inline(__always)
     func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         let n = observationCount
-        for g in i ..< i + 8 { settle(g) }
-        physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, kept: keptLanes(i),
-                             into: out + i * n, stride: n, scratch: laneScratch)
+        physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n, stride: n,
+                             scratch: laneScratch, quiet: false)
     }
 
     /// Writes game `i`'s observation into its row of `out` (the batch's
@@ -291,7 +245,7 @@ public final class BreakoutBatch: VectorEnvironment {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
-        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``).
+        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``).
         let whole = count & ~7
         let groups = laneGames
         let frames = physics.config.frameSkip, skip = Float(frames)
@@ -302,8 +256,7 @@ public final class BreakoutBatch: VectorEnvironment {
         let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
         while i < groups {
-            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, kept: keptLanes(i),
-                                          fields: fields, serveFrames: &counts.laneServes)
+            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields, serveFrames: &counts.laneServes)
             // The games that ran every frame in lanes finish their steps
             // together unless one of them ends; the others step on their own.
             let full = Self.fullLanes(runs, skip: skip)
@@ -328,8 +281,8 @@ public final class BreakoutBatch: VectorEnvironment {
                 // reads them unless one of the others has several balls or
                 // ended.
                 if writeLaneFields(i, lanes: others, fields: fields) {
-                    physics.observeQuietEight(cores + i, cells: cellRows + i * n, aim: aim + i,
-                                              kept: keptLanes(i), into: o + i * n, stride: n, scratch: laneScratch)
+                    physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: o + i * n, stride: n,
+                                         scratch: laneScratch, quiet: true)
                     if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
                 } else {
                     observeGroup(i, into: o)
@@ -355,13 +308,12 @@ public final class BreakoutBatch: VectorEnvironment {
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``), or −1.
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1.
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
         let physics = self.physics
         let frames = physics.config.frameSkip
-        settle(i)
         let r: StepResult
         if autoresetMode == .nextStep, cores[i].end != .none {
             // The step after the end: the new episode, this step's action ignored.
@@ -384,7 +336,6 @@ public final class BreakoutBatch: VectorEnvironment {
                 nextEpisode(i)
             }
         }
-        keep(i)
         out.rewards[i] = r.reward
         out.terminated[i] = r.terminated ? 1 : 0
         out.truncated[i] = r.truncated ? 1 : 0
@@ -394,13 +345,8 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
-    /// - `quiet`: single quiet frames (``BreakoutPhysics/quietFrame(_:action:)``);
-    /// - `run`: frames run in registers by
-    ///   ``BreakoutPhysics/quietRun(_:action:frames:)`` (no sticky actions);
-    /// - `serve`: serve frames (no ball in play) run in registers by
-    ///   ``BreakoutPhysics/serveRun(_:action:frames:)`` (no sticky actions);
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
@@ -409,23 +355,20 @@ public final class BreakoutBatch: VectorEnvironment {
     ///   groups where some game did not run every frame in lanes;
     /// - `quietObservations`: of those, observations written from the fields
     ///   their lanes left
-    ///   (``BreakoutPhysics/observeQuietEight(_:cells:aim:kept:into:stride:scratch:)``);
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``);
     /// - `writtenObservations`: observations of groups where some game did
-    ///   not run every frame in lanes written by `observeQuietEight` after
+    ///   not run every frame in lanes written by it after
     ///   those games' fields were written into the lanes
     ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:kept:into:stride:scratch:)``
-    ///   or `observeQuietEight`).
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``
+    ///   either way).
     struct FastPathCounts {
-        var quiet = 0, run = 0, serve = 0, lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
+        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
         var quietObservations = 0, writtenObservations = 0, laneObservations = 0
 
-        /// Frames taken by any quiet-frame fast path.
-        var frames: Int { quiet &+ run &+ serve &+ lanes }
-
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
-            a.quiet &+= b.quiet; a.run &+= b.run; a.serve &+= b.serve; a.lanes &+= b.lanes
+            a.lanes &+= b.lanes
             a.laneServes &+= b.laneServes
             a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes; a.quietObservations &+= b.quietObservations
             a.writtenObservations &+= b.writtenObservations
@@ -433,72 +376,34 @@ public final class BreakoutBatch: VectorEnvironment {
         }
     }
 
-    /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``
-    /// with quiet frames on the fast path (without sticky actions, runs of
-    /// them in registers: ``BreakoutPhysics/quietRun(_:action:frames:)``, and
-    /// while a serve is pending ``BreakoutPhysics/serveRun(_:action:frames:)``); refreshes the game's aim
-    /// candidates when a brick changed (only a brick hit changes the grid,
-    /// and a new wall comes only with a hit that clears the last brick).
-    ///
-    /// `laneRun` is the frames game `i` already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``), or −1; a lane
-    /// run shorter than the frame skip stopped at a frame that is not
-    /// quiet, which goes straight to the tick.
+    /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``,
+    /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``);
+    /// refreshes the game's aim candidates when a brick changed (only a
+    /// brick hit changes the grid, and a new wall comes only with a hit
+    /// that clears the last brick).
     @inline(__always)
     func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout FastPathCounts,
               laneRun: Int = -1) -> StepResult {
         let physics = self.physics
         let s = cores + i
-        guard s.pointee.end == .none else {
-            return physics.step(&s.pointee, bricks: grid(i), action: action, events: &events)
-        }
-        events = BreakoutEvents()
-        let sticky = physics.config.stickyActionProbability
-        let frames = physics.config.frameSkip
-        var f = 0
-        if laneRun >= 0 {
+        let r: StepResult
+        if laneRun > 0 {
+            // Lanes run only without sticky actions: every frame's action is `action`.
             counts.lanes &+= laneRun
-            f = laneRun
-            if f < frames {
+            events = BreakoutEvents()
+            var f = laneRun
+            while f < physics.config.frameSkip, s.pointee.end == .none {
                 s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
-                f += 1
                 physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
+                f += 1
             }
-        }
-        while f < frames, s.pointee.end == .none {
-            if !(sticky > 0) {
-                // No sticky draw: every frame's action is `action`, so a
-                // run of quiet frames stays in registers.
-                var k = physics.quietRun(&s.pointee, action: action, frames: frames - f)
-                counts.run &+= k
-                if k == 0 {
-                    k = physics.serveRun(&s.pointee, action: action, frames: frames - f)
-                    counts.serve &+= k
-                }
-                if k > 0 {
-                    s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
-                    f += k
-                    if f == frames { break }
-                    // A run stops early only at a frame that is not quiet
-                    // (the same tests as ``BreakoutPhysics/quietFrame(_:action:)``
-                    // with the same action), so that frame goes straight to the tick.
-                    f += 1
-                    physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
-                    if s.pointee.end != .none { break }
-                    continue
-                }
-            }
-            let a = physics.frameAction(&s.pointee, action: action, sticky: sticky)
-            f += 1
-            if physics.quietFrame(&s.pointee, action: a) {
-                counts.quiet &+= 1
-                continue
-            }
-            physics.tick(&s.pointee, bricks: grid(i), action: a, events: &events)
-            if s.pointee.end != .none { break }
+            r = physics.finishStep(&s.pointee, events: events)
+        } else {
+            r = physics.step(&s.pointee, bricks: grid(i), action: action, events: &events)
         }
         if events.brickHits > 0 { bricksChanged(i) }
-        return physics.finishStep(&s.pointee, events: events)
+        return r
     }
 
     /// An automatic restart of game `i` (out of line: rare).

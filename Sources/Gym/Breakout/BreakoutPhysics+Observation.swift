@@ -14,71 +14,137 @@ extension BreakoutPhysics {
     @inlinable public var relativeStart: Int { 8 + 5 * Int(maxBalls) + cells }
 
     /// Writes the observation (see ``BreakoutGame``'s table; bounds in
-    /// ``observationLayout``) into `o`. Entries that can reach a bound are
-    /// clamped to it: a product with a precomputed reciprocal can pass it by
-    /// a rounding step.
+    /// ``observationLayout``) into `o`.
     /// Always inlined, so that the state is not copied for the call (`o`
-    /// might alias it; docs/throughput.md, "No copies of a game").
-    @inlinable @inline(__always)
-    public func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
-        withUnsafePointer(to: s) { observeHead($0, into: o) }
-        writeCells(bricks, into: o + cellStart)
-        observeRelative(s, aimColumns: aimColumns(bricks), into: o + relativeStart)
-    }
-
-    /// The entries before the brick cells (indices 0 ..< ``cellStart``) of
-    /// the game whose state is at `c`. Read through the pointer field by
-    /// field: taken by value, the whole state would be copied first (`o`
     /// might alias it).
     @inlinable @inline(__always)
-    func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
+    func observe(_ s: BreakoutCore, bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>) {
+        withUnsafePointer(to: s) { observe($0, bricks: bricks, aimColumns: aimColumns(bricks), into: o) }
+    }
+
+    /// ``observe(_:bricks:into:)`` of the game whose state is at `c`, with
+    /// its grid's ``aimColumns(_:)`` given: a batch keeps it per game,
+    /// recomputed only when a brick changes, so the wall is not scanned here.
+    /// Read through the pointer field by field: taken by value, the whole
+    /// state would be copied first (`o` might alias it).
+    @inlinable @inline(__always)
+    func observe(_ c: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
+                 into o: UnsafeMutablePointer<Float>) {
+        let n = Float(c.pointee.ballCount)
+        headEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, lives: Float(c.pointee.lives),
+                    levels: Float(c.pointee.levelsCleared), cooldown: Float(c.pointee.pushCooldown),
+                    sinceProgress: Float(c.pointee.stepsSinceProgress), servePending: c.pointee.servePending ? 1 : 0,
+                    speed: c.pointee.speed) { o[$0] = $1 }
+        let slots = Int(c.pointee.ballCount)
+        for k in 0 ..< Int(maxBalls) {
+            let e = slotEntries(x: c.pointee.ballX[k], y: c.pointee.ballY[k], vx: c.pointee.ballVX[k],
+                                vy: c.pointee.ballVY[k], active: Float(k) .< n)
+            let b = o + 8 + 5 * k
+            b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
+        }
+        writeCells(bricks, into: o + cellStart)
+        let r = o + relativeStart
+        let crossing = relativeEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, count: n,
+                                       slots: slots, ball: { (c.pointee.ballX[$0], c.pointee.ballY[$0],
+                                                              c.pointee.ballVX[$0], c.pointee.ballVY[$0]) }) { r[$0] = $1 }
+        let near = Self.candidates(aimColumns, around: Int(placeColumn(crossing)))
+        r[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
+    }
+
+    // MARK: - Entries, for one game or eight (see ``LaneFloat``)
+
+    /// Head entries 0 ..< 8 (``BreakoutGame``'s table: paddle, half width,
+    /// lives and walls cleared as shares of the config's, push cooldown,
+    /// watchdog, serve pending, speed level) from the fields given as
+    /// floats, `servePending` 1 or 0, written by `write(index, value)`.
+    /// Entries that can reach a bound are clamped to it: a product with a
+    /// precomputed reciprocal can pass it by a rounding step.
+    @inlinable @inline(always)
+    func headEntries<L: LaneFloat>(paddleX px: L, halfWidth: L, lives: L, levels: L, cooldown: L, sinceProgress: L,
+                                   servePending: L, speed: L, write: (Int, L) -> Void) {
         let cx = width / 2
         let invCX = 1 / cx
-        o[0] = (c.pointee.paddleX - cx) * invCX
-        o[1] = min(c.pointee.paddleHalfWidth * invCX, 0.5)
-        let counts = countEntries(c)
-        o[2] = counts.lives
-        o[3] = counts.levels
-        // A cooldown of 0 gives 0 / pushCooldown = +0 without the division
-        // (a game whose push is ready, or that never pushes).
-        let cooldown = c.pointee.pushCooldown
-        o[4] = pushCooldown > 0 && cooldown != 0 ? Float(cooldown) / Float(pushCooldown) : 0
-        o[5] = config.watchdogSteps > 0 ? min(1, Float(c.pointee.stepsSinceProgress) / Float(config.watchdogSteps)) : 0
-        o[6] = c.pointee.servePending ? 1 : 0
-        o[7] = counts.speed
-        observeBallSlots(c, into: o)
+        let zero = L(repeating: 0)
+        write(0, (px - cx) * invCX)
+        write(1, L.min(halfWidth * invCX, 0.5))
+        write(2, lives / Float(config.lives))
+        write(3, levels / Float(config.levels))
+        write(4, pushCooldown > 0 ? cooldown / Float(pushCooldown) : zero)
+        write(5, config.watchdogSteps > 0 ? L.min(L(repeating: 1), sinceProgress / Float(config.watchdogSteps)) : zero)
+        write(6, servePending)
+        write(7, L.min(speed * (1 / maxSpeed), 1))
     }
 
-    /// Head entries 2, 3 and 7 of the game whose state is at `c`: lives
-    /// and walls cleared as shares of the config's, and the speed level
-    /// over the speed cap, at most 1. They change only on frames that are
-    /// not quiet, so the batch also keeps them for its lanes
-    /// (``keep(_:into:stride:held:)``).
-    @inlinable @inline(__always)
-    func countEntries(_ c: UnsafePointer<BreakoutCore>) -> (lives: Float, levels: Float, speed: Float) {
-        (Float(c.pointee.lives) / Float(config.lives), Float(c.pointee.levelsCleared) / Float(config.levels),
-         min(c.pointee.speed * (1 / maxSpeed), 1))
-    }
-
-    /// The ball slots' entries of the head (indices 8 ..< ``cellStart``)
-    /// of the game whose state is at `c`.
-    @inlinable @inline(__always)
-    func observeBallSlots(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
+    /// A ball slot's entries (in play, x, y, vx, vy; zeros where `active`
+    /// does not hold).
+    @inlinable @inline(always)
+    func slotEntries<L: LaneFloat>(x: L, y: L, vx: L, vy: L, active: L.Condition) -> (L, L, L, L, L) {
         let cx = width / 2, cy = height / 2
         let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
-        let n = Int(c.pointee.ballCount)
+        let idle = .!active
+        return (L(repeating: 0).replacing(with: 1, where: active),
+                ((x - cx) * invCX).replacing(with: 0, where: idle),
+                Self.unit((y - cy) * invCY).replacing(with: 0, where: idle),
+                Self.unit(vx * invV).replacing(with: 0, where: idle),
+                Self.unit(vy * invV).replacing(with: 0, where: idle))
+    }
+
+    /// The paddle-relative features (``BreakoutGame``'s table from
+    /// ``relativeStart``, written by `write(index from there, value)`): per
+    /// ball slot, and for the ball that reaches the paddle's face first
+    /// (the focus ball; ties: the lower slot), where it is and where it
+    /// will cross the face line relative to the paddle, how soon, and where
+    /// the bricks are (the last entry, ``aimEntry``, is the caller's:
+    /// ``aimEntry(column:crossing:)`` of the aim column nearest the
+    /// returned focus crossing). `count` is the balls in play; slots from
+    /// `slots` on are in play in no game given and written as zeros without
+    /// computing them. Returns the focus ball's crossing (the paddle's x
+    /// without one).
+    @inlinable @inline(always)
+    func relativeEntries<L: LaneFloat>(paddleX px: L, halfWidth half: L, count n: L, slots: Int,
+                                       ball: (Int) -> (x: L, y: L, vx: L, vy: L), write: (Int, L) -> Void) -> L {
+        let invW = 1 / width
+        let zero = L(repeating: 0)
+        var focusTime = L(repeating: .infinity), focusCrossing = px, focusX = zero, focusVY = zero
+        var hasFocus = zero .> 0
         for k in 0 ..< Int(maxBalls) {
-            let b = o + 8 + 5 * k
-            if k < n {
-                b[0] = 1
-                b[1] = (c.pointee.ballX[k] - cx) * invCX
-                b[2] = min(max((c.pointee.ballY[k] - cy) * invCY, -1), 1)
-                b[3] = min(max(c.pointee.ballVX[k] * invV, -1), 1)
-                b[4] = min(max(c.pointee.ballVY[k] * invV, -1), 1)
-            } else {
-                b[0] = 0; b[1] = 0; b[2] = 0; b[3] = 0; b[4] = 0
+            guard k < slots else {
+                write(3 * k, zero); write(3 * k + 1, zero); write(3 * k + 2, zero)
+                continue
             }
+            let active = L(repeating: Float(k)) .< n, idle = .!active
+            let b = ball(k)
+            let t = timeToFace(y: b.y, vy: b.vy)
+            let crossing = crossingX(x: b.x, vx: b.vx, time: t)
+            write(3 * k, Self.unit((b.x - px) * invW).replacing(with: 0, where: idle))
+            write(3 * k + 1, Self.unit((crossing - px) * invW).replacing(with: 0, where: idle))
+            write(3 * k + 2, urgency(t).replacing(with: 0, where: idle))
+            let better = active .& ((t .< focusTime) .| .!hasFocus)
+            focusTime = focusTime.replacing(with: t, where: better)
+            focusCrossing = focusCrossing.replacing(with: crossing, where: better)
+            focusX = focusX.replacing(with: b.x, where: better)
+            focusVY = focusVY.replacing(with: b.vy, where: better)
+            hasFocus = hasFocus .| better
         }
+        let f = 3 * Int(maxBalls), none = .!hasFocus
+        write(f, zero.replacing(with: 1, where: hasFocus))
+        write(f + 1, Self.unit((focusX - px) * invW).replacing(with: 0, where: none))
+        write(f + 2, Self.unit((focusCrossing - px) * invW).replacing(with: 0, where: none))
+        write(f + 3, Self.unit((focusCrossing - px) / (half + r)).replacing(with: 0, where: none))
+        write(f + 4, urgency(focusTime).replacing(with: 0, where: none))
+        write(f + 5, Self.unit(focusVY / maxSpeed).replacing(with: 0, where: none))
+        return focusCrossing
+    }
+
+    /// The last paddle-relative entry's index (from ``relativeStart``).
+    @inlinable var aimEntry: Int { 3 * Int(maxBalls) + 6 }
+
+    /// The last paddle-relative entry: the aim column (the column with the
+    /// most hits left nearest the crossing, ties to the leftmost; −1 with
+    /// no brick) relative to the focus crossing, 0 without a column.
+    @inlinable @inline(always)
+    func aimEntry<L: LaneFloat>(column: L, crossing: L) -> L {
+        Self.unit(((column + 0.5) * brickW - crossing) * (1 / width)).replacing(with: 0, where: column .< 0)
     }
 
     /// Index of the first brick cell in the observation.
@@ -91,17 +157,6 @@ extension BreakoutPhysics {
         for k in 0 ..< cells { g[k] = Float(bricks[k] & BrickCell.hitsMask) * invHits }
     }
 
-    /// ``observe(_:bricks:into:)`` of the game whose state is at `c`, with
-    /// its grid's ``aimColumns(_:)`` given: a batch keeps it per game,
-    /// recomputed only when a brick changes, so the wall is not scanned here.
-    @inlinable @inline(__always)
-    func observe(_ c: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
-                 into o: UnsafeMutablePointer<Float>) {
-        observeHead(c, into: o)
-        writeCells(bricks, into: o + cellStart)
-        observeRelative(c.pointee, aimColumns: aimColumns, into: o + relativeStart)
-    }
-
     /// The columns with the most hits left (bit `c` for column `c`; 0 with
     /// no brick): the candidates of the aim feature (``BreakoutGame``'s
     /// table, F + 6), which takes the one nearest the focus crossing.
@@ -111,7 +166,7 @@ extension BreakoutPhysics {
     /// so no byte carries into the next).
     /// - Complexity: O(rows × ⌈columns / 8⌉ + columns).
     @inlinable
-    public func aimColumns(_ bricks: UnsafePointer<UInt8>) -> UInt32 {
+    func aimColumns(_ bricks: UnsafePointer<UInt8>) -> UInt32 {
         let hits: UInt64 = 0x0707_0707_0707_0707
         var s0: UInt64 = 0, s1: UInt64 = 0, s2: UInt64 = 0, s3: UInt64 = 0
         for row in 0 ..< rows {
@@ -149,146 +204,115 @@ extension BreakoutPhysics {
         return w
     }
 
-    /// The paddle-relative features (``BreakoutGame``'s table from
-    /// ``relativeStart``): per ball slot, and for the ball that reaches the
-    /// paddle's face first (the focus ball), where it is and where it will
-    /// cross the face line relative to the paddle, how soon, and where the
-    /// bricks are.
-    @inlinable @inline(__always)
-    func observeRelative(_ s: BreakoutCore, aimColumns: UInt32, into o: UnsafeMutablePointer<Float>) {
-        let invW = 1 / width
-        let px = s.paddleX
-        let n = Int(s.ballCount)
-        var focus = -1
-        var focusTime = Float.infinity, focusCrossing = px
-        for k in 0 ..< Int(maxBalls) {
-            let b = o + 3 * k
-            guard k < n else { b[0] = 0; b[1] = 0; b[2] = 0; continue }
-            let t = timeToFace(y: s.ballY[k], vy: s.ballVY[k])
-            let crossing = crossingX(x: s.ballX[k], vx: s.ballVX[k], time: t)
-            b[0] = Self.unit((s.ballX[k] - px) * invW)
-            b[1] = Self.unit((crossing - px) * invW)
-            b[2] = urgency(t)
-            if t < focusTime || focus < 0 { focus = k; focusTime = t; focusCrossing = crossing }
-        }
-        let f = o + 3 * Int(maxBalls)
-        if focus >= 0 {
-            f[0] = 1
-            f[1] = Self.unit((s.ballX[focus] - px) * invW)
-            f[2] = Self.unit((focusCrossing - px) * invW)
-            f[3] = Self.unit((focusCrossing - px) / (s.paddleHalfWidth + r))
-            f[4] = urgency(focusTime)
-            f[5] = Self.unit(s.ballVY[focus] / maxSpeed)
-        } else {
-            f[0] = 0; f[1] = 0; f[2] = 0; f[3] = 0; f[4] = 0; f[5] = 0
-        }
-        // The column with the most hits left (ties: the one nearest the
-        // crossing, then the leftmost), relative to the crossing.
-        let bestColumn = nearestColumn(aimColumns, to: focusCrossing)
-        f[6] = bestColumn < 0 ? 0 : Self.unit(((Float(bestColumn) + 0.5) * brickW - focusCrossing) * invW)
-    }
-
     /// The column of `candidates` (bit `c` for column `c`) whose centre
     /// `(c + 0.5) × brickW` is nearest `x` (ties: the leftmost), or −1 with
-    /// no candidate: the argmin of `|centre − x|` over the candidates in
-    /// column order, as a scan would find it.
+    /// no candidate.
+    @inlinable @inline(__always)
+    func nearestColumn(_ candidates: UInt32, to x: Float) -> Int {
+        let near = Self.candidates(candidates, around: Int(placeColumn(x)))
+        return Int(nearerColumn(x, left: near.left, right: near.right))
+    }
+
+    /// The last candidate at or left of column `j` and the first right of
+    /// it (−1 where there is none), `j` in −1 ..< `brickColumns`.
+    @inlinable @inline(always)
+    static func candidates(_ candidates: UInt32, around j: Int) -> (left: Float, right: Float) {
+        let low = candidates & ((UInt32(1) << UInt32(j + 1)) &- 1)
+        let high = candidates & ~low
+        return (low == 0 ? -1 : Float(31 - low.leadingZeroBitCount), high == 0 ? -1 : Float(high.trailingZeroBitCount))
+    }
+
+    /// The nearest column to `x` among candidates, ties to the leftmost, −1
+    /// with none, the argmin of `|centre − x|` over the candidates in
+    /// column order as a scan would find it, is
+    /// ``nearerColumn(_:left:right:)`` of the last candidate at or left of
+    /// column ``placeColumn(_:)`` and the first right of it.
     ///
     /// Distances fall while centres stay at or left of `x` and rise after
     /// (the centres are increasing; neighbouring ones differ by a brick's
     /// width, far more than a rounding step), so only two candidates can
     /// be nearest: the last at or left of `x` and the first right of it.
-    /// - Complexity: O(1) (a few steps to place `x` among the centres).
-    @inlinable @inline(__always)
-    func nearestColumn(_ candidates: UInt32, to x: Float) -> Int {
-        guard candidates != 0 else { return -1 }
-        // j: the last column whose centre is at or left of x (−1: none).
-        // A first guess (truncating a value clamped to 0 ... cols; NaN
-        // gives 0), corrected by the exact tests below.
+    /// `x` is placed among the centres by a guess, `x × (1 / brickW) + 0.5`
+    /// clamped to 0 ... columns (NaN gives 0) and truncated, corrected by
+    /// one step: the guess is within a few rounding steps of `x / brickW +
+    /// 0.5` (at most columns, so those steps are far below 1), and the
+    /// rounded centres within one step of `(c + 0.5) × brickW`, so it is off
+    /// by at most one column, too far or too near, never both.
+    @inlinable @inline(always)
+    func placeColumn<L: LaneFloat>(_ x: L) -> L {
+        let columns = Float(cols)
         let g = x * invBrickW + 0.5
-        var j = Int(g >= 0 ? (g <= Float(cols) ? g : Float(cols)) : 0) - 1
-        let tooFar = j >= 0 && (Float(j) + 0.5) * brickW > x
-        let tooNear = j + 1 < cols && (Float(j + 1) + 0.5) * brickW <= x
-        if tooFar || tooNear { j = settleColumn(j, to: x) }
-        let low = j < 0 ? 0 : candidates & (UInt32.max >> UInt32(31 - j))
-        let high = candidates & ~low
-        // Both candidates' distances computed and the choice made by
-        // selects (which one is nearer is a coin flip for the predictor).
-        // An empty side gives column −1 (low) or 32 (high), never chosen.
-        let left = 31 - low.leadingZeroBitCount, right = high.trailingZeroBitCount
-        let leftDistance = abs((Float(left) + 0.5) * brickW - x)
-        let rightDistance = abs((Float(right) + 0.5) * brickW - x)
-        let hasLeft: UInt8 = low != 0 ? 1 : 0, hasRight: UInt8 = high != 0 ? 1 : 0
-        let nearer: UInt8 = rightDistance < leftDistance ? 1 : 0
-        return hasRight & (~hasLeft | nearer) & 1 != 0 ? right : left
+        let clamped = L(repeating: 0).replacing(with: g.replacing(with: columns, where: .!(g .<= columns)), where: g .>= 0)
+        let j = clamped.rounded(.towardZero) - 1
+        let tooFar = (j .>= 0) .& ((j + 0.5) * brickW .> x)
+        let tooNear = (j + 1 .< columns) .& ((j + 1 + 0.5) * brickW .<= x)
+        return j.replacing(with: j - 1, where: tooFar).replacing(with: j + 1, where: tooNear)
     }
 
-    /// The last column whose centre is at or left of `x` (−1: none),
-    /// stepping from `j`: the rare correction of
-    /// ``nearestColumn(_:to:)``'s first guess. Out of line and apart from
-    /// the guess's test, so that the usual case (no step) stays
-    /// straight-line code.
-    @inline(never) @usableFromInline
-    func settleColumn(_ j: Int, to x: Float) -> Int {
-        var j = j
-        while j >= 0, (Float(j) + 0.5) * brickW > x { j -= 1 }
-        while j + 1 < cols, (Float(j + 1) + 0.5) * brickW <= x { j += 1 }
-        return j
+    /// Of the candidates `left` (at or left of `x`) and `right` (right of
+    /// it), −1 where there is none, the nearer to `x`: `right` only when
+    /// strictly nearer or alone.
+    @inlinable @inline(always)
+    func nearerColumn<L: LaneFloat>(_ x: L, left: L, right: L) -> L {
+        let dl = (left + 0.5) * brickW - x, dr = (right + 0.5) * brickW - x
+        let nearer = L.max(dr, 0 - dr) .< L.max(dl, 0 - dl)
+        let takeRight = (right .>= 0) .& (.!(left .>= 0) .| nearer)
+        return left.replacing(with: right, where: takeRight)
     }
 
     /// Frames until a ball at height `y` moving by `vy` reaches the
     /// paddle's face line (`paddleTop + r`) under gravity; without gravity a
     /// rising ball is counted up to the top wall and back (bricks ignored).
-    /// 0 for a ball already at or below the line, infinity if it never gets there.
-    @inlinable
-    func timeToFace(y: Float, vy: Float) -> Float {
+    /// 0 for a ball already at or below the line, infinity if it never
+    /// gets there. Without gravity one division: the arrival's distance
+    /// over the speed toward it (`0 − vy` is `−vy` for every `vy < 0`).
+    @inlinable @inline(always)
+    func timeToFace<L: LaneFloat>(y: L, vy: L) -> L {
         let drop = y - (paddleTop + r)
-        if drop <= 0 { return 0 }
+        var t: L
         if gravity > 0 {
             // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
-            return (vy + (vy * vy + 2 * gravity * drop).squareRoot()) / gravity
+            t = (vy + (vy * vy + drop * (2 * gravity)).squareRoot()) / gravity
+        } else {
+            let falling = vy .< 0
+            let rising = 2 * (height - r) - y - (paddleTop + r)
+            t = rising.replacing(with: drop, where: falling) / vy.replacing(with: 0 - vy, where: falling)
+            t = t.replacing(with: .infinity, where: .!falling .& .!(vy .> 0))
         }
-        // Both arrivals computed and one selected: whether a ball falls
-        // or rises is a coin flip for the branch predictor.
-        let falling = drop / -vy
-        let rising = (2 * (height - r) - y - (paddleTop + r)) / vy
-        return vy < 0 ? falling : vy > 0 ? rising : .infinity
+        return t.replacing(with: 0, where: drop .<= 0)
     }
 
     /// Where a ball at `x` moving by `vx` is after `time` frames, the side
-    /// walls reflecting it perfectly (`x` itself for an infinite time).
-    @inlinable
-    func crossingX(x: Float, vx: Float, time: Float) -> Float {
-        guard time.isFinite else { return x }
+    /// walls reflecting it perfectly (`x` itself for a time that is not
+    /// finite). The offset's remainder modulo two spans is exact: at most
+    /// two subtractions of `p` or `2p` while `|a| < 4p` (each exact:
+    /// Sterbenz's lemma), else the library's; its sign is taken by a select
+    /// on `a < 0` (a zero remainder's sign, which that drops, is not kept
+    /// by the crossing).
+    @inlinable @inline(always)
+    func crossingX<L: LaneFloat>(x: L, vx: L, time: L) -> L {
         let span = width - 2 * r
-        let v = Self.remainder(x - r + vx * time, 2 * span)
-        let w = v + 2 * span
-        let u = v < 0 ? w : v
-        let back = 2 * span - u
-        return r + (u <= span ? u : back)
-    }
-
-    /// `a.truncatingRemainder(dividingBy: p)` for `p > 0`, exactly (the
-    /// remainder is exact): by at most two subtractions of `p` or `2p`
-    /// while `|a| < 4p` (each exact: Sterbenz's lemma), else the library's.
-    @inlinable @inline(__always)
-    static func remainder(_ a: Float, _ p: Float) -> Float {
-        let m = a.magnitude
-        guard m < 4 * p else { return a.truncatingRemainder(dividingBy: p) }
-        let m2 = m - 2 * p
-        let u1 = m >= 2 * p ? m2 : m
-        let u2 = u1 - p
-        let u = u1 >= p ? u2 : u1
-        return Float(signOf: a, magnitudeOf: u)
+        let p = 2 * span
+        let a = x - r + vx * time
+        let m = a.replacing(with: 0 - a, where: a .< 0)
+        let u1 = m.replacing(with: m - 2 * p, where: m .>= 2 * p)
+        let u = u1.replacing(with: u1 - p, where: u1 .>= p)
+        let finite = (time .< .infinity) .& (time .> -.infinity)
+        let v = u.replacing(with: 0 - u, where: a .< 0)
+            .replacing(withRemainderOf: a, dividingBy: p, where: finite .& (m .>= 4 * p))
+        let folded = v.replacing(with: v + 2 * span, where: v .< 0)
+        let crossing = folded.replacing(with: 2 * span - folded, where: .!(folded .<= span)) + r
+        return crossing.replacing(with: x, where: .!finite)
     }
 
     /// Arrival time as the share of the field the paddle can cross before
     /// it: `time × paddleSpeed / fieldWidth`, at most 1.
-    @inlinable
-    func urgency(_ time: Float) -> Float {
-        min(time * paddleSpeed / width, 1)
+    @inlinable @inline(always)
+    func urgency<L: LaneFloat>(_ time: L) -> L {
+        L.min(time * paddleSpeed / width, 1)
     }
 
     /// `v` clamped to [−1, 1].
-    @inlinable
-    static func unit(_ v: Float) -> Float { min(max(v, -1), 1) }
+    @inlinable @inline(always)
+    static func unit<L: LaneFloat>(_ v: L) -> L { L.min(L.max(v, -1), 1) }
 }

@@ -1,10 +1,11 @@
 /// Breakout's rules as one frame of physics over a ``BreakoutCore`` and a
 /// brick grid, with every derived constant computed once from the config.
 ///
-/// The grid is passed as a pointer to `brickRows × brickColumns` cells (see
-/// ``BrickCell``), so the single game (``BreakoutGame``) and a batch that
-/// keeps all grids in one buffer run the same code, bit for bit. Nothing
-/// here allocates.
+/// Within the module the grid is passed as a pointer to `brickRows ×
+/// brickColumns` cells (see ``BrickCell``), so the single game
+/// (``BreakoutGame``) and a batch that keeps all grids in one buffer run
+/// the same code, bit for bit. Nothing here allocates. The per-frame rules
+/// the batch's lanes share with it are in BreakoutKernels.swift.
 ///
 /// ## One frame (``tick(_:bricks:action:events:)``)
 /// 1. The push cooldown counts down. If a serve is pending it happens now
@@ -50,9 +51,9 @@
 /// a random angle within 45° (and the paddle's range) of the vertical.
 ///
 /// A final class of constants: one instance is shared by every game (and a
-/// batch) with the same config, and passing it costs one pointer. (As a
-/// struct holding the config's arrays, every call from another module
-/// copied it and retained those arrays: a third of the step time.)
+/// batch) with the same config, and passing it costs one pointer (a struct
+/// holding the config's arrays would be copied, and the arrays retained, by
+/// calls from another module).
 public final class BreakoutPhysics: Sendable {
     public let config: BreakoutConfig
     @usableFromInline let width: Float, height: Float, r: Float
@@ -84,7 +85,7 @@ public final class BreakoutPhysics: Sendable {
     @usableFromInline let shrink: Bool
 
     /// How far a ball's path must stay from the paddle's box (grown by the
-    /// ball's half size) for ``frameIsClear(_:_:_:_:px0:pvx:half:)`` to call
+    /// ball's half size) for ``ballFrame(x:y:vx:vy:px0:pvx:half:)`` to call
     /// the paddle missed (units): far more than the rounding of the
     /// contact test's arithmetic at the field's scale.
     @usableFromInline static let paddleMargin: Float = 1.0 / 16
@@ -174,7 +175,7 @@ public final class BreakoutPhysics: Sendable {
 
     /// Starts an episode seeded with `seed`: fills `s` and the grid `bricks`
     /// (``cellCount`` cells). The first serve is pending.
-    public func reset(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, seed: UInt64) {
+    func reset(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, seed: UInt64) {
         s = BreakoutCore(
             paddleX: width / 2, paddleHalfWidth: paddleHalfW, ballCount: 0, bricksLeft: 0,
             steps: 0, frames: 0, pushCooldown: 0, servePending: true, lastAction: 0, end: .none,
@@ -276,8 +277,8 @@ public final class BreakoutPhysics: Sendable {
     /// - Returns: the reward (points scored) and end flags; `events` holds
     ///   what happened (reset at the start).
     @inlinable
-    public func step(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, action: Int,
-                     events: inout BreakoutEvents) -> StepResult {
+    func step(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, action: Int,
+              events: inout BreakoutEvents) -> StepResult {
         events = BreakoutEvents()
         if s.end != .none {
             return StepResult(reward: 0, terminated: !s.end.isTruncation, truncated: s.end.isTruncation, end: s.end)
@@ -328,13 +329,9 @@ public final class BreakoutPhysics: Sendable {
     // MARK: - One frame
 
     /// Advances one frame with `action` (out-of-range actions act as noop).
-    /// - Parameter fastPath: let a ball whose frame is clear
-    ///   (``frameIsClear(_:_:_:_:px0:pvx:half:)``) skip the contact loop; the
-    ///   result is the same bit for bit (tests run both ways), `false` only
-    ///   for those tests.
     @inlinable
-    public func tick(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, action: Int,
-                     events: inout BreakoutEvents, fastPath: Bool = true) {
+    func tick(_ s: inout BreakoutCore, bricks: UnsafeMutablePointer<UInt8>, action: Int,
+              events: inout BreakoutEvents) {
         s.frames &+= 1
         if s.pushCooldown > 0 { s.pushCooldown -= 1 }
         // 1. Serve or push.
@@ -351,19 +348,19 @@ public final class BreakoutPhysics: Sendable {
         }
         // 2. Paddle.
         let px0 = s.paddleX
-        let px1 = paddleTarget(px0, half: s.paddleHalfWidth, action: action)
+        let px1 = paddleTarget(px0, half: s.paddleHalfWidth, direction: Self.direction(Float(action)))
         let pvx = px1 - px0
         // 3. Balls.
         var i = 0
         while i < Int(s.ballCount) {
-            if moveBall(&s, i, bricks: bricks, px0: px0, pvx: pvx, events: &events, fastPath: fastPath) {
+            if moveBall(&s, i, bricks: bricks, px0: px0, pvx: pvx, events: &events) {
                 i += 1
             } else {
                 removeBall(&s, i)
                 events.ballsLost += 1
             }
         }
-        s.paddleX = min(max(px1, s.paddleHalfWidth), width - s.paddleHalfWidth)
+        s.paddleX = clampPaddle(px1, half: s.paddleHalfWidth)
         // 4. Level cleared, life lost.
         if s.bricksLeft == 0 {
             clearLevel(&s, bricks: bricks, events: &events)
@@ -377,22 +374,6 @@ public final class BreakoutPhysics: Sendable {
                 s.serveTimer = serveDelay
             }
         }
-    }
-
-    /// Where the paddle at `px0` with half width `half` goes this frame
-    /// under `action`: `paddleSpeed` left or right, clamped to the walls.
-    @inlinable @inline(__always)
-    func paddleTarget(_ px0: Float, half: Float, action: Int) -> Float {
-        // Branch-free (actions are data: random or a policy's, so a branch
-        // here mispredicts often); the same values as `left → -1, right → +1, else 0`.
-        // Written as bit arithmetic: comparisons and selects here were compiled
-        // to branches. With k = action − left: k = 0 → −1, k = 1 → +1; `out`
-        // is all ones when k ∉ {0, 1} (k >> 1 ≠ 0) and clears the value.
-        let k = action &- BreakoutAction.left.rawValue
-        let high = Int(bitPattern: UInt(bitPattern: k) >> 1)
-        let out = (high | (0 &- high)) >> (Int.bitWidth - 1)
-        let dir = Float((2 &* k &- 1) & ~out)
-        return min(max(px0 + dir * paddleSpeed, half), width - half)
     }
 
     @usableFromInline
@@ -455,69 +436,32 @@ public final class BreakoutPhysics: Sendable {
 
     /// Moves ball `i` through one frame. - Returns: whether it is still in play.
     ///
-    /// Fast path inline, slow path out of line: a ball whose frame is clear
-    /// (most frames) only moves; any other runs ``resolveContacts``.
+    /// A ball whose frame is clear (``ballFrame(x:y:vx:vy:px0:pvx:half:)``,
+    /// most frames) only moves; any other runs ``resolveContacts``. A ball
+    /// the paddle ends the frame overlapping, or below the bottom edge, is
+    /// lost (``ballLost(x:y:pxEnd:half:)``).
     @inlinable @inline(__always)
     func moveBall(_ s: inout BreakoutCore, _ i: Int, bricks: UnsafeMutablePointer<UInt8>,
-                  px0: Float, pvx: Float, events: inout BreakoutEvents, fastPath: Bool = true) -> Bool {
+                  px0: Float, pvx: Float, events: inout BreakoutEvents) -> Bool {
         var x = s.ballX[i], y = s.ballY[i], vx = s.ballVX[i], vy = s.ballVY[i]
         if gravity > 0 {
             vy -= gravity
             capSpeed(&vx, &vy)
         }
-        if fastPath, frameIsClear(x, y, vx, vy, px0: px0, pvx: pvx, half: s.paddleHalfWidth) {
-            // The contact loop's first pass finds nothing: it moves by
-            // (vx, vy) × (1 − 0), i.e. exactly by (vx, vy).
-            x += vx
-            y += vy
+        let frame = ballFrame(x: x, y: y, vx: vx, vy: vy, px0: px0, pvx: pvx, half: s.paddleHalfWidth)
+        if frame.clear.isSet {
+            x = frame.x
+            y = frame.y
         } else if !resolveContacts(&s, &x, &y, &vx, &vy, bricks: bricks, px0: px0, pvx: pvx, events: &events) {
             return false
         }
-        // The paddle must not end the frame overlapping the ball (squeezed);
-        // a ball below the bottom edge is lost. (Both tests always
-        // evaluated and combined: the first is often a coin flip.)
-        let pxEnd = px0 + pvx
-        let squeezed = (abs(x - pxEnd) < s.paddleHalfWidth + r ? 1 : 0) & (abs(y - paddleY) < paddleHalfH + r ? 1 : 0) as UInt8
-        if squeezed | (y < 0 ? 1 : 0) != 0 { return false }
+        if ballLost(x: x, y: y, pxEnd: px0 + pvx, half: s.paddleHalfWidth).isSet { return false }
         s.ballX[i] = x; s.ballY[i] = y; s.ballVX[i] = vx; s.ballVY[i] = vy
         return true
     }
 
-    /// Whether a ball at (x, y) moving by (vx, vy) this frame can touch
-    /// nothing, the paddle starting at `px0` with half width `half` and
-    /// moving by `pvx`: the ball crosses neither side wall nor the top wall,
-    /// its swept box stays out of the wall's band (`wallBottom ... wallTop`),
-    /// and it either stays out of the paddle's band (`paddleTop`) or misses
-    /// the paddle by ``paddleMargin``: its path relative to the paddle ends
-    /// and starts on the same side beyond the paddle's half width plus `r`,
-    /// or it stays below the paddle's bottom less `r`. Under these
-    /// conditions ``resolveContacts`` finds no plane, paddle or brick contact
-    /// on its first pass (the plane and band tests are its expressions; the
-    /// paddle's box, grown by `r`, is tested against the same relative path,
-    /// which the margin keeps outside it whatever the rounding), so it moves
-    /// the ball by exactly (vx, vy) and skipping it changes nothing.
-    @inlinable @inline(__always)
-    func frameIsClear(_ x: Float, _ y: Float, _ vx: Float, _ vy: Float, px0: Float, pvx: Float, half: Float) -> Bool {
-        let x1 = x + vx, y1 = y + vy
-        let lowY = min(y, y1), highY = max(y, y1)
-        // The wall tests evaluated together, combined without branches
-        // (data-dependent outcomes: mispredicted branches would cost more
-        // than the tests).
-        let inside = (x1 >= r ? 1 : 0) & (x1 <= width - r ? 1 : 0) & (y1 <= height - r ? 1 : 0) as UInt8
-        let offWall = (highY + r <= wallBottom ? 1 : 0) | (lowY - r >= wallTop ? 1 : 0) as UInt8
-        // Out of the paddle's band (most frames, and the same from frame to
-        // frame: a branch that is rarely mispredicted), the paddle tests
-        // are not needed.
-        guard lowY - r < paddleTop else { return inside & offWall != 0 }
-        let reach = half + r + Self.paddleMargin
-        let rx0 = x - px0, rx1 = x1 - (px0 + pvx)
-        let beside = (min(rx0, rx1) >= reach ? 1 : 0) | (max(rx0, rx1) <= -reach ? 1 : 0) as UInt8
-        let below = highY + r <= paddleMissBelow ? 1 : 0 as UInt8
-        return inside & offWall & (beside | below) != 0
-    }
-
     /// The ball's motion over one frame with swept contacts resolved in time
-    /// order (the general path of ``moveBall``): updates the ball's position
+    /// order (``moveBall``'s frames that are not clear): updates the ball's position
     /// and velocity. - Returns: `false` when the ball is squeezed between
     /// the paddle and a wall (lost), else `true`.
     @usableFromInline @inline(never)

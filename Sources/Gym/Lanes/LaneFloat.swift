@@ -23,6 +23,12 @@ protocol LaneFloat {
     static func - (a: Self, b: Float) -> Self
     static func * (a: Self, b: Float) -> Self
     static func - (a: Float, b: Self) -> Self
+    static func / (a: Self, b: Self) -> Self
+    static func / (a: Self, b: Float) -> Self
+    /// The square root in every lane.
+    func squareRoot() -> Self
+    /// Every lane rounded by `rule`.
+    func rounded(_ rule: FloatingPointRoundingRule) -> Self
     static func .< (a: Self, b: Self) -> Condition
     static func .<= (a: Self, b: Self) -> Condition
     static func .> (a: Self, b: Self) -> Condition
@@ -43,6 +49,10 @@ protocol LaneFloat {
     /// `other` in the lanes where `mask` holds, `self` elsewhere.
     func replacing(with other: Self, where mask: Condition) -> Self
     func replacing(with other: Float, where mask: Condition) -> Self
+    /// `a.truncatingRemainder(dividingBy: p)` in the lanes where `mask`
+    /// holds, `self` elsewhere (eight games: computed lane by lane, only
+    /// when some lane needs it).
+    func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self
     /// -1 in the lanes where `minus` holds, else +1 where `plus` holds,
     /// else 0 (one game: integer arithmetic on the two bits, so a sign
     /// chosen by data, such as an action, costs no branch).
@@ -93,6 +103,10 @@ extension Float: LaneFloat {
     @inlinable @inline(__always)
     func replacing(with other: Float, where mask: LaneFlag) -> Float { mask.isSet ? other : self }
     @inlinable @inline(__always)
+    func replacing(withRemainderOf a: Float, dividingBy p: Float, where mask: LaneFlag) -> Float {
+        mask.isSet ? a.truncatingRemainder(dividingBy: p) : self
+    }
+    @inlinable @inline(__always)
     static func sign(plus: LaneFlag, minus: LaneFlag) -> Float {
         Float(Int32(plus.bit & ~minus.bit) - Int32(minus.bit))
     }
@@ -121,6 +135,14 @@ struct LaneFlag: LaneCondition {
 
 extension SIMD8: LaneFloat where Scalar == Float {
     @usableFromInline typealias Condition = SIMDMask<SIMD8<Int32>>
+
+    @usableFromInline @inline(__always)
+    func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
+        guard Lane8.sum(Self().replacing(with: 1, where: mask)) != 0 else { return self }
+        var v = self
+        for g in 0 ..< 8 where mask[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
+        return v
+    }
 
     @inlinable @inline(__always)
     static func sign(plus: Condition, minus: Condition) -> Self {

@@ -50,8 +50,7 @@ extension Lane8 {
         var j = 0
         if count >= 4 {
             // The blocks before the gap, then those after it (one compare a
-            // block, as without a gap); one transpose site (a second one
-            // was left as calls).
+            // block, as without a gap), through one transpose site.
             var end = gap.lowerBound
             if end == 0 {
                 j = gap.upperBound

@@ -184,8 +184,7 @@ extension PongBatch {
 
 extension BreakoutBatch {
     /// Draws game `i` into `out` (`layout.size.byteCount` bytes), from its
-    /// settled core (``core(_:)``: a game that runs in lanes holds its
-    /// moving fields there between calls). Allocates nothing.
+    /// core. Allocates nothing.
     public func render(_ i: Int, layout: BreakoutPixelLayout, into out: UnsafeMutablePointer<UInt8>) {
         precondition(i >= 0 && i < count, "game index out of range")
         layout.size.render(core(i), bricks: grid(i), config: physics.config, layout: layout, into: out)

@@ -3,7 +3,7 @@ extension BreakoutBatch {
 
     /// Finishes the steps of the games `i + g` of the group `i ..< i + 8`
     /// for each bit `g` set in `lanes` (bits 0 ... 7), games whose frames
-    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``
+    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
     /// more step, one more step without progress — and the outputs of all
@@ -18,14 +18,13 @@ extension BreakoutBatch {
     /// Only for games still running (the lanes run no other), so the limits
     /// (``BreakoutPhysics/limitEnd(steps:stepsSinceProgress:)``, the rule
     /// ``BreakoutPhysics/finishStep(_:events:)`` applies) are the only way a
-    /// step ends here; the counters (the games' held rows, see
-    /// ``BreakoutPhysics/KeptLanes``) wrap as that function's do.
+    /// step ends here; the counters wrap as that function's do.
     /// Branch-free over the eight games: a game not in `lanes` adds 0.
     @inline(always)
     func finishQuietGroup(_ i: Int, lanes: UInt32, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                           ends: UnsafeMutablePointer<UInt8>?, events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
-        let held = keptLanes(i)
+        let c = cores + i
         // limitEnd reaches an end at a count iff it does at any larger one
         // (each limit is a threshold), so one of the games in `lanes` ends
         // iff the largest of the eight games' counts (the next ones in
@@ -33,13 +32,18 @@ extension BreakoutBatch {
         // is a game outside `lanes` that has reached a limit already (then
         // `false` as well).
         let add = SIMD8<Int32>(truncatingIfNeeded: SIMD8<UInt32>(repeating: lanes) &>> SIMD8(0, 1, 2, 3, 4, 5, 6, 7) & 1)
-        let steps = held.integers(BreakoutPhysics.heldSteps) &+ add
-        let sinceProgress = held.integers(BreakoutPhysics.heldSinceProgress) &+ add
+        let steps = SIMD8(c[0].steps, c[1].steps, c[2].steps, c[3].steps,
+                          c[4].steps, c[5].steps, c[6].steps, c[7].steps) &+ add
+        let sinceProgress = SIMD8(c[0].stepsSinceProgress, c[1].stepsSinceProgress, c[2].stepsSinceProgress,
+                                  c[3].stepsSinceProgress, c[4].stepsSinceProgress, c[5].stepsSinceProgress,
+                                  c[6].stepsSinceProgress, c[7].stepsSinceProgress) &+ add
         if physics.limitEnd(steps: Self.largest(steps), stepsSinceProgress: Self.largest(sinceProgress)) != .none {
             return false
         }
-        held.set(BreakoutPhysics.heldSteps, steps)
-        held.set(BreakoutPhysics.heldSinceProgress, sinceProgress)
+        for g in 0 ..< 8 {
+            c[g].steps = steps[g]
+            c[g].stepsSinceProgress = sinceProgress[g]
+        }
         UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
         // `.none` is raw value 0: eight zero bytes per flag array.
         UnsafeMutableRawPointer(terminated + i).storeBytes(of: UInt64(0), as: UInt64.self)
@@ -75,13 +79,13 @@ extension BreakoutBatch {
         }
     }
 
-    /// Writes what ``BreakoutPhysics/quietLanes(_:actions:frames:kept:fields:serveFrames:)``
+    /// Writes what ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``
     /// leaves in `fields` for a game (paddle x and half width, ball count,
     /// slot 0's x, y, vx and vy, the push cooldown) into lane `g` of
     /// `fields` from the core of game `i + g`, for each bit `g` set in
     /// `lanes`: after those games stepped on their own, the group's
     /// observation reads the fields as after a step that ran in lanes
-    /// (``BreakoutPhysics/observeQuietEight(_:cells:aim:kept:into:stride:scratch:)``).
+    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``).
     /// Returns `false` (some lanes written) when one of them has neither
     /// one ball in play and no serve pending nor no ball and a serve
     /// pending, the cases that observation reads.

@@ -1,0 +1,173 @@
+extension BreakoutPhysics {
+    // MARK: - Quiet frames of eight games in lanes (the batch's fast path)
+
+    /// Runs up to `frames` frames of each of the eight games `c[0 ..< 8]`
+    /// (game `g` with action `actions[g]` every frame) while each frame is
+    /// quiet, lane `g` for game `g`, for games with one ball in play and for
+    /// games waiting for a serve with no ball in play, without gravity.
+    /// Returns per game (lane `g`) the frames run (0 ... `frames`), or −1 for
+    /// a game in neither case (its episode ended, another ball count, no
+    /// brick left, with the automatic serve a serve timer outside 0 ...
+    /// ``laneTimerLimit``), which is left untouched. A game whose run is
+    /// shorter than `frames` stopped at a frame that is not quiet (the
+    /// caller runs that frame by its tick).
+    ///
+    /// A frame is quiet when ``tick(_:bricks:action:events:)`` would only
+    /// count it, count the push cooldown down, move the paddle and move the
+    /// ball by its velocity, with no event: for a game with a ball, the push
+    /// takes no effect and the ball's frame is clear
+    /// (``ballFrame(x:y:vx:vy:px0:pvx:half:)``) and does not lose it
+    /// (``ballLost(x:y:pxEnd:half:)``); for a serving game, the frame does
+    /// not serve (automatic serve: the timer, counted down when above 0,
+    /// does not reach 0; manual: the action is not push). The kernels are
+    /// the tick's, the push cooldown and the serve timer are counted in
+    /// floats (integers far below 2^24, so exact), so the state after `k`
+    /// frames is that of `k` ticks, bit for bit, the frames' action recorded
+    /// as ``frameAction(_:action:sticky:)`` records it without sticky
+    /// actions. The caller checks there are no sticky actions.
+    ///
+    /// The lanes' paddle x and half width, ball count (1, or 0 for a
+    /// serving game), slot 0's x, y, vx and vy and
+    /// the push cooldown as they end (each game's own values where it ran
+    /// no frame) are also left in `fields` where
+    /// ``observeEight(_:cells:aim:into:stride:scratch:quiet:)`` reads them
+    /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
+    /// an observation of the eight games right after a step whose frames
+    /// all ran here reads them instead of gathering them again.
+    ///
+    /// The frames' fields are read from the games' cores and written back
+    /// to them (a game that ran no frame gets its own values back).
+    ///
+    /// `serveFrames` is increased by the frames the serving games ran.
+    @inline(always)
+    func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
+                    fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
+        // Each game's case (``laneCase(_:)``): the lanes' sum counts both
+        // cases at once (exact in floats).
+        let kind = Self.gather(UnsafePointer(c)) { Self.laneCase($0) }
+        let none = Lanes(repeating: -1)
+        let cases = Lane8.sum(kind)
+        guard cases != 0 else { return none }
+        var eligible: LaneMask = kind .> 0
+        var serving: LaneMask = kind .> 1
+        let anyServing = cases >= 16
+        // The serve timers count down only with the automatic serve; a
+        // serving game whose timer is outside 0 ... laneTimerLimit takes no lane.
+        let countsDown = anyServing && autoServe
+        var timer = Lanes()
+        if countsDown {
+            timer = Self.gather(UnsafePointer(c)) { $0.pointee.servePending ? Float($0.pointee.serveTimer) : 0 }
+            let outside: LaneMask = serving .& ((timer .< 0) .| (timer .> Float(Self.laneTimerLimit)))
+            eligible = eligible .& .!outside
+            serving = serving .& .!outside
+        }
+        var running = eligible
+        let half = Self.gather(UnsafePointer(c)) { $0.pointee.paddleHalfWidth }
+        var px = Self.gather(UnsafePointer(c)) { $0.pointee.paddleX }
+        var cooldown = Self.gather(UnsafePointer(c)) { Float($0.pointee.pushCooldown) }
+        var x = Self.gather(UnsafePointer(c)) { $0.pointee.ballX[0] }, y = Self.gather(UnsafePointer(c)) { $0.pointee.ballY[0] }
+        let vx = Self.gather(UnsafePointer(c)) { $0.pointee.ballVX[0] }, vy = Self.gather(UnsafePointer(c)) { $0.pointee.ballVY[0] }
+        let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
+        let action = Lane8.floats(actionCodes)
+        let dir = Self.direction(action)
+        let pushes: LaneMask = action .== Float(BreakoutAction.push.rawValue)
+        var done = Lanes()
+        for _ in 0 ..< frames {
+            let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
+            var ok = running
+            // A push off cooldown takes effect (a ball's frame only).
+            if pushImpulse > 0 { ok = ok .& .!(pushes .& (next .== 0)) }
+            // The tick's frame: the paddle's target, the ball's frame.
+            let px1 = paddleTarget(px, half: half, direction: dir)
+            let pvx = px1 - px
+            let f = ballFrame(x: x, y: y, vx: vx, vy: vy, px0: px, pvx: pvx, half: half)
+            var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: px + pvx, half: half)
+            if anyServing {
+                // A serving lane's frame is quiet when it does not serve:
+                // automatic serve, the timer (counted down when above 0)
+                // does not reach 0; manual serve, the action is not push.
+                moved = moved .& .!serving
+                var served = running .& serving
+                if countsDown {
+                    let t1 = (timer - 1).replacing(with: 0, where: .!(timer .> 0))
+                    served = served .& (t1 .> 0)
+                    timer = timer.replacing(with: t1, where: served)
+                } else if !autoServe {
+                    served = served .& .!pushes
+                }
+                ok = moved .| served
+            } else {
+                ok = moved
+            }
+            cooldown = cooldown.replacing(with: next, where: ok)
+            x = x.replacing(with: f.x, where: moved)
+            y = y.replacing(with: f.y, where: moved)
+            px = px.replacing(with: clampPaddle(px1, half: half), where: ok)
+            done = done.replacing(with: done + 1, where: ok)
+            running = ok
+        }
+        // Written back to every game's core: a game that ran no frame gets
+        // its own values back (its cooldown and a run of 0 through floats,
+        // exact) and keeps its last action.
+        let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(done))
+        let cooldowns = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(cooldown))
+        for g in 0 ..< 8 {
+            let s = c + g
+            s.pointee.paddleX = px[g]
+            Self.setSlot0(&s.pointee.ballX, x[g])
+            Self.setSlot0(&s.pointee.ballY, y[g])
+            s.pointee.pushCooldown = cooldowns[g]
+            s.pointee.frames &+= frameCounts[g]
+            let last = s.pointee.lastAction
+            s.pointee.lastAction = frameCounts[g] != 0 ? UInt8(truncatingIfNeeded: actionCodes[g]) : last
+        }
+        fields[0] = px
+        fields[1] = half
+        fields[2] = Lanes().replacing(with: 1, where: kind .== 1)
+        fields[3] = x
+        fields[4] = y
+        fields[5] = vx
+        fields[6] = vy
+        fields[Self.laneCooldownField] = cooldown
+        if anyServing {
+            serveFrames &+= Int(Lane8.sum(Lanes().replacing(with: done, where: serving)))
+        }
+        if countsDown {
+            let timers = Lane8.integers(timer)
+            for g in 0 ..< 8 where serving[g] { c[g].serveTimer = Int32(bitPattern: timers[g]) }
+        }
+        return done.replacing(with: none, where: .!eligible)
+    }
+}
+
+extension BreakoutPhysics {
+    /// The largest serve timer a serving game may hold to run in
+    /// ``quietLanes(_:actions:frames:fields:serveFrames:)`` (counted there in floats and
+    /// read back by ``Lane8/integers(_:)``, exact below 2^23).
+    static let laneTimerLimit: UInt32 = 1 << 22
+
+    /// The game's case in ``quietLanes(_:actions:frames:fields:serveFrames:)``:
+    /// 1 one ball in play and no serve pending, 16 a serve pending and no
+    /// ball in play (a ball count plus pending flag of 1 either way), 0
+    /// neither, the episode ended or no brick left.
+    @inline(__always)
+    static func laneCase(_ c: UnsafePointer<BreakoutCore>) -> Float {
+        let pending: Int32 = c.pointee.servePending ? 1 : 0
+        let fits = c.pointee.end == .none && c.pointee.bricksLeft != 0 && c.pointee.ballCount &+ pending == 1
+        return fits ? (pending == 1 ? 16 : 1) : 0
+    }
+}
+
+extension BreakoutPhysics {
+    /// Lane 0 of a ball-slot vector, read as one float in memory.
+    @inline(always)
+    static func slot0(_ v: inout SIMD8<Float>) -> Float {
+        withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+    }
+
+    /// Sets lane 0 of a ball-slot vector by one float store.
+    @inline(always)
+    static func setSlot0(_ v: inout SIMD8<Float>, _ value: Float) {
+        withUnsafeMutablePointer(to: &v) { UnsafeMutableRawPointer($0).storeBytes(of: value, as: Float.self) }
+    }
+}
