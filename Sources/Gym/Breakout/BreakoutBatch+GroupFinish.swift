@@ -30,19 +30,21 @@ extension BreakoutBatch {
         // iff the largest of the eight games' counts (the next ones in
         // `lanes`, counted as the counters wrap) does, unless the largest
         // is a game outside `lanes` that has reached a limit already (then
-        // `false` as well).
-        let add = SIMD8<Int32>(truncatingIfNeeded: SIMD8<UInt32>(repeating: lanes) &>> SIMD8(0, 1, 2, 3, 4, 5, 6, 7) & 1)
-        let steps = SIMD8(c[0].steps, c[1].steps, c[2].steps, c[3].steps,
-                          c[4].steps, c[5].steps, c[6].steps, c[7].steps) &+ add
-        let sinceProgress = SIMD8(c[0].stepsSinceProgress, c[1].stepsSinceProgress, c[2].stepsSinceProgress,
-                                  c[3].stepsSinceProgress, c[4].stepsSinceProgress, c[5].stepsSinceProgress,
-                                  c[6].stepsSinceProgress, c[7].stepsSinceProgress) &+ add
-        if physics.limitEnd(steps: Self.largest(steps), stepsSinceProgress: Self.largest(sinceProgress)) != .none {
+        // `false` as well). Scalar reads and adds, each game's two counters
+        // once (cheaper than gathering them into lanes and back).
+        var steps = Int32.min, sinceProgress = Int32.min
+        for g in 0 ..< 8 {
+            let add = Int32(truncatingIfNeeded: lanes &>> UInt32(g) & 1)
+            steps = Swift.max(steps, c[g].steps &+ add)
+            sinceProgress = Swift.max(sinceProgress, c[g].stepsSinceProgress &+ add)
+        }
+        if physics.limitEnd(steps: steps, stepsSinceProgress: sinceProgress) != .none {
             return false
         }
         for g in 0 ..< 8 {
-            c[g].steps = steps[g]
-            c[g].stepsSinceProgress = sinceProgress[g]
+            let add = Int32(truncatingIfNeeded: lanes &>> UInt32(g) & 1)
+            c[g].steps &+= add
+            c[g].stepsSinceProgress &+= add
         }
         UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
         // `.none` is raw value 0: eight zero bytes per flag array.
@@ -51,15 +53,6 @@ extension BreakoutBatch {
         if let ends { UnsafeMutableRawPointer(ends + i).storeBytes(of: UInt64(0), as: UInt64.self) }
         if let events { Self.clearEvents(events + i) }
         return true
-    }
-
-    /// The largest of the eight lanes (pairwise selects from element reads:
-    /// a reduction by hand, docs/throughput.md).
-    @inline(__always)
-    static func largest(_ v: SIMD8<Int32>) -> Int32 {
-        let a = SIMD4(v[0], v[1], v[2], v[3]), b = SIMD4(v[4], v[5], v[6], v[7])
-        let m = a.replacing(with: b, where: b .> a)
-        return Swift.max(Swift.max(m[0], m[1]), Swift.max(m[2], m[3]))
     }
 
     /// Sets the eight events at `e` to no event (every field 0, so all
