@@ -60,10 +60,11 @@ struct AgentConnectionTests {
         do {
             _ = try step(c, games: [1])
             Issue.record("\(fault): no error")
-        } catch let error as ExternalAgentError {
-            #expect(error.message.hasPrefix("agent A ("), "\(error.message)")
-            #expect(error.message.contains("at game 1, step 1"), "\(error.message)")
-            for w in words { #expect(error.message.contains(w), "\(fault): \(w) not in \(error.message)") }
+        } catch let error as AgentFault {
+            let text = error.description
+            #expect(text.hasPrefix("agent A ("), "\(text)")
+            #expect(text.contains("at game 1, step 1"), "\(text)")
+            for w in words { #expect(text.contains(w), "\(fault): \(w) not in \(text)") }
             #expect(kill(c.child.pid, 0) != 0, "\(fault): the agent process still runs")
         }
     }
@@ -116,7 +117,7 @@ enum ExternalAgentFixtures {
         cc.arguments = ["cc", "-O2", "-o", out, root.appendingPathComponent("tests/agents/\(name).c").path]
         try cc.run()
         cc.waitUntilExit()
-        guard cc.terminationStatus == 0 else { throw ExternalAgentError(message: "cc failed for \(name)") }
+        guard cc.terminationStatus == 0 else { throw AgentFault(agent: name, message: "cc failed") }
         built[name] = out
         return out
     }

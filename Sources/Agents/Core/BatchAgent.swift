@@ -189,6 +189,7 @@ extension PlayableGame {
     /// - Throws: ``AgentFault`` when the agent cannot be started (built-in agents never throw).
     public static func makeBatchAgent(_ spec: AgentSpec, context: AgentContext<Self>) throws(AgentFault)
         -> any BatchAgent {
+        if let file = spec.externalAgent { return try ProcessAgent(spec: spec, file: file, context: context) }
         let n = context.target.inputs
         let config = context.config
         return PerGameAgents(games: context.games, observationCount: n) { _ in AnyAgent(makeAgent(spec, config: config)) }

@@ -1,11 +1,3 @@
-/// A failure of an external agent: the one line the command prints (naming
-/// the agent, the game and step, what was wrong) and the last lines of the
-/// agent's standard error.
-public struct ExternalAgentError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
-}
-
 /// The gym's side of one agent process: the handshake, then START, END and
 /// ACT messages (docs/agents.md). START and END frames wait in the output
 /// buffer and go out with the next ACT (one write per step). Not thread-safe:
@@ -25,7 +17,7 @@ final class AgentConnection {
     private var closed = false
 
     /// Starts the process and shakes hands.
-    init(file: ExternalAgentFile, displayName: String, hello: AgentProtocol.Hello, logPath: String) throws(ExternalAgentError) {
+    init(file: ExternalAgentFile, displayName: String, hello: AgentProtocol.Hello, logPath: String) throws(AgentFault) {
         self.file = file
         self.displayName = displayName
         self.hello = hello
@@ -33,7 +25,7 @@ final class AgentConnection {
         reply = .allocate(byteCount: 8 + 4 + 4 * max(hello.games, 1) + 4096, alignment: 8)
         do { child = try AgentChild(file, logPath: logPath) } catch {
             reply.deallocate()
-            throw ExternalAgentError(message: "agent \(displayName): \(Self.describe(error))")
+            throw AgentFault(agent: displayName, message: Self.describe(error))
         }
         out.hello(hello)
         let deadline = ContinuousClock.now + .milliseconds(Int(file.handshakeSeconds * 1000))
@@ -64,21 +56,22 @@ final class AgentConnection {
         }
     }
 
-    /// The error for `what` went wrong `when`, with the last lines of its standard error.
-    func fault(_ when: String, _ what: String) -> ExternalAgentError {
+    /// The fault: `what` went wrong `when`, with the last lines of its
+    /// standard error (the first line is the one the command prints).
+    func fault(_ when: String, _ what: String) -> AgentFault {
         child.stop()
         closed = true
         let tail = child.stderrTail()
         let lines = tail.isEmpty ? "(its standard error is empty: \(child.logPath))"
             : "its last standard error lines (\(child.logPath)):\n" + tail.split(separator: "\n").map { "  | \($0)" }.joined(separator: "\n")
-        return ExternalAgentError(message: "agent \(displayName) (\(file.command.joined(separator: " "))) \(when): \(what)\n\(lines)")
+        return AgentFault(agent: displayName, message: "(\(file.command.joined(separator: " "))) \(when): \(what)\n\(lines)")
     }
 
     /// Sends the output buffer, then reads one reply frame into `reply`
     /// (grown as needed); returns its type and payload size. An ERROR reply
     /// becomes a fault carrying its text.
-    private func exchange(deadline: ContinuousClock.Instant, limit: Double, context: String) throws(ExternalAgentError) -> (UInt32, Int) {
-        guard !closed else { throw ExternalAgentError(message: "agent \(displayName): used after it failed") }
+    private func exchange(deadline: ContinuousClock.Instant, limit: Double, context: String) throws(AgentFault) -> (UInt32, Int) {
+        guard !closed else { throw AgentFault(agent: displayName, message: "used after it failed") }
         do {
             try send(deadline: deadline, limit: limit)
             try child.read(into: reply.baseAddress!, count: 8, deadline: deadline, limit: limit)
@@ -141,7 +134,7 @@ final class AgentConnection {
     /// by `fill(k, destination)` (``AgentProtocol/Hello/rowBytes`` bytes);
     /// the agent's actions go to `actions[k]`.
     func act(count: Int, games: UnsafePointer<Int32>, actions: UnsafeMutablePointer<Int32>,
-             fill: (Int, UnsafeMutableRawPointer) -> Void) throws(ExternalAgentError) {
+             fill: (Int, UnsafeMutableRawPointer) -> Void) throws(AgentFault) {
         let rowBytes = hello.rowBytes
         let at = out.open(.act)
         out.u32(UInt32(count))

@@ -43,6 +43,16 @@ public struct ExternalAgentFile: Equatable, Sendable {
     public var path: String?
     /// FNV-1a hash of the agent file's bytes (0 for an inline spec), kept in match records.
     public var fileHash: UInt64
+    /// Whether the gym may start the program: the person named the agent
+    /// (command line, code) or opted in; false for a spec read from a file.
+    /// Not part of equality (the same agent, wherever it was read).
+    public var mayStart = false
+
+    public static func == (a: ExternalAgentFile, b: ExternalAgentFile) -> Bool {
+        a.command == b.command && a.directory == b.directory && a.environment == b.environment
+            && a.observation == b.observation && a.name == b.name && a.handshakeSeconds == b.handshakeSeconds
+            && a.actSeconds == b.actSeconds && a.byeSeconds == b.byeSeconds && a.path == b.path && a.fileHash == b.fileHash
+    }
 
     public static let defaultHandshakeSeconds = 30.0
     public static let defaultActSeconds = 10.0

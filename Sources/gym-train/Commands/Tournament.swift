@@ -99,7 +99,7 @@ struct Tournament: ParsableCommand {
     }
 
     func uniqueSpecs(_ texts: [String]) throws -> [AgentSpec] {
-        let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t) }
+        let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t, commandLine: true) }
         var seen: Set<String> = []
         for s in specs where !seen.insert(s.displayName).inserted {
             throw CLIError("two agents are named \"\(s.displayName)\"; give each a distinct display name with name=... (e.g. tracker:noise=2,name=T2)")
