@@ -7,7 +7,9 @@
  *   version answers WELCOME with protocol version 9
  *   error   answers ERROR "no policy loaded"
  *   linger  ignores BYE and keeps running
- * Every fault first writes a line to stderr ("faulty_agent: ..."). */
+ *   unseeded plays actions drawn from its process id, not from its seeds
+ * Every fault first writes a line to stderr ("faulty_agent: ..."); with
+ * FAULTY_PIDFILE set, the agent then writes its process id to that file. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,13 @@ int main(int argc, char **argv) {
             if (++acts == at) {
                 fprintf(stderr, "faulty_agent: %s at act %d\n", fault, acts);
                 fflush(stderr);
+                const char *pidfile = getenv("FAULTY_PIDFILE");
+                if (pidfile) {
+                    char tmp[4096];
+                    snprintf(tmp, sizeof tmp, "%s.tmp", pidfile);
+                    FILE *f = fopen(tmp, "w");
+                    if (f) { fprintf(f, "%d\n", (int)getpid()); fclose(f); rename(tmp, pidfile); }
+                }
                 if (!strcmp(fault, "exit")) return 3;
                 if (!strcmp(fault, "crash")) abort();
                 if (!strcmp(fault, "hang")) for (;;) pause();
@@ -63,7 +72,7 @@ int main(int argc, char **argv) {
             uint32_t reply = count;
             if (acts == at && !strcmp(fault, "count")) reply = count - 1;
             out[0] = (int32_t)reply;
-            for (uint32_t k = 0; k < reply; k++) out[1 + k] = 0;
+            for (uint32_t k = 0; k < reply; k++) out[1 + k] = strcmp(fault, "unseeded") ? 0 : (int32_t)((getpid() + acts + k) % 3);
             if (acts == at && !strcmp(fault, "range") && reply) out[1] = 7;
             send_frame(0x84, out, 4 + 4 * reply);
         } else if (head[1] == 5) {

@@ -63,8 +63,20 @@ final class AgentChild {
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in argv { free(p) }; for p in envp { free(p) } }
+        // The agent starts with no signal blocked and SIGPIPE, SIGINT,
+        // SIGTERM, SIGHUP at their defaults, whatever the gym's thread has.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let rc = posix_spawnp(&child, command[0], &actions, nil, argv, envp)
+        let rc = posix_spawnp(&child, command[0], &actions, &attributes, argv, envp)
         guard rc == 0 else {
             close(toChild[1]); close(fromChild[0])
             throw .spawn("cannot start \(command[0]): \(String(cString: strerror(rc)))")

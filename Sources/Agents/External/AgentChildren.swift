@@ -58,6 +58,12 @@ public enum AgentChildren {
         _ = table
         signal(SIGPIPE, SIG_IGN)
         atexit { AgentChildren.killAll() }
+        // A parent may have started the gym with these blocked (they would
+        // then never arrive); threads made from now on inherit this mask.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { received in
                 AgentChildren.killAll()

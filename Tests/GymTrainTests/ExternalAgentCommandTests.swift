@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// External agents through the CLI: `agent check` passes a good agent and
+/// fails each kind of bad one; no agent process survives the gym's exit.
+struct ExternalAgentCommandTests {
+    /// tests/agents/NAME.c compiled with `cc` (once per test process).
+    static func agent(_ name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "pbgym-cli-agents-\(getpid())"
+        let out = folder + "/" + name
+        if FileManager.default.isExecutableFile(atPath: out) { return out }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc", "-O2", "-o", out + ".\(UInt64.random(in: 0 ... .max))",
+                        GymTrainProcess.packageRoot.appendingPathComponent("tests/agents/\(name).c").path]
+        try cc.run()
+        cc.waitUntilExit()
+        #expect(cc.terminationStatus == 0)
+        try? FileManager.default.moveItem(atPath: cc.arguments![3], toPath: out)
+        return out
+    }
+
+    /// An agent file for `command` in a fresh folder.
+    static func agentFile(_ command: [String], extra: String = "") throws -> String {
+        let folder = GymTrainProcess.temporaryFolder("agentfile")
+        let path = folder.appendingPathComponent("agent.json").path
+        let json = "{\"command\": [\(command.map { "\"\($0)\"" }.joined(separator: ", "))]\(extra)}"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func agentCheckPassesTheCConstantAgent() throws {
+        let out = try GymTrainProcess.run(["agent", "check", "process:cmd=\(try Self.agent("constant_agent")) 2,name=C2"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("C2 (calls itself \"c-constant\"): handshake ok"), "\(out.stdout)")
+        #expect(out.stdout.contains("deterministic"), "\(out.stdout)")
+        #expect(out.stdout.contains("complies"), "\(out.stdout)")
+    }
+
+    static let bad: [(String, String)] = [
+        ("exit", "exited with status 3"),
+        ("crash", "killed by signal 6 (SIGABRT)"),
+        ("junk", "junk on its standard output"),
+        ("count", "actions in"),
+        ("range", "is out of range; actions are 0 ... 2"),
+        ("error", "it reported an error: no policy loaded"),
+        ("version", "speaks protocol version 9; this gym speaks 1"),
+        ("unseeded", "not deterministic"),
+    ]
+
+    @Test(arguments: bad)
+    func agentCheckFailsEachKindOfBadAgent(fault: String, words: String) throws {
+        let out = try GymTrainProcess.run(["agent", "check", "process:cmd=\(try Self.agent("faulty_agent")) \(fault),name=bad"])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains(words), "\(fault): \(out.stderr)")
+        #expect(!out.stdout.contains("complies"), "\(fault): \(out.stdout)")
+    }
+
+    @Test func agentCheckFailsAHungAgentAfterItsTimeLimit() throws {
+        let file = try Self.agentFile([try Self.agent("faulty_agent"), "hang"], extra: ", \"actSeconds\": 0.5")
+        let out = try GymTrainProcess.run(["agent", "check", "process:\(file)"])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("no reply within its time limit of 0.5 s"), "\(out.stderr)")
+        #expect(out.stderr.contains("faulty_agent: hang at act 2"), "\(out.stderr)")
+    }
+
+    /// Whether process `pid` is gone (or a zombie nobody reaped yet).
+    static func gone(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.contains("State:\tZ")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func noAgentProcessSurvivesASignalToTheGym(signal: Int32) throws {
+        let folder = GymTrainProcess.temporaryFolder("signal")
+        let pidFile = folder.appendingPathComponent("agent.pid").path
+        let file = try Self.agentFile([try Self.agent("faulty_agent"), "hang"],
+                                      extra: ", \"actSeconds\": 600, \"environment\": {\"FAULTY_PIDFILE\": \"\(pidFile)\"}")
+        let gym = Process()
+        gym.executableURL = GymTrainProcess.executable
+        gym.arguments = ["agent", "check", "process:\(file)"]
+        gym.standardOutput = FileHandle.nullDevice
+        gym.standardError = FileHandle.nullDevice
+        try gym.run()
+        // The agent writes its pid once it hangs (the gym then waits for its reply).
+        var pid: Int32?
+        for _ in 0 ..< 6000 where pid == nil {
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8) { pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            else { usleep(10000) }
+        }
+        guard let pid else { gym.terminate(); Issue.record("the agent never hung"); return }
+        #expect(!Self.gone(pid))
+        kill(gym.processIdentifier, signal)
+        gym.waitUntilExit()
+        #expect(gym.terminationReason == .uncaughtSignal && gym.terminationStatus == signal)
+        var dead = false
+        for _ in 0 ..< 500 where !dead { dead = Self.gone(pid); if !dead { usleep(10000) } }
+        if !dead { kill(pid, SIGKILL) }
+        #expect(dead, "agent process \(pid) outlived the gym after signal \(signal)")
+    }
+}
