@@ -24,6 +24,9 @@ enum ABIStatus: Int32, CaseIterable {
     case notReady = 7
     /// Memory the call needs cannot be allocated (nothing was changed).
     case outOfMemory = 8
+    /// An agent the session seats (the opponent) could not act: it faulted
+    /// (an external agent exited, timed out, replied badly).
+    case agentFault = 9
 }
 
 extension ABIStatus {
@@ -40,6 +43,7 @@ extension ABIStatus {
         case .badAction: "bad action"
         case .notReady: "not ready"
         case .outOfMemory: "out of memory"
+        case .agentFault: "agent fault"
         }
     }
 }

@@ -33,9 +33,11 @@ protocol GameAdapter: AnyObject {
     var renderSize: PixelObservation { get }
 
     /// Game `i` starts episode 0 of the restart stream `runSeed`.
-    func reset(_ i: Int, stream runSeed: UInt64)
+    /// - Throws: `agentFault` when a seated agent (the opponent) faults.
+    func reset(_ i: Int, stream runSeed: UInt64) throws(ABIError)
     /// Every game `i` with `mask[i] != 0` starts the next episode of its stream.
-    func resetNext(mask: UnsafePointer<UInt8>)
+    /// - Throws: `agentFault` when a seated agent (the opponent) faults.
+    func resetNext(mask: UnsafePointer<UInt8>) throws(ABIError)
     /// Game `i`'s restart stream (for snapshots).
     func restartStream(_ i: Int) -> RestartStream
     func setRestartStream(_ stream: RestartStream, _ i: Int)
@@ -59,10 +61,12 @@ protocol GameAdapter: AnyObject {
     /// One step of every game through the batch, in its autoreset mode
     /// (actions `N × S`, all in range): rewards `N × S`, flags and ends `N`,
     /// observations `N × S × n` and events `N × E` when given.
+    /// - Throws: `agentFault` when a seated agent (the opponent) faults (the
+    ///   games may be part-stepped: reset them).
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
-              events: UnsafeMutablePointer<Int32>?)
+              events: UnsafeMutablePointer<Int32>?) throws(ABIError)
     /// Game `i`'s two score columns.
     func scores(_ i: Int) -> (Int32, Int32)
     /// One line above the text rendering (scores, step).

@@ -11,7 +11,8 @@ final class PongAdapter: GameAdapter {
     let agentSide: PongSide
     let layout: ObservationLayout
     let count: Int
-    var opponents: [Opponent]
+    /// The opponent of every game (nil: two-player).
+    let opponents: Opponents?
     /// Whether each game keeps its opponent's observations of the episode.
     let keepHistory: Bool
     var history: [[Float]]
@@ -38,7 +39,8 @@ final class PongAdapter: GameAdapter {
         self.batch = batch
         started = (0 ..< count).map { batch.episodesStarted($0) }
         layout = batch.observationLayout
-        opponents = twoPlayer ? [] : try Opponent.make(spec: opponentSpec, config: config, count: count)
+        opponents = twoPlayer ? nil : try Opponents(spec: opponentSpec, config: config, batch: batch,
+                                                      side: self.agentSide.opponent)
         self.keepHistory = keepHistory && !twoPlayer
         history = Array(repeating: [], count: self.keepHistory ? count : 0)
         opponentSeeds = Array(repeating: 0, count: count)
@@ -60,16 +62,16 @@ final class PongAdapter: GameAdapter {
         PixelObservation(width: max(1, Int(config.fieldWidth / 2)), height: max(1, Int(config.fieldHeight / 2))) ?? .atari
     }
 
-    func reset(_ i: Int, stream runSeed: UInt64) {
+    func reset(_ i: Int, stream runSeed: UInt64) throws(ABIError) {
         batch.reset(i, stream: runSeed)
-        startOpponent(i)
+        try startOpponent(i)
         refreshOpponentObservation(i)
     }
 
-    func resetNext(mask: UnsafePointer<UInt8>) {
+    func resetNext(mask: UnsafePointer<UInt8>) throws(ABIError) {
         batch.reset(mask: mask, seeds: nil)
         for i in 0 ..< count where mask[i] != 0 {
-            startOpponent(i)
+            try startOpponent(i)
             refreshOpponentObservation(i)
         }
     }
@@ -81,12 +83,12 @@ final class PongAdapter: GameAdapter {
     /// The opponent of game `i` starts the game's current episode: reset
     /// from the episode's seed (every episode comes from the game's restart
     /// stream: the session never resets with a bare seed), history cleared.
-    func startOpponent(_ i: Int) {
+    func startOpponent(_ i: Int) throws(ABIError) {
         started[i] = batch.episodesStarted(i)
-        guard !twoPlayer else { return }
-        let s = Opponent.seed(episodeSeed: batch.restartStream(i).lastEpisodeSeed ?? 0, side: agentSide.opponent)
+        guard let opponents else { return }
+        let s = Opponents.seed(episodeSeed: batch.restartStream(i).lastEpisodeSeed ?? 0, side: agentSide.opponent)
         opponentSeeds[i] = s
-        opponents[i].reset(seed: s)
+        try opponents.start(i, seed: s)
         if keepHistory { history[i].removeAll(keepingCapacity: true) }
     }
 
@@ -127,34 +129,40 @@ final class PongAdapter: GameAdapter {
     func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
-              events eventOut: UnsafeMutablePointer<Int32>?) {
+              events eventOut: UnsafeMutablePointer<Int32>?) throws(ABIError) {
         let count = self.count, n = self.n
-        events.withUnsafeMutableBufferPointer { ev in
+        try events.withUnsafeMutableBufferPointer { (ev) throws(ABIError) in
             let evp = eventOut == nil ? nil : ev.baseAddress
             if twoPlayer {
                 // The caller's layout is the contract's: seat 0 bottom, seat 1 top.
                 let out = VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
                                            truncated: truncated, ends: ends, events: evp)
                 batch.step(actions: actions, into: out)
-            } else {
+            } else if let opponents {
                 let agent = agentSide == .bottom ? 0 : 1, opponent = 1 - agent
-                opponentObs.withUnsafeMutableBufferPointer { oo in
-                    seatActions.withUnsafeMutableBufferPointer { sa in
-                        seatObs.withUnsafeMutableBufferPointer { so in
-                            seatRewards.withUnsafeMutableBufferPointer { sr in
+                try opponentObs.withUnsafeMutableBufferPointer { (oo) throws(ABIError) in
+                    try seatActions.withUnsafeMutableBufferPointer { (sa) throws(ABIError) in
+                        try seatObs.withUnsafeMutableBufferPointer { (so) throws(ABIError) in
+                            try seatRewards.withUnsafeMutableBufferPointer { (sr) throws(ABIError) in
                                 guard let oo = oo.baseAddress, let sa = sa.baseAddress, let so = so.baseAddress,
                                       let sr = sr.baseAddress else { return }
+                                if keepHistory {
+                                    for i in 0 ..< count {
+                                        history[i].append(contentsOf: UnsafeBufferPointer(start: oo + i * n, count: n))
+                                    }
+                                }
+                                try opponents.actAll(observations: oo, stride: n)
                                 for i in 0 ..< count {
-                                    let row = oo + i * n
-                                    if keepHistory { history[i].append(contentsOf: UnsafeBufferPointer(start: row, count: n)) }
                                     sa[2 * i + agent] = actions[i]
-                                    sa[2 * i + opponent] = Int32(truncatingIfNeeded: opponents[i].act(row, count: n))
+                                    sa[2 * i + opponent] = opponents.actions[i]
                                 }
                                 let out = VectorStepOutput(observations: so, rewards: sr, terminated: terminated,
                                                            truncated: truncated, ends: ends, events: evp)
                                 batch.step(actions: sa, into: out)
                                 if batch.autoresetMode == .nextStep {
-                                    for i in 0 ..< count where batch.episodesStarted(i) != started[i] { startOpponent(i) }
+                                    for i in 0 ..< count where batch.episodesStarted(i) != started[i] {
+                                        try startOpponent(i)
+                                    }
                                 }
                                 for i in 0 ..< count {
                                     rewards[i] = sr[2 * i + agent]
@@ -216,13 +224,18 @@ final class PongAdapter: GameAdapter {
             }
         }
         do { try batch.restore(saved, into: i) } catch { throw ABIError(.badSnapshot, "snapshot: \(error.description)") }
-        guard !twoPlayer else { return }
-        // Rebuild the opponent: same seed, same observations in the same order.
+        guard let opponents else { return }
+        // Rebuild the opponent: same seed, same observations in the same order
+        // (each in game i's row of the opponents' observations, as a step shows it).
         opponentSeeds[i] = p.opponentSeed
-        opponents[i].reset(seed: p.opponentSeed)
-        p.history.withUnsafeBufferPointer { h in
-            guard let base = h.baseAddress else { return }
-            for k in 0 ..< h.count / n { _ = opponents[i].act(base + k * n, count: n) }
+        try opponents.start(i, seed: p.opponentSeed)
+        let n = self.n
+        try opponentObs.withUnsafeMutableBufferPointer { (oo) throws(ABIError) in
+            guard let base = oo.baseAddress else { return }
+            for k in 0 ..< p.history.count / n {
+                for j in 0 ..< n { base[i * n + j] = p.history[k * n + j] }
+                try opponents.act(i, observations: base, stride: n)
+            }
         }
         if keepHistory { history[i] = p.history }
         started[i] = batch.episodesStarted(i)

@@ -81,7 +81,7 @@ final class Session: @unchecked Sendable {
             ? FrameStack(depth: c.frameStack, order: c.channelsOrder, frameBytes: c.pixelSize.byteCount,
                          stacks: c.numGames * seats)
             : nil
-        for i in 0 ..< count { games.reset(i, stream: c.seed &+ UInt64(i)) }
+        for i in 0 ..< count { try games.reset(i, stream: c.seed &+ UInt64(i)) }
         if let stack {
             // The stacks are pixel observations of every game from the start.
             try games.preparePixels()
@@ -174,14 +174,14 @@ final class Session: @unchecked Sendable {
         guard (given == nil && seeds == nil) || n == Int64(count) else {
             throw ABIError(.invalidArgument, "reset: mask and seeds hold \(n) entries, the environment has \(count) games")
         }
-        mask.withUnsafeMutableBufferPointer { m in
+        try mask.withUnsafeMutableBufferPointer { (m) throws(ABIError) in
             guard let m = m.baseAddress else { return }
             for i in 0 ..< count {
                 let chosen = given.map { $0[i] != 0 } ?? true
-                if chosen, let seeds { games.reset(i, stream: seeds[i]) }
+                if chosen, let seeds { try games.reset(i, stream: seeds[i]) }
                 m[i] = chosen && seeds == nil ? 1 : 0
             }
-            if seeds == nil { games.resetNext(mask: m) }
+            if seeds == nil { try games.resetNext(mask: m) }
             if let stack {
                 for i in 0 ..< count where given.map({ $0[i] != 0 }) ?? true { advanceStack(stack, game: i, starting: true) }
             }
@@ -223,9 +223,9 @@ final class Session: @unchecked Sendable {
         if stack != nil, config.autoreset == .nextStep {
             for i in 0 ..< count { mask[i] = games.ended(i) ? 1 : 0 }
         }
-        ends.withUnsafeMutableBufferPointer { endBuf in
+        try ends.withUnsafeMutableBufferPointer { (endBuf) throws(ABIError) in
             guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
-            games.step(actions: stepActions, observations: obs, rewards: stepRewards, terminated: terminated,
+            try games.step(actions: stepActions, observations: obs, rewards: stepRewards, terminated: terminated,
                        truncated: truncated, ends: endp, events: events)
             for k in 0 ..< per { rewards[k] = Double(stepRewards[k]) }
             // Scores before a same-step restart: the ended episode's.
@@ -236,7 +236,7 @@ final class Session: @unchecked Sendable {
                 let restarting = config.autoreset == .nextStep
                 for i in 0 ..< count { advanceStack(stack, game: i, starting: restarting && mask[i] != 0) }
             }
-            if config.autoreset == .sameStep { restartEnded(terminated: terminated, truncated: truncated, obs: obs) }
+            if config.autoreset == .sameStep { try restartEnded(terminated: terminated, truncated: truncated, obs: obs) }
         }
         if let px = buffer(.pixels, UInt8.self) {
             for i in 0 ..< count { renderSeats(i, into: px) }
@@ -247,11 +247,11 @@ final class Session: @unchecked Sendable {
     /// observation and pixels to the final buffers and start their stream's
     /// next episode (see the type's doc).
     func restartEnded(terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
-                      obs: UnsafeMutablePointer<Float>?) {
+                      obs: UnsafeMutablePointer<Float>?) throws(ABIError) {
         let finalObs = buffer(.finalObservations, Float.self)
         let finalPx = buffer(.finalPixels, UInt8.self)
         let rows = seats * obsCount
-        mask.withUnsafeMutableBufferPointer { m in
+        try mask.withUnsafeMutableBufferPointer { (m) throws(ABIError) in
             guard let m = m.baseAddress else { return }
             var any = false
             for i in 0 ..< count {
@@ -263,7 +263,7 @@ final class Session: @unchecked Sendable {
                 if let finalPx { renderSeats(i, into: finalPx) }
             }
             guard any else { return }
-            games.resetNext(mask: m)
+            try games.resetNext(mask: m)
             if let obs { for i in 0 ..< count where m[i] != 0 { games.observe(i, into: obs + i * rows) } }
             if let stack { for i in 0 ..< count where m[i] != 0 { advanceStack(stack, game: i, starting: true) } }
         }

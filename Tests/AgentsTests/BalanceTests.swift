@@ -43,14 +43,14 @@ import Gym
 
     @Test func unchangedRulesReproduceTheBaselineExactlyAndAChangeIsFlagged() throws {
         let set = try BalanceScenarioSet.decode(Self.small, source: "s.json")
-        let recorded = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
+        let recorded = try BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
         let baseline = BalanceBaseline(set: set, scenarioFile: "s.json", rules: set.rules, results: recorded)
         // Through the file format and back: still bit-identical.
         let decoded = try BalanceBaseline.decode(baseline.json.serialized(), source: "b.json")
         #expect(decoded.results == recorded)
         try decoded.checkMatches(set, source: "b.json")
 
-        let again = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 1))
+        let again = try BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 1))
         let check = BalanceCheck(alpha: set.alpha)
         let rows = check.compare(baseline: decoded.results, current: again)
         #expect(rows.count == 14)
@@ -60,7 +60,7 @@ import Gym
         var changed = PongConfig()
         changed.paddleWidth *= 0.6
         changed.serveSpeed = 3
-        let moved = check.compare(baseline: decoded.results, current: PongBalance.run(set, config: changed, runner: ParallelRunner(workers: 2)))
+        let moved = check.compare(baseline: decoded.results, current: try PongBalance.run(set, config: changed, runner: ParallelRunner(workers: 2)))
         #expect(moved.contains { $0.verdict == .changed }, "\(moved.map { "\($0.scenario) \($0.metric) z \($0.z)" })")
     }
 
@@ -92,8 +92,8 @@ import Gym
 
     @Test func breakoutBalanceReproducesExactlyAndFlagsAMuchHarderGame() throws {
         let set = try BalanceScenarioSet.decode(Self.breakout, source: "b.json")
-        let one = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 1))
-        let two = BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
+        let one = try BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 1))
+        let two = try BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
         #expect(one == two)
         #expect(one[0].metrics.map(\.name) == ["score", "bricksPerLife", "ballsLost", "episodeLength", "levelClearRate",
                                                "pushes", "specialActivations", "watchdogRate", "truncationRate"])
@@ -105,7 +105,7 @@ import Gym
         var changed = BreakoutConfig()
         changed.ballSpeed = 8
         changed.paddleWidth = 12
-        let moved = check.compare(baseline: decoded.results, current: BalanceRun.run(set, rules: .breakout(changed), runner: ParallelRunner(workers: 2)))
+        let moved = check.compare(baseline: decoded.results, current: try BalanceRun.run(set, rules: .breakout(changed), runner: ParallelRunner(workers: 2)))
         #expect(moved.contains { $0.verdict == .changed }, "\(moved.map { "\($0.scenario) \($0.metric) z \($0.z)" })")
     }
 }

@@ -79,7 +79,7 @@ import Gym
             #expect(reference.episodes.contains { $0.steps < 600 }, "some games end before the step limit")
             #expect(reference.episodes.contains { $0.steps == 600 }, "some episodes stop at the step limit")
             for (workers, slots) in [(1, 1), (1, 3), (2, 5), (3, 16)] {
-                let batched = Rollout.play(plan, task: task, path: .batched, slots: slots,
+                let batched = try Rollout.play(plan, task: task, path: .batched, slots: slots,
                                            runner: ParallelRunner(workers: workers))
                 #expect(Self.bits(batched) == Self.bits(reference),
                         "opponents \(opponents), statistics \(collect), workers \(workers), slots \(slots)")
@@ -102,13 +102,13 @@ import Gym
         let reference = Rollout.playOneByOne(plan, task: task, runner: ParallelRunner(workers: 1))
         #expect(reference.episodes.contains { $0.totalReturn != 0 }, "preset \(preset): no point was scored")
         for (workers, slots) in [(1, 2), (2, 5)] {
-            let batched = Rollout.play(plan, task: task, path: .batched, slots: slots,
+            let batched = try Rollout.play(plan, task: task, path: .batched, slots: slots,
                                        runner: ParallelRunner(workers: workers))
             #expect(Self.bits(batched) == Self.bits(reference), "preset \(preset), workers \(workers), slots \(slots)")
         }
     }
 
-    @Test func breakoutBatchedEpisodesEqualOneByOneForAnyWorkersAndSlots() {
+    @Test func breakoutBatchedEpisodesEqualOneByOneForAnyWorkersAndSlots() throws {
         var config = BreakoutConfig()
         config.lives = 1
         let task = BreakoutTask(config: config, episodeSteps: 500)
@@ -120,7 +120,7 @@ import Gym
             #expect(reference.episodes.contains { $0.steps < 500 }, "some games end before the step limit")
             #expect(reference.episodes.contains { $0.totalReturn > 0 }, "some episodes score")
             for (workers, slots) in [(1, 1), (1, 3), (2, 5), (3, 16)] {
-                let batched = Rollout.play(plan, task: task, path: .batched, slots: slots,
+                let batched = try Rollout.play(plan, task: task, path: .batched, slots: slots,
                                            runner: ParallelRunner(workers: workers))
                 #expect(Self.bits(batched) == Self.bits(reference),
                         "statistics \(collect), workers \(workers), slots \(slots)")
@@ -130,23 +130,23 @@ import Gym
 
     /// A few ES iterations: the policy (bits), normaliser, steps and reports
     /// of the batched path equal the reference's.
-    func expectSameTraining<Task: TrainingTask>(_ task: Task, normalize: Bool, label: String) {
+    func expectSameTraining<Task: TrainingTask>(_ task: Task, normalize: Bool, label: String) throws {
         var settings = TrainerSettings()
         (settings.population, settings.episodesPerMember, settings.sigma) = (6, 3, 0.1)
         (settings.learningRate, settings.weightDecay) = (0.05, 0.005)
-        func train(_ path: RolloutPath, workers: Int, slots: Int) -> (LinearPolicy, [IterationReport]) {
+        func train(_ path: RolloutPath, workers: Int, slots: Int) throws -> (LinearPolicy, [IterationReport]) {
             var es = EvolutionStrategies(task: task, settings: settings, seed: 5, normalize: normalize,
                                          trainConfigHash: 0)
             es.rolloutPath = path
             es.slots = slots
             let runner = ParallelRunner(workers: workers)
-            let reports = (0 ..< 3).map { _ in es.iterate(runner: runner) }
+            let reports = try (0 ..< 3).map { _ in try es.iterate(runner: runner) }
             return (es.policy, reports)
         }
-        let (reference, referenceReports) = train(.oneByOne, workers: 1, slots: 1)
+        let (reference, referenceReports) = try train(.oneByOne, workers: 1, slots: 1)
         #expect(reference.parameters.contains { $0 != 0 }, "\(label): the policy moved")
         for (workers, slots) in [(1, 5), (2, 3), (3, 1)] {
-            let (policy, reports) = train(.batched, workers: workers, slots: slots)
+            let (policy, reports) = try train(.batched, workers: workers, slots: slots)
             #expect(policy.parameters.map(\.bitPattern) == reference.parameters.map(\.bitPattern)
                     && policy.normalizer == reference.normalizer && reports == referenceReports,
                     "\(label), workers \(workers), slots \(slots)")
@@ -155,13 +155,13 @@ import Gym
 
     @Test func esTrainingIsIdenticalOnTheBatchedPath() throws {
         let config = Self.pongConfig()
-        expectSameTraining(PongTask(config: config, opponents: [.agent(try AgentSpec.parse("tracker")),
+        try expectSameTraining(PongTask(config: config, opponents: [.agent(try AgentSpec.parse("tracker")),
                                                                 .agent(try AgentSpec.parse("random"))],
                                     episodeSteps: 300),
                            normalize: false, label: "pong tracker;random")
-        expectSameTraining(PongTask(config: config, opponents: [.selfPlay], episodeSteps: 300),
+        try expectSameTraining(PongTask(config: config, opponents: [.selfPlay], episodeSteps: 300),
                            normalize: true, label: "pong self-play, normalised")
-        expectSameTraining(BreakoutTask(config: BreakoutConfig(), episodeSteps: 300), normalize: true,
+        try expectSameTraining(BreakoutTask(config: BreakoutConfig(), episodeSteps: 300), normalize: true,
                            label: "breakout, normalised")
     }
 
@@ -171,15 +171,15 @@ import Gym
         let task = PongTask(config: config, opponent: .agent(try AgentSpec.parse("tracker")), episodeSteps: 500)
         let breakoutTask = BreakoutTask(config: BreakoutConfig(), episodeSteps: 400)
         let breakout = Self.centre(inputs: BreakoutGame().observationCount, outputs: 4, seed: 4, normalize: true)
-        let pongReference = PolicyEvaluation.run(task: task, policy: pong, episodes: 5, steps: 500, seed: 8,
+        let pongReference = try PolicyEvaluation.run(task: task, policy: pong, episodes: 5, steps: 500, seed: 8,
                                                  runner: ParallelRunner(workers: 1), path: .oneByOne)
-        let breakoutReference = PolicyEvaluation.run(task: breakoutTask, policy: breakout, episodes: 5, steps: 400,
+        let breakoutReference = try PolicyEvaluation.run(task: breakoutTask, policy: breakout, episodes: 5, steps: 400,
                                                      seed: 8, runner: ParallelRunner(workers: 1), path: .oneByOne)
         for (workers, slots) in [(1, 2), (2, 3), (3, 16)] {
             let runner = ParallelRunner(workers: workers)
-            let p = PolicyEvaluation.run(task: task, policy: pong, episodes: 5, steps: 500, seed: 8, runner: runner,
+            let p = try PolicyEvaluation.run(task: task, policy: pong, episodes: 5, steps: 500, seed: 8, runner: runner,
                                          path: .batched, slots: slots)
-            let b = PolicyEvaluation.run(task: breakoutTask, policy: breakout, episodes: 5, steps: 400, seed: 8,
+            let b = try PolicyEvaluation.run(task: breakoutTask, policy: breakout, episodes: 5, steps: 400, seed: 8,
                                          runner: runner, path: .batched, slots: slots)
             #expect(p == pongReference && p.meanReturn.bitPattern == pongReference.meanReturn.bitPattern,
                     "pong, workers \(workers), slots \(slots)")
@@ -188,13 +188,17 @@ import Gym
         }
     }
 
-    @Test func automaticPathBatchesPongOnlyWithoutFrameSkipOrStickyActions() {
+    /// Opponents act batched only on the slot engine, so every game task's
+    /// automatic path is batched, whatever the frame skip or sticky actions.
+    @Test func automaticPathBatchesEveryGameTask() {
         var skipped = PongConfig()
         skipped.frameSkip = 2
         var sticky = PongConfig()
         sticky.stickyActionProbability = 0.25
-        #expect(PongTask(config: PongConfig(), opponent: .selfPlay, episodeSteps: 10).batchIsFaster)
-        #expect(!PongTask(config: skipped, opponent: .selfPlay, episodeSteps: 10).batchIsFaster)
-        #expect(!PongTask(config: sticky, opponent: .selfPlay, episodeSteps: 10).batchIsFaster)
+        for config in [PongConfig(), skipped, sticky] {
+            #expect(RolloutPath.automatic.tries(batchedFor: PongTask(config: config, opponent: .selfPlay,
+                                                                     episodeSteps: 10)))
+        }
+        #expect(RolloutPath.automatic.tries(batchedFor: BreakoutTask(config: BreakoutConfig(), episodeSteps: 10)))
     }
 }

@@ -5,9 +5,9 @@ import Gym
 @Suite struct BreakoutDuplicateTests {
     static let agents = try! ["random", "constant:action=0", "tracker:noise=1"].map { try AgentSpec.parse($0) }
 
-    @Test func everyAgentPlaysTheSameSeedsAndResultsIgnoreWorkers() {
-        let one = BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 4, seed: 5, runner: ParallelRunner(workers: 1))
-        let three = BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 4, seed: 5, runner: ParallelRunner(workers: 3))
+    @Test func everyAgentPlaysTheSameSeedsAndResultsIgnoreWorkers() throws {
+        let one = try BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 4, seed: 5, runner: ParallelRunner(workers: 1))
+        let three = try BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 4, seed: 5, runner: ParallelRunner(workers: 3))
         #expect(one == three)
         for k in 0 ..< 4 {
             let seeds = Set(one.map { $0[k].seed })
@@ -15,8 +15,8 @@ import Gym
         }
     }
 
-    @Test func outcomesCompareScoresSeedBySeed() {
-        let results = BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 4, seed: 5, runner: ParallelRunner(workers: 2))
+    @Test func outcomesCompareScoresSeedBySeed() throws {
+        let results = try BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 4, seed: 5, runner: ParallelRunner(workers: 2))
         let outcomes = BreakoutDuplicate.outcomes(results)
         #expect(outcomes.pairings.count == 3)
         for p in outcomes.pairings {
@@ -30,7 +30,7 @@ import Gym
     }
 
     @Test func episodeRecordReplaysToTheSameEpisode() throws {
-        let results = BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 2, seed: 9, runner: ParallelRunner(workers: 2))
+        let results = try BreakoutDuplicate.run(config: BreakoutConfig(), agents: Self.agents, episodes: 2, seed: 9, runner: ParallelRunner(workers: 2))
         for (a, row) in results.enumerated() {
             for (k, r) in row.enumerated() {
                 let line = BreakoutEpisodeRecord(agent: Self.agents[a].text, episode: k, config: BreakoutConfig(), result: r).line

@@ -4,22 +4,22 @@ import Testing
 
 /// The Breakout tracker, agent specs for Breakout, and the evaluation.
 @Suite struct BreakoutAgentTests {
-    @Test func trackerClearsTheClassicWallInMostEpisodes() {
-        let results = BreakoutEvaluation.run(config: BreakoutConfig(), agent: try! AgentSpec.parse("tracker"),
+    @Test func trackerClearsTheClassicWallInMostEpisodes() throws {
+        let results = try BreakoutEvaluation.run(config: BreakoutConfig(), agent: try! AgentSpec.parse("tracker"),
                                              episodes: 6, runSeed: 11, runner: ParallelRunner(workers: 2))
         let summary = BreakoutEvalSummary(results)
         #expect(summary.clearedAWall >= 5, "cleared \(summary.clearedAWall) of 6")
-        let random = BreakoutEvalSummary(BreakoutEvaluation.run(config: BreakoutConfig(), agent: try! AgentSpec.parse("random"),
+        let random = BreakoutEvalSummary(try BreakoutEvaluation.run(config: BreakoutConfig(), agent: try! AgentSpec.parse("random"),
                                                                  episodes: 6, runSeed: 11, runner: ParallelRunner(workers: 2)))
         #expect(random.clearedAWall == 0 && summary.meanScore > 3 * random.meanScore)
     }
 
-    @Test func evaluationIsTheSameForAnyNumberOfWorkers() {
+    @Test func evaluationIsTheSameForAnyNumberOfWorkers() throws {
         let spec = try! AgentSpec.parse("tracker:reaction=5,noise=1,speed=0.8")
         var config = BreakoutConfig()
         config.maxSteps = 2000
-        let one = BreakoutEvaluation.run(config: config, agent: spec, episodes: 5, runSeed: 3, runner: ParallelRunner(workers: 1))
-        let two = BreakoutEvaluation.run(config: config, agent: spec, episodes: 5, runSeed: 3, runner: ParallelRunner(workers: 2))
+        let one = try BreakoutEvaluation.run(config: config, agent: spec, episodes: 5, runSeed: 3, runner: ParallelRunner(workers: 1))
+        let two = try BreakoutEvaluation.run(config: config, agent: spec, episodes: 5, runSeed: 3, runner: ParallelRunner(workers: 2))
         #expect(one == two)
         #expect(one.map(\.index) == [0, 1, 2, 3, 4])
         #expect(Set(one.map(\.seed)).count == 5)

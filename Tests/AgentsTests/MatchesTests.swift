@@ -82,11 +82,11 @@ import Gym
 
     /// Batched equals the reference for every worker and slot count.
     func expectBatchedEqualsReference<G: PlayableGame>(_: G.Type, name: String, config: G.Config, roster: [AgentSpec],
-                                                       count: Int) where G.Record: Equatable {
+                                                       count: Int) throws where G.Record: Equatable {
         let expected = Self.reference(G.self, config: config, roster: roster, count: count)
         for workers in [1, 2, 3] {
             for slots in [1, 3, 8] {
-                let got = Matches.playBatched(G.self, config: config, roster: roster, count: count, slots: slots,
+                let got = try Matches.playBatched(G.self, config: config, roster: roster, count: count, slots: slots,
                                               runner: ParallelRunner(workers: workers)) { g in
                     Self.game(g, rosterCount: roster.count, seats: G.seats)
                 }
@@ -105,25 +105,25 @@ import Gym
             let expected = Self.reference(Pong.self, config: config, roster: roster, count: count)
             // Both ways a game ends are covered (self-play of the perfect tracker hits the step limit).
             #expect(expected.contains { $0.end == .stepLimit } && expected.contains { $0.end == .gameOver }, "\(name)")
-            expectBatchedEqualsReference(Pong.self, name: name, config: config, roster: roster, count: count)
+            try expectBatchedEqualsReference(Pong.self, name: name, config: config, roster: roster, count: count)
         }
     }
 
     @Test func batchedBreakoutEpisodesEqualThePlayedAloneForAnySlotsAndWorkers() throws {
         for (name, config) in try Self.breakoutConfigs() {
             let roster = try Self.breakoutRoster(config)
-            expectBatchedEqualsReference(Breakout.self, name: name, config: config, roster: roster,
+            try expectBatchedEqualsReference(Breakout.self, name: name, config: config, roster: roster,
                                          count: 2 * roster.count + 1)
         }
     }
 
-    /// The automatic and the one-by-one paths both give the reference.
+    /// The automatic (batched) and the one-by-one paths both give the reference.
     func expectEveryPathEqualsReference<G: PlayableGame>(_: G.Type, name: String, config: G.Config,
-                                                         roster: [AgentSpec]) where G.Record: Equatable {
+                                                         roster: [AgentSpec]) throws where G.Record: Equatable {
         let count = roster.count + 2
         let expected = Self.reference(G.self, config: config, roster: roster, count: count)
         for path in [RolloutPath.automatic, .oneByOne] {
-            let got = Matches.play(G.self, config: config, roster: roster, count: count, path: path,
+            let got = try Matches.play(G.self, config: config, roster: roster, count: count, path: path,
                                    runner: ParallelRunner(workers: 2)) { g in
                 Self.game(g, rosterCount: roster.count, seats: G.seats)
             }
@@ -131,18 +131,16 @@ import Gym
         }
     }
 
-    @Test func automaticPathBatchesBreakoutAndAgrees() throws {
+    @Test func everyBreakoutPathAgrees() throws {
         for (name, config) in try Self.breakoutConfigs() {
-            #expect(Breakout.batchIsFaster(config), "\(name)")
-            expectEveryPathEqualsReference(Breakout.self, name: name, config: config,
+            try expectEveryPathEqualsReference(Breakout.self, name: name, config: config,
                                            roster: try Self.breakoutRoster(config))
         }
     }
 
-    @Test func automaticPathBatchesPongOnlyOneFrameStepsWithoutStickyActionsAndAgrees() throws {
+    @Test func everyPongPathAgrees() throws {
         for (name, config) in Self.pongConfigs() {
-            #expect(Pong.batchIsFaster(config) == (name != "frame skip + sticky"), "\(name)")
-            expectEveryPathEqualsReference(Pong.self, name: name, config: config, roster: try Self.pongRoster(config))
+            try expectEveryPathEqualsReference(Pong.self, name: name, config: config, roster: try Self.pongRoster(config))
         }
     }
 
@@ -150,13 +148,13 @@ import Gym
         let config = Self.pongConfigs()[0].1
         let roster = try Self.pongRoster(config)
         let counter = ProgressTally()
-        let got = Matches.playBatched(Pong.self, config: config, roster: roster, count: 11, slots: 4,
+        let got = try Matches.playBatched(Pong.self, config: config, roster: roster, count: 11, slots: 4,
                                       runner: ParallelRunner(workers: 2), game: { g in
             Self.game(g, rosterCount: roster.count, seats: 2)
         }, progress: { counter.add() })
         #expect(got.map(\.seed) == (0 ..< 11).map { Seeds.episode(runSeed: 99, index: $0) })
         #expect(counter.value == 11)
-        #expect(Matches.playBatched(Pong.self, config: config, roster: roster, count: 0, slots: 4,
+        #expect(try Matches.playBatched(Pong.self, config: config, roster: roster, count: 0, slots: 4,
                                     runner: ParallelRunner(workers: 2)) { g in
             Self.game(g, rosterCount: roster.count, seats: 2)
         }.isEmpty)

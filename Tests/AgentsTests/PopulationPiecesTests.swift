@@ -32,7 +32,7 @@ import Gym
     func piecesJoinedInMemberOrderGiveTheWholeIteration(normalize: Bool) throws {
         let config = try smallConfig(opponent: "tracker:noise=0.5", normalize: normalize, workers: 2)
         var whole = try TrainingSession(config: config)
-        runIterations(&whole, 3, workers: 2)
+        try runIterations(&whole, 3, workers: 2)
         #expect(whole.policy.parameters.contains { $0 != 0 }, "training changed nothing")
         for cuts in [[3], [1, 2, 6], [2, 4, 6]] {
             let pieces = try piecewise(config, iterations: 3, cuts: cuts)

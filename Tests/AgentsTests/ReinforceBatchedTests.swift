@@ -14,7 +14,7 @@ import Gym
         var meanReturns: [UInt64]
     }
 
-    static func train(_ task: PongTask, normalize: Bool, path: RolloutPath, workers: Int, slots: Int) -> Run {
+    static func train(_ task: PongTask, normalize: Bool, path: RolloutPath, workers: Int, slots: Int) throws -> Run {
         var settings = TrainerSettings()
         (settings.batchEpisodes, settings.discount, settings.baselineLearningRate) = (7, 0.99, 0.05)
         (settings.learningRate, settings.weightDecay) = (0.05, 0.001)
@@ -22,7 +22,7 @@ import Gym
         trainer.rolloutPath = path
         trainer.slots = slots
         let runner = ParallelRunner(workers: workers)
-        let reports = (0 ..< 3).map { _ in trainer.iterate(runner: runner) }
+        let reports = try (0 ..< 3).map { _ in try trainer.iterate(runner: runner) }
         return Run(parameters: trainer.policy.parameters.map(\.bitPattern),
                    baseline: trainer.state.baseline.map(\.bitPattern), normalizer: trainer.policy.normalizer,
                    state: trainer.state, reports: reports, meanReturns: reports.map(\.meanReturn.bitPattern))
@@ -39,13 +39,13 @@ import Gym
         #expect(fixed.batchIsFaster && selfPlay.batchIsFaster)
         for (task, normalize, label) in [(fixed, false, "tracker;random"), (fixed, true, "tracker;random, normalised"),
                                          (selfPlay, true, "self;tracker, normalised")] {
-            let reference = Self.train(task, normalize: normalize, path: .oneByOne, workers: 1, slots: 1)
+            let reference = try Self.train(task, normalize: normalize, path: .oneByOne, workers: 1, slots: 1)
             #expect(reference.parameters.contains { $0 != 0 } && reference.baseline.contains { $0 != 0 },
                     "\(label): the policy and baseline moved")
             // 7 episodes of at most 900 steps: some games end before the limit.
             #expect(reference.reports.contains { $0.steps < 7 * 900 }, "\(label): some games end")
             for (workers, slots) in [(1, 1), (2, 5), (3, 16)] {
-                let batched = Self.train(task, normalize: normalize, path: .batched, workers: workers, slots: slots)
+                let batched = try Self.train(task, normalize: normalize, path: .batched, workers: workers, slots: slots)
                 #expect(batched == reference, "\(label), workers \(workers), slots \(slots)")
             }
         }
@@ -87,7 +87,7 @@ import Gym
                 "some games end, some stop at the step limit: \(reference.map(\.result.steps))")
         #expect(reference.allSatisfy { ($0.statistics != nil) == normalize })
         for (workers, slots) in [(1, 1), (1, 4), (2, 5), (3, 16)] {
-            let batched = try #require(task.playReinforceBatched(plan, runner: ParallelRunner(workers: workers),
+            let batched = try #require(try task.playReinforceBatched(plan, runner: ParallelRunner(workers: workers),
                                                                  slots: slots))
             #expect(Self.bits(batched) == Self.bits(reference),
                     "normalise \(normalize), workers \(workers), slots \(slots)")
@@ -108,7 +108,7 @@ import Gym
                                  baseline: baseline)
         let reference = plan.playOneByOne(task: task, runner: ParallelRunner(workers: 1))
         for (workers, slots) in [(1, 3), (2, 16)] {
-            let batched = try #require(task.playReinforceBatched(plan, runner: ParallelRunner(workers: workers),
+            let batched = try #require(try task.playReinforceBatched(plan, runner: ParallelRunner(workers: workers),
                                                                  slots: slots))
             #expect(Self.bits(batched) == Self.bits(reference),
                     "normalise \(normalize), workers \(workers), slots \(slots)")
@@ -131,8 +131,8 @@ import Gym
         var config = PongConfig()
         config.maxScore = 2
         let task = PongTask(config: config, opponent: .agent(try AgentSpec.parse("tracker")), episodeSteps: 900)
-        let one = Self.train(task, normalize: true, path: .oneByOne, workers: 1, slots: 1)
-        let three = Self.train(task, normalize: true, path: .oneByOne, workers: 3, slots: 1)
+        let one = try Self.train(task, normalize: true, path: .oneByOne, workers: 1, slots: 1)
+        let three = try Self.train(task, normalize: true, path: .oneByOne, workers: 3, slots: 1)
         #expect(one == three)
     }
 }

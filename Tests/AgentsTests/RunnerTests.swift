@@ -20,11 +20,11 @@ import Gym
         config.maxScore = 3
         let agent = try AgentSpec.parse("tracker:reaction=2,noise=0.5")
         let opponent = try AgentSpec.parse("random")
-        let reference = PongEvaluation.run(config: config, agent: agent, opponent: opponent, episodes: 24,
+        let reference = try PongEvaluation.run(config: config, agent: agent, opponent: opponent, episodes: 24,
                                            runSeed: 5, runner: ParallelRunner(workers: 1))
         #expect(reference.map(\.index) == Array(0 ..< 24))
         for w in [2, 3, 8] {
-            let got = PongEvaluation.run(config: config, agent: agent, opponent: opponent, episodes: 24,
+            let got = try PongEvaluation.run(config: config, agent: agent, opponent: opponent, episodes: 24,
                                          runSeed: 5, runner: ParallelRunner(workers: w))
             #expect(got == reference, "workers \(w)")
         }
@@ -47,7 +47,7 @@ import Gym
     }
 
     @Test func trackerBeatsRandomEveryGame() throws {
-        let results = PongEvaluation.run(config: PongConfig(), agent: try AgentSpec.parse("tracker"),
+        let results = try PongEvaluation.run(config: PongConfig(), agent: try AgentSpec.parse("tracker"),
                                          opponent: try AgentSpec.parse("random"), episodes: 6, runSeed: 3,
                                          runner: ParallelRunner(workers: 2))
         let summary = PongEvalSummary(results)
@@ -58,7 +58,7 @@ import Gym
     @Test func skillKnobsGradeTheTracker() throws {
         var config = PongConfig()
         config.maxScore = 5
-        let results = PongEvaluation.run(config: config, agent: try AgentSpec.parse("tracker"),
+        let results = try PongEvaluation.run(config: config, agent: try AgentSpec.parse("tracker"),
                                          opponent: try AgentSpec.parse("tracker:reaction=8,noise=1.5,speed=0.6"),
                                          episodes: 10, runSeed: 11, runner: ParallelRunner(workers: 2))
         #expect(PongEvalSummary(results).pointShare > 0.6)

@@ -60,15 +60,15 @@ import Gym
         let strong = try AgentSpec.parse("tracker:noise=1.5"), weak = try AgentSpec.parse("tracker:noise=4")
         var config = PongConfig()
         config.maxScore = 3
-        let a = PongSPRT.run(config: config, candidate: strong, baseline: weak, test: SPRT(), maxPairs: 200,
+        let a = try PongSPRT.run(config: config, candidate: strong, baseline: weak, test: SPRT(), maxPairs: 200,
                              seed: 11, batch: 3, runner: ParallelRunner(workers: 1))
-        let b = PongSPRT.run(config: config, candidate: strong, baseline: weak, test: SPRT(), maxPairs: 200,
+        let b = try PongSPRT.run(config: config, candidate: strong, baseline: weak, test: SPRT(), maxPairs: 200,
                              seed: 11, batch: 16, runner: ParallelRunner(workers: 3))
         #expect(a.state == b.state)
         #expect(a.games == b.games)
         #expect(a.state.decision == .acceptH1)
         #expect(a.games.count == 2 * a.state.pairs)
-        let c = PongSPRT.run(config: config, candidate: weak, baseline: strong, test: SPRT(), maxPairs: 200,
+        let c = try PongSPRT.run(config: config, candidate: weak, baseline: strong, test: SPRT(), maxPairs: 200,
                              seed: 11, batch: 8, runner: ParallelRunner(workers: 2))
         #expect(c.state.decision == .acceptH0)
     }

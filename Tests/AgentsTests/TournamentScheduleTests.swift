@@ -28,10 +28,10 @@ import Gym
         }
     }
 
-    @Test func playedGamesUseTheScheduledSeedsAndSides() {
+    @Test func playedGamesUseTheScheduledSeedsAndSides() throws {
         let agents = try! ["random", "tracker:noise=3", "constant:action=1"].map { try AgentSpec.parse($0) }
         let s = TournamentSchedule(agentCount: 3, format: .roundRobin, pairs: 2, seed: 9)
-        let games = PongTournament.run(config: PongConfig(), agents: agents, schedule: s, runner: ParallelRunner(workers: 2))
+        let games = try PongTournament.run(config: PongConfig(), agents: agents, schedule: s, runner: ParallelRunner(workers: 2))
         var bottomGames = [0, 0, 0], topGames = [0, 0, 0]
         for (g, game) in games.enumerated() {
             #expect(game.slot == s.slot(g))
@@ -48,11 +48,11 @@ import Gym
         #expect(bottomGames == [4, 4, 4])
     }
 
-    @Test func tournamentResultsAreIdenticalForOneAndSeveralWorkers() {
+    @Test func tournamentResultsAreIdenticalForOneAndSeveralWorkers() throws {
         let agents = try! ["random", "tracker:noise=4", "tracker:noise=2"].map { try AgentSpec.parse($0) }
         let s = TournamentSchedule(agentCount: 3, format: .roundRobin, pairs: 3, seed: 42)
-        let one = PongTournament.run(config: PongConfig(), agents: agents, schedule: s, runner: ParallelRunner(workers: 1))
-        let three = PongTournament.run(config: PongConfig(), agents: agents, schedule: s, runner: ParallelRunner(workers: 3))
+        let one = try PongTournament.run(config: PongConfig(), agents: agents, schedule: s, runner: ParallelRunner(workers: 1))
+        let three = try PongTournament.run(config: PongConfig(), agents: agents, schedule: s, runner: ParallelRunner(workers: 3))
         #expect(one == three)
         let o1 = PongTournament.outcomes(one, schedule: s), o3 = PongTournament.outcomes(three, schedule: s)
         #expect(o1 == o3)
@@ -65,7 +65,7 @@ import Gym
         var config = PongConfig()
         config.maxScore = 5
         let s = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: 2, seed: 3)
-        let games = PongTournament.run(config: config, agents: agents, schedule: s, runner: ParallelRunner(workers: 2))
+        let games = try PongTournament.run(config: config, agents: agents, schedule: s, runner: ParallelRunner(workers: 2))
         for game in games {
             let line = PongMatchRecord(game, agents: agents, config: config).line
             let decoded = try PongMatchRecord.decode(line, source: "test")

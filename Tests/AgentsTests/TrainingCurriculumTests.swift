@@ -20,8 +20,8 @@ import Gym
         var masked = free
         masked.ignoredInputs = [4, 5]
         var a = try TrainingSession(config: free), b = try TrainingSession(config: masked)
-        runIterations(&a, 3, workers: 1)
-        runIterations(&b, 3, workers: 1)
+        try runIterations(&a, 3, workers: 1)
+        try runIterations(&b, 3, workers: 1)
         #expect(weights(of: 4, in: a.policy).contains { $0 != 0 } || weights(of: 5, in: a.policy).contains { $0 != 0 })
         #expect(weights(of: 4, in: b.policy) == [0, 0, 0] && weights(of: 5, in: b.policy) == [0, 0, 0])
         #expect(b.policy.parameters.contains { $0 != 0 }, "the other inputs still learn")

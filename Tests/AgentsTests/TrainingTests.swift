@@ -18,9 +18,9 @@ func smallConfig(trainer: String = "es", opponent: String = "random", normalize:
     return c
 }
 
-func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
+func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) throws {
     let runner = ParallelRunner(workers: workers)
-    for _ in 0 ..< n { _ = session.iterate(runner: runner) }
+    for _ in 0 ..< n { _ = try session.iterate(runner: runner) }
 }
 
 @Suite struct TrainingTests {
@@ -65,7 +65,7 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         var reference: (LinearPolicy, TrainerState)?
         for workers in [1, 2, 3] {
             var session = try TrainingSession(config: smallConfig(trainer: trainer, normalize: true, workers: workers))
-            runIterations(&session, 3, workers: workers)
+            try runIterations(&session, 3, workers: workers)
             let result = (session.policy, session.state)
             if let reference {
                 #expect(result.0.parameters.map(\.bitPattern) == reference.0.parameters.map(\.bitPattern),
@@ -83,15 +83,15 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
     func interruptAndResumeIsBitIdentical(trainer: String) throws {
         let config = try smallConfig(trainer: trainer, opponent: "tracker:noise=0.5", normalize: true, workers: 2)
         var straight = try TrainingSession(config: config)
-        runIterations(&straight, 4, workers: 2)
+        try runIterations(&straight, 4, workers: 2)
 
         var first = try TrainingSession(config: config)
-        runIterations(&first, 2, workers: 2)
+        try runIterations(&first, 2, workers: 2)
         // "Interrupted": the checkpoint goes through its text form, a new session resumes.
         let text = try first.checkpoint().encoded()
         let saved = try Checkpoint.decode(text, path: "checkpoint.json")
         var resumed = try TrainingSession(config: config, resume: (saved, "checkpoint.json"))
-        runIterations(&resumed, 2, workers: 1)
+        try runIterations(&resumed, 2, workers: 1)
 
         #expect(resumed.policy.parameters.map(\.bitPattern) == straight.policy.parameters.map(\.bitPattern))
         #expect(resumed.policy.normalizer == straight.policy.normalizer)
@@ -103,7 +103,7 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         var reference: [Float]?
         for workers in [1, 3] {
             var session = try TrainingSession(config: smallConfig(opponent: "self;random", workers: workers))
-            runIterations(&session, 3, workers: workers)
+            try runIterations(&session, 3, workers: workers)
             let p = session.policy.parameters
             if let reference { #expect(p.map(\.bitPattern) == reference.map(\.bitPattern)) } else { reference = p }
             #expect(p.contains { $0 != 0 })
@@ -118,7 +118,7 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         for workers in [1, 2] {
             var session = try TrainingSession(config: c)
             #expect(session.target == .breakout(BreakoutConfig()))
-            runIterations(&session, 2, workers: workers)
+            try runIterations(&session, 2, workers: workers)
             let p = session.policy.parameters
             if let reference { #expect(p.map(\.bitPattern) == reference.map(\.bitPattern)) } else { reference = p }
             let text = try session.checkpoint().encoded()
@@ -129,7 +129,7 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
     @Test func resumeRefusesAnotherConfigOrAPolicyOnlyCheckpoint() throws {
         let config = try smallConfig()
         var session = try TrainingSession(config: config)
-        runIterations(&session, 1, workers: 1)
+        try runIterations(&session, 1, workers: 1)
         var other = config
         other.sigma *= 2
         #expect(throws: TrainingSetupError.checkpoint(.configMismatch(path: "c", found: config.trainingHash,
@@ -154,9 +154,9 @@ func runIterations(_ session: inout TrainingSession, _ n: Int, workers: Int) {
         c.evalSteps = 3000
         let runner = ParallelRunner(workers: 2)
         var session = try TrainingSession(config: c)
-        let before = session.evaluate(runner: runner).score
-        runIterations(&session, 15, workers: 2)
-        let after = session.evaluate(runner: runner)
+        let before = try session.evaluate(runner: runner).score
+        try runIterations(&session, 15, workers: 2)
+        let after = try session.evaluate(runner: runner)
         // The zero policy only stays put; a trainer that learns returns the ball.
         #expect(after.score > 0.8, "point share vs random after training: \(after.score) (before \(before))")
         #expect(after.score > before + 0.2)
@@ -191,7 +191,7 @@ struct SignBandit: Environment {
 }
 
 @Suite struct ReinforceTests {
-    @Test func reinforceLearnsTheRewardedAction() {
+    @Test func reinforceLearnsTheRewardedAction() throws {
         for seed in UInt64(1) ... 3 {
             let target = PolicyTarget(game: "bandit", layoutVersion: 1, inputs: 2, outputs: 3)
             let task = SinglePlayerTask(target: target, episodeSteps: 20) { SignBandit() }
@@ -202,7 +202,7 @@ struct SignBandit: Environment {
             let runner = ParallelRunner(workers: 2)
             var first = 0.0, last = 0.0
             for k in 0 ..< 60 {
-                let r = trainer.iterate(runner: runner)
+                let r = try trainer.iterate(runner: runner)
                 if k == 0 { first = r.meanReturn }
                 last = r.meanReturn
             }

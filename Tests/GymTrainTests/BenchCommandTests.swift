@@ -12,14 +12,16 @@ import Testing
         let r = try CLI.run(["bench", "--game", "pong", "--preset", "classic", "--envs", "16", "--seconds", "0.02",
                              "--workers", "2", "--repeats", "2", "--ticks", "64", "--out", out.path])
         #expect(r.status == 0, "\(r.stderr)")
-        for text in ["batched: 1 worker", "batched + linear policy", "single API", "allocations/step", "scaling",
+        for text in ["batched: 1 worker", "batched + linear policy", "batched + tracker seated (seat 1), as users run it",
+                     "single API", "allocations/step", "scaling",
                      "over 2]", "in the step loops", "per dispatch", "64 ticks per dispatch"] {
             #expect(r.stdout.contains(text), "missing \"\(text)\" in: \(r.stdout)")
         }
         let data = try Data(contentsOf: out)
         let json = try JSONValue.parse(String(decoding: data, as: UTF8.self))
         let text = json.serialized()
-        for key in ["\"machine\"", "\"cpu\"", "\"buildConfiguration\"", "\"batchedLinearPolicy\"", "\"singleAPI\"",
+        for key in ["\"machine\"", "\"cpu\"", "\"buildConfiguration\"", "\"batchedLinearPolicy\"",
+                    "\"batchedOpponentSeated\"", "\"singleAPI\"",
                     "\"stepsPerSecond\"", "\"allocationsPerStepOneWorker\"", "\"timesRealTime\"", "\"method\"",
                     "\"scalingPerRepeat\"", "\"allocationsPerStepAllWorkersInStepLoops\"", "\"ticksPerDispatch\""] {
             #expect(text.contains(key), "report lacks \(key)")

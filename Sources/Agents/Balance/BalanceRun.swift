@@ -17,10 +17,10 @@ public struct BalanceScenarioResult: Equatable, Sendable {
 /// Runs a scenario set under `rules` (normally its own; others to check a change).
 public enum BalanceRun {
     public static func run(_ set: BalanceScenarioSet, rules: BalanceRules, runner: ParallelRunner,
-                           progress: (@Sendable () -> Void)? = nil) -> [BalanceScenarioResult] {
+                           progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BalanceScenarioResult] {
         switch rules {
-        case let .pong(c): PongBalance.run(set, config: c, runner: runner, progress: progress)
-        case let .breakout(c): BreakoutBalance.run(set, config: c, runner: runner, progress: progress)
+        case let .pong(c): try PongBalance.run(set, config: c, runner: runner, progress: progress)
+        case let .breakout(c): try BreakoutBalance.run(set, config: c, runner: runner, progress: progress)
         }
     }
 }

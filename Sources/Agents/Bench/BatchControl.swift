@@ -6,4 +6,11 @@ public enum BatchControl: Sendable {
     /// game's action count out), computed for a whole chunk with one
     /// `cblas_sgemm` per tick.
     case linear(LinearPolicy)
+    /// Uniform random actions for seat 0, and seat 1 (the opponent's, in a
+    /// two-seat game: Pong as users run it) played by a batched agent made
+    /// for `games × 2` agent games (``AgentSeating/everySeat(slots:seats:)``),
+    /// acting once per tick on every game's seat-1 row; each game's agent
+    /// starts every episode from `Seeds.agent(episodeSeed, seat: 1)`. The
+    /// agent must be a built-in one (they never fault).
+    case seated(name: String, make: @Sendable (_ games: Int) -> any BatchAgent)
 }

@@ -70,13 +70,19 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     let count: Int, seats: Int
     let actionCount: UInt64
     let actions: UnsafeMutableBufferPointer<Int32>
-    let observations, rewards, rewardSum, logits: UnsafeMutableBufferPointer<Float>
+    var observations: UnsafeMutableBufferPointer<Float>
+    let rewards, rewardSum, logits: UnsafeMutableBufferPointer<Float>
     let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
     let episodesDone: UnsafeMutableBufferPointer<Int32>
     let actionRNG: UnsafeMutableBufferPointer<Xoshiro256>
     let policy: LinearPolicy?
     /// Seat 0's actions when a policy picks them (`count`).
     let policyActions: UnsafeMutableBufferPointer<Int32>
+    /// Seat 1's agent (``BatchControl/seated(name:make:)``) and its rows (game `i`'s seat 1: `2i + 1`).
+    let seated: (any BatchAgent)?
+    let seatedRows: UnsafeMutableBufferPointer<Int32>
+    /// Seats whose observations each step writes (1, or 2 with a seated agent).
+    let observedSeats: Int
 
     init(_ env: E, first: Int, seed: UInt64, control: BatchControl) {
         self.env = env
@@ -99,8 +105,29 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         }
         logits = .column(policy == nil ? 1 : count * env.actionCount, 0)
         policyActions = .column(policy == nil ? 1 : count, 0)
-        if seats == 1, let o = observations.baseAddress { env.observe(into: o) }
-        if seats > 1 {
+        if case let .seated(_, make) = control, seats == 2 {
+            let agent = make(count)
+            precondition(agent.games == 2 * count, "the seated agent plays every seat of every game")
+            for i in 0 ..< count {
+                do { try agent.start(game: 2 * i + 1, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1)) }
+                catch { preconditionFailure("a built-in agent never faults: \(error)") }
+            }
+            seated = agent
+            seatedRows = .column(count, 0)
+            for i in 0 ..< count { seatedRows[i] = Int32(2 * i + 1) }
+            observedSeats = 2
+        } else {
+            seated = nil
+            seatedRows = .column(1, 0)
+            observedSeats = 1
+        }
+        if seated != nil {
+            observations.deallocate()
+            observations = .column(count * seats * n, 0)
+            if let o = observations.baseAddress { env.observe(into: o) }
+        } else if seats == 1, let o = observations.baseAddress {
+            env.observe(into: o)
+        } else if seats > 1 {
             // Seat 0's rows of a full observation.
             let all = UnsafeMutableBufferPointer<Float>.column(count * seats * n, 0)
             if let a = all.baseAddress, let o = observations.baseAddress {
@@ -114,7 +141,7 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     deinit {
         actions.deallocate(); observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
         logits.deallocate(); terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
-        actionRNG.deallocate(); policyActions.deallocate()
+        actionRNG.deallocate(); policyActions.deallocate(); seatedRows.deallocate()
     }
 
     func totals(_ i: Int) -> (reward: Double, episodes: Int) {
@@ -154,16 +181,31 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
               let term = terminated.baseAddress, let trunc = truncated.baseAddress,
               let scratch = logits.baseAddress, let chosen = policyActions.baseAddress else { return }
         let out = VectorStepOutput<E.Events>(observations: obs, rewards: rew, terminated: term, truncated: trunc,
-                                             observedSeats: 1)
+                                             observedSeats: observedSeats)
+        let n = env.observationLayout.count
         for _ in 0 ..< ticks {
             if let policy { policy.actions(batch: count, observations: obs, logits: scratch, into: chosen) }
             VectorBenchSlice.randomActions(count: count, seats: seats, actionCount: actionCount,
                                            generators: actionRNG.baseAddress.unsafelyUnwrapped, into: act)
             if policy != nil { for i in 0 ..< count { act[i * seats] = chosen[i] } }
+            if let seated, let rows = seatedRows.baseAddress {
+                do {
+                    try seated.act(AgentRows(count: count, games: rows, observations: obs, stride: n, actions: act))
+                } catch { preconditionFailure("a built-in agent never faults: \(error)") }
+            }
             env.step(actions: act, into: out)
             for i in 0 ..< count {
                 rewardSum[i] += rew[i * seats]
                 episodesDone[i] &+= Int32(term[i] | trunc[i])
+            }
+            if let seated {
+                for i in 0 ..< count where term[i] | trunc[i] != 0 {
+                    do {
+                        try seated.end(game: 2 * i + 1)
+                        try seated.start(game: 2 * i + 1, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0,
+                                                                             seat: 1))
+                    } catch { preconditionFailure("a built-in agent never faults: \(error)") }
+                }
             }
         }
     }

@@ -185,13 +185,22 @@ public enum PerGameAgentCalls {
 
 extension PlayableGame {
     /// A batched agent of `spec` (which passed ``check(_:config:)``) for
-    /// `context`'s games; each worker builds its own.
+    /// `context`'s games; each worker builds its own. Every built-in kind
+    /// has its own batched form (``RandomBatchAgent``, ``ConstantBatchAgent``,
+    /// ``LinearBatchAgent``, ``RecordedBatchAgent``, the game's tracker:
+    /// ``makeBatchTracker(skill:context:)``).
     /// - Throws: ``AgentFault`` when the agent cannot be started (built-in agents never throw).
     public static func makeBatchAgent(_ spec: AgentSpec, context: AgentContext<Self>) throws(AgentFault)
         -> any BatchAgent {
-        if let file = spec.externalAgent { return try ProcessAgent(spec: spec, file: file, context: context) }
-        let n = context.target.inputs
-        let config = context.config
-        return PerGameAgents(games: context.games, observationCount: n) { _ in AnyAgent(makeAgent(spec, config: config)) }
+        let games = context.games
+        switch spec.kind {
+        case .random: return RandomBatchAgent(games: games, actionCount: context.target.outputs)
+        case let .tracker(skill): return makeBatchTracker(skill: skill, context: context)
+        case let .constant(action): return ConstantBatchAgent(games: games, action: action)
+        case let .linear(_, checkpoint, selection):
+            return LinearBatchAgent(games: games, policy: checkpoint.policy, selection: selection)
+        case let .recorded(actions): return RecordedBatchAgent(games: games, actions: actions)
+        case let .process(file): return try ProcessAgent(spec: spec, file: file, context: context)
+        }
     }
 }

@@ -11,16 +11,6 @@ public enum Breakout: PlayableGame {
 
     public static var noEvents: BreakoutEvents { BreakoutEvents() }
 
-    /// True for every config: the batch's quiet frames run eight games at a
-    /// time and its observations are written in lanes, and where neither
-    /// applies (sticky actions, gravity, several balls) it runs the same
-    /// per-game step as ``BreakoutGame``. Measured with callgrind on
-    /// `eval`, `tournament` and `train` (classic, `atari`, frame skip 4
-    /// with sticky actions, gravity): 13–35% fewer instructions batched;
-    /// CPU time 25–33% less for `eval` and `tournament`, level for `train`
-    /// (docs/bench.md, "Batched or one by one").
-    public static func batchIsFaster(_ config: BreakoutConfig) -> Bool { true }
-
     public static func policyTarget(_ config: BreakoutConfig) -> PolicyTarget { .breakout(config) }
 
     /// A saved policy must be a Breakout policy of this layout and shape; a
@@ -34,6 +24,11 @@ public enum Breakout: PlayableGame {
 
     public static func makeTracker(config: BreakoutConfig, skill: TrackerSkill) -> BreakoutTracker {
         BreakoutTracker(config: config, skill: skill)
+    }
+
+    public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
+        BreakoutTrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
+                     observationCount: context.target.inputs)
     }
 
     public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {
@@ -166,12 +161,12 @@ public struct BreakoutEvalSummary: Equatable, Sendable {
 /// Evaluates an agent over many Breakout episodes in parallel.
 public enum BreakoutEvaluation {
     /// Plays `episodes` episodes; episode `i` uses seed `Seeds.episode(runSeed, i)`.
-    /// Played by ``Matches`` (batched where ``Breakout/batchIsFaster(_:)``);
-    /// the result is the same for any path and number of workers or slots.
+    /// Played by ``Matches``; the result is the same for any path and number
+    /// of workers or slots.
     public static func run(config: BreakoutConfig, agent: AgentSpec, episodes: Int, runSeed: UInt64,
                            runner: ParallelRunner, path: RolloutPath = .automatic, slots: Int = Matches.defaultSlots,
-                           progress: (@Sendable () -> Void)? = nil) -> [BreakoutEpisode] {
-        Matches.play(Breakout.self, config: config, roster: [agent], count: episodes, slots: slots, path: path,
+                           progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
+        try Matches.play(Breakout.self, config: config, roster: [agent], count: episodes, slots: slots, path: path,
                      runner: runner, game: { index in
             SeatedGame(seed: Seeds.episode(runSeed: runSeed, index: index), seats: [0])
         }, progress: progress).enumerated().map { index, episode in
@@ -188,8 +183,7 @@ public enum BreakoutEvaluation {
 /// ``episodeSteps``; every episode starts from its seed alone (the index
 /// does not matter). ES and REINFORCE episodes and evaluations are played
 /// one by one on ``BreakoutGame``s or batched on ``BreakoutBatch``es through
-/// the slot engine, with the same results; the automatic path batches them
-/// (``Breakout/batchIsFaster(_:)``).
+/// the slot engine, with the same results; the automatic path batches them.
 public struct BreakoutTask: GameTrainingTask {
     public typealias Game = Breakout
 
@@ -208,7 +202,7 @@ public struct BreakoutTask: GameTrainingTask {
 
     public func seating(_ k: Int) -> (learner: Int, opponent: Int) { (0, 0) }
 
-    public func makeOpponents(centre: LinearPolicy) -> [any Agent] { [] }
+    public func makeOpponents(centre: LinearPolicy, context: AgentContext<Breakout>) -> [any BatchAgent] { [] }
 
     public func reset(_ env: inout BreakoutGame, seed: UInt64, index: Int) { env.reset(seed: seed) }
 }
@@ -227,8 +221,8 @@ public enum BreakoutDuplicate {
     /// ``Breakout/check(_:config:)``.
     public static func run(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                            runner: ParallelRunner, path: RolloutPath = .automatic,
-                           progress: (@Sendable () -> Void)? = nil) -> [[BreakoutEpisode]] {
-        let flat = play(config: config, agents: agents, episodes: episodes, seed: seed,
+                           progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [[BreakoutEpisode]] {
+        let flat = try play(config: config, agents: agents, episodes: episodes, seed: seed,
                         games: 0 ..< agents.count * episodes, runner: runner, path: path, progress: progress)
         return (0 ..< agents.count).map { a in Array(flat[a * episodes ..< (a + 1) * episodes]) }
     }
@@ -238,9 +232,9 @@ public enum BreakoutDuplicate {
     /// of (seed, g) alone, so any slice (a shard) plays what the whole run plays.
     public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                             games: Range<Int>, runner: ParallelRunner, path: RolloutPath = .automatic,
-                            progress: (@Sendable () -> Void)? = nil) -> [BreakoutEpisode] {
+                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
         let first = games.lowerBound
-        let flat = Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
+        let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
                                 path: path, runner: runner, game: { offset in
             let job = first + offset
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
@@ -321,12 +315,17 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
                                                              livesLost: Int(events.livesLost), events: events))
     }
 
-    /// Plays the recorded episode again.
-    public func replay() throws(AgentSpecError) -> BreakoutEpisode {
+    /// Plays the recorded episode again (by ``Matches``, the agent batched).
+    /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when the agent faults.
+    public func replay() throws -> BreakoutEpisode {
         let spec = try AgentSpec.parse(agent)
         try Breakout.check(spec, config: config)
-        var a = Breakout.makeAgent(spec, config: config)
-        return BreakoutRun.play(config: config, seed: result.seed, index: episode, agent: &a)
+        let seed = result.seed
+        var played = try Matches.play(Breakout.self, config: config, roster: [spec], count: 1, slots: 1,
+                                      runner: ParallelRunner(workers: 1),
+                                      game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
+        played.index = episode
+        return played
     }
 }
 
@@ -348,13 +347,15 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
 /// | `truncationRate` | 1 if the step limit truncated it |
 public enum BreakoutBalance {
     public static func run(_ set: BalanceScenarioSet, config: BreakoutConfig, runner: ParallelRunner,
-                           progress: (@Sendable () -> Void)? = nil) -> [BalanceScenarioResult] {
-        set.scenarios.enumerated().map { s, scenario in
-            let results = BreakoutDuplicate.run(config: config, agents: [scenario.a], episodes: scenario.games,
+                           progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BalanceScenarioResult] {
+        var out: [BalanceScenarioResult] = []
+        for (s, scenario) in set.scenarios.enumerated() {
+            let results = try BreakoutDuplicate.run(config: config, agents: [scenario.a], episodes: scenario.games,
                                                 seed: set.scenarioSeed(s), runner: runner, progress: progress)[0]
-            return BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: nil, games: scenario.games,
-                                         metrics: metrics(results))
+            out.append(BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: nil, games: scenario.games,
+                                             metrics: metrics(results)))
         }
+        return out
     }
 
     public static func metrics(_ episodes: [BreakoutEpisode]) -> [BalanceMetric] {

@@ -22,9 +22,6 @@ public protocol PlayableGame: SendableMetatype {
     static var seats: Int { get }
     /// Events of a step in which nothing happened.
     static var noEvents: Vector.Events { get }
-    /// Whether the batched path (the slot engine) plays `config` faster than
-    /// episodes one by one; every path gives the same results.
-    static func batchIsFaster(_ config: Config) -> Bool
 
     /// What a policy for `config` looks like.
     static func policyTarget(_ config: Config) -> PolicyTarget
@@ -33,6 +30,9 @@ public protocol PlayableGame: SendableMetatype {
     static func check(_ spec: AgentSpec, config: Config) throws(AgentSpecError)
     /// The game's heuristic player (`tracker` specs) with `skill`.
     static func makeTracker(config: Config, skill: TrackerSkill) -> Tracker
+    /// The game's heuristic player for many games (``BatchAgent``): the
+    /// actions of ``makeTracker(config:skill:)``'s, game by game, bit for bit.
+    static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent
 
     /// The books of game `i` of `vector`, just reset with `seed`.
     static func beginRecord(_ vector: Vector, _ i: Int, seed: UInt64) -> Tally

@@ -27,7 +27,12 @@ public struct PongTracker: Agent, Sendable {
 
     public mutating func reset(seed: UInt64) { steering.reset(seed: seed) }
 
-    public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int {
+    public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int { decide(o, &steering) }
+
+    /// The action for observation `o`, steered by `steering` (this tracker's
+    /// own, or its game's in a ``PongTrackerBatch``): the one form of the rules.
+    @inline(__always)
+    func decide<S: TrackerSteerer>(_ o: UnsafeBufferPointer<Float>, _ steering: inout S) -> Int {
         let cx = field.width / 2, cy = field.height / 2
         let ownX = o[0] * cx + cx
         let ballX = o[4] * cx + cx, ballY = o[5] * cy + cy

@@ -5,7 +5,7 @@ import Gym
 /// trackers differ only in how they choose the target (``PongTracker``,
 /// ``BreakoutTracker``); their draws all come from the tracker's own
 /// generator, here.
-struct TrackerSteering: Sendable {
+struct TrackerSteering: TrackerSteerer, Sendable {
     /// A paddle move: toward smaller x, none, toward larger x.
     enum Move { case left, stay, right }
 
@@ -57,4 +57,17 @@ struct TrackerSteering: Sendable {
         if delayed > own + deadZone { return .right }
         return .stay
     }
+}
+
+/// What a tracker's target rules need of its steering (``TrackerSteering``
+/// for one game, ``TrackerSteeringColumns/Cursor`` for a game of a batch):
+/// the rules of ``PongTracker`` and ``BreakoutTracker`` are written once,
+/// generic over it, so both forms make the same moves bit for bit.
+protocol TrackerSteerer {
+    /// The current aim error, field units.
+    var aimOffset: Float { get }
+    /// See ``TrackerSteering/track(incoming:halfWidth:)``.
+    mutating func track(incoming now: Bool, halfWidth: Float)
+    /// See ``TrackerSteering/move(toward:from:deadZone:)``.
+    mutating func move(toward target: Float, from own: Float, deadZone: Float) -> TrackerSteering.Move
 }

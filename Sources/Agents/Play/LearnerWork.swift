@@ -6,19 +6,23 @@ public protocol GameTrainingTask: TrainingTask {
     associatedtype Game: PlayableGame
     var config: Game.Config { get }
     /// Episode `k`'s seating: the learner's seat, and (in a two-seat game)
-    /// the index in ``makeOpponents(centre:)`` of the player in the other seat.
+    /// the index in ``makeOpponents(centre:context:)`` of the player in the other seat.
     func seating(_ k: Int) -> (learner: Int, opponent: Int)
-    /// The opponents (none in a one-seat game); `centre` is the iteration's
-    /// policy (the self-play opponent). The opponent of an episode seeded `s`
-    /// is reset with `Seeds.agent(s, seat: 1)`.
-    func makeOpponents(centre: LinearPolicy) -> [any Agent]
+    /// The opponents (none in a one-seat game), batched agents for
+    /// `context`'s games; `centre` is the iteration's policy (the self-play
+    /// opponent). The opponent of an episode seeded `s` is started with
+    /// `Seeds.agent(s, seat: 1)` whichever seat it plays.
+    func makeOpponents(centre: LinearPolicy, context: AgentContext<Game>) throws(AgentFault) -> [any BatchAgent]
 }
 
 extension GameTrainingTask {
-    public var batchIsFaster: Bool { Game.batchIsFaster(config) }
+    /// Always: opponents act batched (``BatchAgent``) on the slot engine
+    /// only; both paths give the same results.
+    public var batchIsFaster: Bool { true }
 
     /// The plan on the slot engine (see ``RolloutWork``).
-    public func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) -> RolloutResults? {
+    public func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) throws(AgentFault)
+        -> RolloutResults? {
         let episodes = UnsafeMutableBufferPointer<EpisodeResult>.allocate(capacity: plan.members * plan.episodes)
         episodes.initialize(repeating: EpisodeResult())
         let statistics = UnsafeMutableBufferPointer<ObservationStatistics?>.allocate(capacity: plan.members)
@@ -30,8 +34,10 @@ extension GameTrainingTask {
         }
         let sharedEpisodes = SlotPointer(base: episodes.baseAddress)
         let sharedStatistics = SlotPointer(base: statistics.baseAddress)
-        SlotEngine<Game>.run(config: config, jobs: plan.jobs, slots: slots, runner: runner) { n in
-            RolloutWork(task: self, plan: plan, slots: n, episodesOut: sharedEpisodes, statisticsOut: sharedStatistics)
+        try SlotEngine<Game>.run(config: config, jobs: plan.jobs, slots: slots, runner: runner) {
+            (n, vector) throws(AgentFault) in
+            try RolloutWork(task: self, plan: plan, slots: n, vector: vector, episodesOut: sharedEpisodes,
+                            statisticsOut: sharedStatistics)
         }
         return RolloutResults(episodes: Array(episodes), statistics: Array(statistics))
     }
@@ -40,7 +46,7 @@ extension GameTrainingTask {
     /// most `slots` per worker (fewer for very long episodes:
     /// ``TrajectoryStorage/slots(_:wanted:)``).
     public func playReinforceBatched(_ plan: ReinforcePlan, runner: ParallelRunner,
-                                     slots: Int) -> [EpisodeGradient]? {
+                                     slots: Int) throws(AgentFault) -> [EpisodeGradient]? {
         precondition(slots >= 1, "slots must be at least 1")
         let count = plan.episodes
         let results = UnsafeMutableBufferPointer<EpisodeGradient?>.allocate(capacity: count)
@@ -50,9 +56,9 @@ extension GameTrainingTask {
             results.deallocate()
         }
         let shared = SlotPointer(base: results.baseAddress)
-        SlotEngine<Game>.run(config: config, jobs: count, slots: TrajectoryStorage.slots(plan, wanted: slots),
-                             runner: runner) { n in
-            ReinforceWork(task: self, plan: plan, slots: n, out: shared)
+        try SlotEngine<Game>.run(config: config, jobs: count, slots: TrajectoryStorage.slots(plan, wanted: slots),
+                                 runner: runner) { (n, vector) throws(AgentFault) in
+            try ReinforceWork(task: self, plan: plan, slots: n, vector: vector, out: shared)
         }
         return (0 ..< count).map { k in
             guard let gradient = results[k] else { preconditionFailure("episode \(k) was not played") }
@@ -62,49 +68,58 @@ extension GameTrainingTask {
 }
 
 /// The seats of a learner's slots: per slot, the learner's seat and its
-/// opponent (one instance per slot and opponent), set per episode as the
-/// task seats it.
+/// opponent, seated per episode as the task seats it. Each opponent is one
+/// batched agent playing every seat of every slot (``SlotAgents``); per
+/// step each acts once over the seats it holds.
 final class LearnerSeats<Game: PlayableGame> {
-    let seats: Int, observationCount: Int, opponentCount: Int
-    /// Opponent `o` of slot `i` at `i × opponentCount + o`.
+    let slots: Int, seats: Int, observationCount: Int
     let opponents: SlotAgents<Game>
-    var learnerSeat: [Int], opponent: [Int]
+    var learnerSeat: [Int]
 
-    init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int) where Task.Game == Game {
+    init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int, vector: Game.Vector)
+        throws(AgentFault) where Task.Game == Game {
+        self.slots = slots
         seats = Game.seats
         observationCount = centre.inputs
-        let list = task.makeOpponents(centre: centre)
-        opponentCount = list.count
-        precondition(seats == 1 || opponentCount >= 1, "a two-seat game needs an opponent")
-        opponents = SlotAgents((0 ..< slots).flatMap { _ in list })
+        let context = AgentContext<Game>(config: task.config, seating: .everySeat(slots: slots, seats: seats),
+                                         vector: vector)
+        let list = try task.makeOpponents(centre: centre, context: context)
+        precondition(seats == 1 || !list.isEmpty, "a two-seat game needs an opponent")
+        opponents = SlotAgents(list, slots: slots)
         learnerSeat = [Int](repeating: 0, count: slots)
-        opponent = [Int](repeating: 0, count: slots)
     }
 
-    /// Seats episode `k` (seeded `seed`) in slot `i` and resets its opponent.
-    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64) where Task.Game == Game {
+    /// Seats episode `k` (seeded `seed`) in slot `i` and starts its opponent.
+    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64) throws(AgentFault)
+        where Task.Game == Game {
         let (learner, o) = task.seating(k)
         learnerSeat[i] = learner
         guard seats > 1 else { return }
-        opponent[i] = i * opponentCount + o
-        opponents.reset(opponent[i], seed: Seeds.agent(seed, seat: 1))
+        try opponents.start(o, slot: i, seat: 1 - learner, seed: Seeds.agent(seed, seat: 1))
     }
 
-    /// The learner's observation row of slot `i` (its own seat's view).
+    /// Slot `i`'s episode is over: its opponent's too.
+    func end(slot i: Int) throws(AgentFault) { try opponents.end(slot: i) }
+
+    /// The learner's observation row of slot `i` (its own seat's view) in
+    /// the slot engine's `observations`.
     @inline(__always)
     func learnerRow(_ i: Int, _ observations: UnsafePointer<Float>) -> UnsafeBufferPointer<Float> {
-        UnsafeBufferPointer(start: observations + learnerSeat[i] * observationCount, count: observationCount)
+        UnsafeBufferPointer(start: observations + (i * seats + learnerSeat[i]) * observationCount,
+                            count: observationCount)
     }
 
-    /// Slot `i`'s actions: the learner's, and its opponent's on the other seat's row.
+    /// Sets the learner's action of slot `i`.
     @inline(__always)
-    func setActions(_ i: Int, learner: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
-        let l = learnerSeat[i]
-        actions[l] = Int32(clamping: learner)
+    func setLearner(_ i: Int, _ action: Int, actions: UnsafeMutablePointer<Int32>) {
+        actions[i * seats + learnerSeat[i]] = Int32(clamping: action)
+    }
+
+    /// Every seated opponent's action (one call per opponent agent).
+    @inline(__always)
+    func actOpponents(observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) throws(AgentFault) {
         guard seats > 1 else { return }
-        let other = 1 - l
-        actions[other] = Int32(clamping: opponents.act(opponent[i], UnsafeBufferPointer(
-            start: observations + other * observationCount, count: observationCount)))
+        try opponents.act(observations: observations, stride: observationCount, actions: actions)
     }
 }
 
@@ -134,11 +149,11 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     let episodesOut: SlotPointer<EpisodeResult>
     let statisticsOut: SlotPointer<ObservationStatistics?>
 
-    init(task: Task, plan: RolloutPlan, slots: Int, episodesOut: SlotPointer<EpisodeResult>,
-         statisticsOut: SlotPointer<ObservationStatistics?>) {
+    init(task: Task, plan: RolloutPlan, slots: Int, vector: Game.Vector, episodesOut: SlotPointer<EpisodeResult>,
+         statisticsOut: SlotPointer<ObservationStatistics?>) throws(AgentFault) {
         self.task = task
         self.plan = plan
-        seats = LearnerSeats(task: task, centre: plan.centre, slots: slots)
+        seats = try LearnerSeats(task: task, centre: plan.centre, slots: slots, vector: vector)
         learners = [LinearPolicy](repeating: plan.centre, count: slots)
         member = [Int](repeating: 0, count: slots); episode = member; end = member
         running = [EpisodeResult](repeating: EpisodeResult(), count: slots)
@@ -159,16 +174,20 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         episode[i] < end[i] ? plan.episodeSeed(episode[i]) : nil
     }
 
-    func started(slot i: Int, vector: Game.Vector, seed: UInt64) {
+    func started(slot i: Int, vector: Game.Vector, seed: UInt64) throws(AgentFault) {
         running[i] = EpisodeResult()
-        seats.seat(i, task: task, episode: episode[i], seed: seed)
+        try seats.seat(i, task: task, episode: episode[i], seed: seed)
     }
 
     @inline(__always)
-    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
-        let row = seats.learnerRow(i, observations)
-        if plan.collectStatistics { statistics[i].add(row) }
-        seats.setActions(i, learner: learners[i].greedyAction(row), observations: observations, actions: actions)
+    func act(busy: UnsafePointer<UInt8>, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
+        throws(AgentFault) {
+        for i in 0 ..< seats.slots where busy[i] != 0 {
+            let row = seats.learnerRow(i, observations)
+            if plan.collectStatistics { statistics[i].add(row) }
+            seats.setLearner(i, learners[i].greedyAction(row), actions: actions)
+        }
+        try seats.actOpponents(observations: observations, actions: actions)
     }
 
     @inline(__always)
@@ -177,7 +196,8 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         return ended || running[i].steps >= plan.maxSteps
     }
 
-    func finished(slot i: Int, vector: Game.Vector) {
+    func finished(slot i: Int, vector: Game.Vector) throws(AgentFault) {
+        try seats.end(slot: i)
         guard let e = episodesOut.base, let s = statisticsOut.base else { return }
         let m = member[i]
         e[m * plan.episodes + episode[i]] = running[i]
@@ -206,10 +226,11 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
     var jobs: OneEpisodeJobs
     let out: SlotPointer<EpisodeGradient?>
 
-    init(task: Task, plan: ReinforcePlan, slots: Int, out: SlotPointer<EpisodeGradient?>) {
+    init(task: Task, plan: ReinforcePlan, slots: Int, vector: Game.Vector, out: SlotPointer<EpisodeGradient?>)
+        throws(AgentFault) {
         self.task = task
         self.plan = plan
-        seats = LearnerSeats(task: task, centre: plan.policy, slots: slots)
+        seats = try LearnerSeats(task: task, centre: plan.policy, slots: slots, vector: vector)
         let storage = TrajectoryStorage(plan: plan, count: slots)
         self.storage = storage
         trajectories = (0 ..< slots).map { storage[$0] }
@@ -222,15 +243,19 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
 
     func nextEpisode(slot i: Int) -> UInt64? { jobs.start(slot: i).map(plan.episodeSeed) }
 
-    func started(slot i: Int, vector: Game.Vector, seed: UInt64) {
+    func started(slot i: Int, vector: Game.Vector, seed: UInt64) throws(AgentFault) {
         running[i] = TrajectoryEpisode(plan: plan, seed: seed)
-        seats.seat(i, task: task, episode: jobs.job[i], seed: seed)
+        try seats.seat(i, task: task, episode: jobs.job[i], seed: seed)
     }
 
     @inline(__always)
-    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
-        let learner = trajectories[i].act(&running[i], seats.learnerRow(i, observations), policy: plan.policy)
-        seats.setActions(i, learner: learner, observations: observations, actions: actions)
+    func act(busy: UnsafePointer<UInt8>, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
+        throws(AgentFault) {
+        for i in 0 ..< seats.slots where busy[i] != 0 {
+            let learner = trajectories[i].act(&running[i], seats.learnerRow(i, observations), policy: plan.policy)
+            seats.setLearner(i, learner, actions: actions)
+        }
+        try seats.actOpponents(observations: observations, actions: actions)
     }
 
     @inline(__always)
@@ -238,7 +263,8 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
         trajectories[i].record(&running[i], reward: rewards[seats.learnerSeat[i]], done: ended)
     }
 
-    func finished(slot i: Int, vector: Game.Vector) {
+    func finished(slot i: Int, vector: Game.Vector) throws(AgentFault) {
+        try seats.end(slot: i)
         out.base?[jobs.job[i]] = trajectories[i].finish(running[i], plan: plan)
     }
 }

@@ -16,11 +16,12 @@ public struct SeatedGame: Equatable, Sendable {
 /// ## Why the paths agree, bit for bit
 /// - The vector environment is the single game bit for bit, run with
 ///   autoreset disabled: every episode starts from its seed alone.
-/// - Every slot owns its players (one instance per roster entry and seat),
-///   reset at the start of each episode with `Seeds.agent(seed, seat: s)`, as
-///   the reference path resets them; a player depends only on that reset and
-///   its observations, so which slot or worker plays an episode does not matter.
-/// - Players act one observation row at a time (``Agent/act(_:)``).
+/// - Each roster entry is one batched agent per worker (``BatchAgent``)
+///   playing every seat of every slot as its own game, started at each
+///   episode with `Seeds.agent(seed, seat: s)`, as the reference path resets
+///   its players; an agent's action for a game depends only on that start
+///   and the game's observations, so which slot, worker or batch plays an
+///   episode does not matter.
 /// - The books are the game's (``PlayableGame/book(_:_:)``), in event order.
 public enum Matches {
     /// Episodes stepped together by one worker unless told otherwise: enough
@@ -31,20 +32,23 @@ public enum Matches {
     /// Plays episodes `0 ..< count`, episode `g` described by `game(g)`,
     /// between agents of `roster` (specs checked for `config`).
     /// - Parameters:
-    ///   - path: ``RolloutPath/automatic`` batches where ``PlayableGame/batchIsFaster(_:)``.
+    ///   - path: ``RolloutPath/oneByOne`` plays the reference path (per-game
+    ///     agents, ``PlayableGame/playAlone(config:seed:agents:)``; for tests);
+    ///     every other path is the slot engine, where agents act batched.
     ///   - slots: episodes each worker steps together on the batched path, at least 1.
     ///   - progress: called after each finished episode, from worker threads.
     /// - Returns: episode `g`'s record at index `g`.
+    /// - Throws: the first ``AgentFault`` of an agent (the run stops).
     public static func play<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int = defaultSlots, path: RolloutPath = .automatic,
                                              runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+                                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [G.Record] {
         precondition(slots >= 1, "slots must be at least 1")
-        if path == .oneByOne || (path == .automatic && !G.batchIsFaster(config)) {
+        if path == .oneByOne {
             return playOneByOne(G.self, config: config, roster: roster, count: count, runner: runner, game: game,
                                 progress: progress)
         }
-        return playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
+        return try playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
                            game: game, progress: progress)
     }
 
@@ -67,17 +71,24 @@ public enum Matches {
     static func playBatched<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int, runner: ParallelRunner,
                                              game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+                                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [G.Record] {
         guard count > 0 else { return [] }
-        let results = UnsafeMutableBufferPointer<G.Record>.allocate(capacity: count)
-        defer { results.deallocate() }
-        let shared = SlotPointer(base: results.baseAddress)
-        SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) { n in
-            MatchWork<G>(config: config, roster: roster, slots: n, game: game, results: shared, progress: progress)
+        let results = UnsafeMutableBufferPointer<G.Record?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer {
+            results.baseAddress?.deinitialize(count: count)
+            results.deallocate()
         }
-        let out = Array(results)
-        results.baseAddress?.deinitialize(count: count)
-        return out
+        let shared = SlotPointer(base: results.baseAddress)
+        try SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) {
+            (n, vector) throws(AgentFault) in
+            try MatchWork<G>(config: config, roster: roster, slots: n, vector: vector, game: game, results: shared,
+                             progress: progress)
+        }
+        return (0 ..< count).map { g in
+            guard let record = results[g] else { preconditionFailure("episode \(g) was not played") }
+            return record
+        }
     }
 }
 
@@ -85,26 +96,27 @@ public enum Matches {
 final class MatchWork<G: PlayableGame>: SlotWork {
     typealias Game = G
     let seats: Int, rosterCount: Int, observationCount: Int
-    /// Player of roster entry `r` in seat `s` of slot `i` at `(i × seats + s) × rosterCount + r`.
+    /// Roster entry `r` is agent `r`, playing every seat of every slot.
     let players: SlotAgents<G>
-    /// Per slot and seat: the position of the seated player in `players`.
-    var seated: [Int]
     var jobs: OneEpisodeJobs
+    /// Per slot: the running episode's seating (roster index per seat).
+    var seating: [Int]
     /// Per slot: the running episode's books (initialised once the slot started an episode).
     let tallies: UnsafeMutablePointer<G.Tally>
     var hasTally: [Bool]
     let game: @Sendable (Int) -> SeatedGame
-    let results: SlotPointer<G.Record>
+    let results: SlotPointer<G.Record?>
     let progress: (@Sendable () -> Void)?
 
-    init(config: G.Config, roster: [AgentSpec], slots: Int, game: @escaping @Sendable (Int) -> SeatedGame,
-         results: SlotPointer<G.Record>, progress: (@Sendable () -> Void)?) {
+    init(config: G.Config, roster: [AgentSpec], slots: Int, vector: G.Vector,
+         game: @escaping @Sendable (Int) -> SeatedGame, results: SlotPointer<G.Record?>,
+         progress: (@Sendable () -> Void)?) throws(AgentFault) {
         seats = G.seats
         rosterCount = roster.count
         observationCount = G.policyTarget(config).inputs
-        players = SlotAgents((0 ..< slots * G.seats).flatMap { _ in roster.map { G.makeAgent($0, config: config) } })
-        seated = [Int](repeating: 0, count: slots * G.seats)
+        players = try SlotAgents(roster, config: config, vector: vector, slots: slots)
         jobs = OneEpisodeJobs(slots: slots)
+        seating = [Int](repeating: 0, count: slots * G.seats)
         tallies = .allocate(capacity: slots)
         hasTally = [Bool](repeating: false, count: slots)
         self.game = game
@@ -124,23 +136,20 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         let spec = game(job)
         precondition(spec.seats.count == seats && spec.seats.allSatisfy { $0 >= 0 && $0 < rosterCount },
                      "every seat's player must be a roster index")
-        for s in 0 ..< seats { seated[i * seats + s] = (i * seats + s) * rosterCount + spec.seats[s] }
+        for s in 0 ..< seats { seating[i * seats + s] = spec.seats[s] }
         return spec.seed
     }
 
-    func started(slot i: Int, vector: G.Vector, seed: UInt64) {
-        for s in 0 ..< seats { players.reset(seated[i * seats + s], seed: Seeds.agent(seed, seat: s)) }
+    func started(slot i: Int, vector: G.Vector, seed: UInt64) throws(AgentFault) {
+        for s in 0 ..< seats { try players.start(seating[i * seats + s], slot: i, seat: s, seed: Seeds.agent(seed, seat: s)) }
         let tally = G.beginRecord(vector, i, seed: seed)
         if hasTally[i] { tallies[i] = tally } else { (tallies + i).initialize(to: tally); hasTally[i] = true }
     }
 
     @inline(__always)
-    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>) {
-        let n = observationCount
-        for s in 0 ..< seats {
-            actions[s] = Int32(clamping: players.act(seated[i * seats + s],
-                                                     UnsafeBufferPointer(start: observations + s * n, count: n)))
-        }
+    func act(busy _: UnsafePointer<UInt8>, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
+        throws(AgentFault) {
+        try players.act(observations: observations, stride: observationCount, actions: actions)
     }
 
     @inline(__always)
@@ -149,9 +158,10 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         return ended
     }
 
-    func finished(slot i: Int, vector: G.Vector) {
+    func finished(slot i: Int, vector: G.Vector) throws(AgentFault) {
+        try players.end(slot: i)
         guard let base = results.base else { return }
-        (base + jobs.job[i]).initialize(to: G.endRecord(tallies[i], vector, i))
+        base[jobs.job[i]] = G.endRecord(tallies[i], vector, i)
         progress?()
     }
 }

@@ -1,89 +1,87 @@
 import Gym
 
-/// Agents held by their concrete types in buffers allocated once, so that
-/// `act` on agent `k` is a direct call mutating it in place (no existential
-/// box made unique, no copy or reference counting per step). `Game`'s
-/// tracker is one of those types; agents of other types than the ones
-/// ``AgentSpec`` makes are held as `any Agent`.
+/// The batched agents seated in one worker's slots: each agent plays every
+/// seat of every slot as one of its games (``AgentSeating/everySeat(slots:seats:)``:
+/// game `i × seats + s` is seat `s` of slot `i`), and per step each agent
+/// acts once, on the rows of the seats it holds. Every buffer is allocated
+/// once; a step allocates nothing.
 final class SlotAgents<Game: PlayableGame> {
-    enum Kind: UInt8 { case tracker, random, linear, constant, other }
+    let agents: [any BatchAgent]
+    let slots: Int, seats: Int
+    /// Per seat (`i × seats + s`): the index in ``agents`` of the agent
+    /// holding it, or -1 (no agent: idle, or the learner's seat).
+    let holder: UnsafeMutableBufferPointer<Int32>
+    /// Per agent: its rows of this step (``rows`` at `a × slots × seats`) and their count.
+    let rows: UnsafeMutableBufferPointer<Int32>
+    let counts: UnsafeMutableBufferPointer<Int>
 
-    let count: Int
-    let kinds: UnsafeMutableBufferPointer<Kind>
-    /// Agent `k`'s index in the buffer of its kind.
-    let positions: UnsafeMutableBufferPointer<Int>
-    let trackers: UnsafeMutableBufferPointer<Game.Tracker>
-    let randoms: UnsafeMutableBufferPointer<RandomAgent>
-    let linears: UnsafeMutableBufferPointer<LinearAgent>
-    let constants: UnsafeMutableBufferPointer<ConstantAgent>
-    var others: [any Agent]
+    /// The agents of `specs`, each for every seat of `vector`'s `slots` games.
+    convenience init(_ specs: [AgentSpec], config: Game.Config, vector: Game.Vector, slots: Int) throws(AgentFault) {
+        let seats = Game.seats
+        let context = AgentContext<Game>(config: config, seating: .everySeat(slots: slots, seats: seats),
+                                         vector: vector)
+        var made: [any BatchAgent] = []
+        for spec in specs { made.append(try Game.makeBatchAgent(spec, context: context)) }
+        self.init(made, slots: slots)
+    }
 
-    init(_ agents: [any Agent]) {
-        count = agents.count
-        kinds = .allocate(capacity: count)
-        positions = .allocate(capacity: count)
-        var t: [Game.Tracker] = [], r: [RandomAgent] = [], l: [LinearAgent] = [], c: [ConstantAgent] = []
-        var o: [any Agent] = []
-        for (k, agent) in agents.enumerated() {
-            let (kind, position): (Kind, Int)
-            switch agent {
-            case let a as Game.Tracker: (kind, position) = (.tracker, t.count); t.append(a)
-            case let a as RandomAgent: (kind, position) = (.random, r.count); r.append(a)
-            case let a as LinearAgent: (kind, position) = (.linear, l.count); l.append(a)
-            case let a as ConstantAgent: (kind, position) = (.constant, c.count); c.append(a)
-            default: (kind, position) = (.other, o.count); o.append(agent)
-            }
-            kinds.initializeElement(at: k, to: kind)
-            positions.initializeElement(at: k, to: position)
-        }
-        func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
-            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
-            _ = b.initialize(from: values)
-            return b
-        }
-        trackers = buffer(t); randoms = buffer(r); linears = buffer(l); constants = buffer(c)
-        others = o
+    /// `agents`, each with `slots × Game.seats` games.
+    init(_ agents: [any BatchAgent], slots: Int) {
+        let seats = Game.seats
+        precondition(agents.allSatisfy { $0.games == slots * seats }, "every agent plays every seat of every slot")
+        self.agents = agents
+        self.slots = slots
+        self.seats = seats
+        holder = .allocate(capacity: slots * seats)
+        holder.initialize(repeating: -1)
+        rows = .allocate(capacity: max(1, agents.count * slots * seats))
+        rows.initialize(repeating: 0)
+        counts = .allocate(capacity: max(1, agents.count))
+        counts.initialize(repeating: 0)
     }
 
     deinit {
-        func free<T>(_ b: UnsafeMutableBufferPointer<T>, _ n: Int) {
-            b.baseAddress?.deinitialize(count: n)
-            b.deallocate()
-        }
-        var n = (0, 0, 0, 0)
-        for k in 0 ..< count {
-            switch kinds[k] {
-            case .tracker: n.0 += 1
-            case .random: n.1 += 1
-            case .linear: n.2 += 1
-            case .constant: n.3 += 1
-            case .other: break
-            }
-        }
-        free(trackers, n.0); free(randoms, n.1); free(linears, n.2); free(constants, n.3)
-        kinds.deallocate(); positions.deallocate()
+        holder.deallocate(); rows.deallocate(); counts.deallocate()
     }
 
-    func reset(_ k: Int, seed: UInt64) {
-        let p = positions[k]
-        switch kinds[k] {
-        case .tracker: trackers[p].reset(seed: seed)
-        case .random: randoms[p].reset(seed: seed)
-        case .linear: linears[p].reset(seed: seed)
-        case .constant: constants[p].reset(seed: seed)
-        case .other: others[p].reset(seed: seed)
+    /// Seats agent `a` in seat `s` of slot `i` and starts its episode there
+    /// with `seed` (the agent's seed: `Seeds.agent(episodeSeed, seat: …)`).
+    func start(_ a: Int, slot i: Int, seat s: Int, seed: UInt64) throws(AgentFault) {
+        let g = i * seats + s
+        holder[g] = Int32(a)
+        try agents[a].start(game: g, seed: seed)
+    }
+
+    /// Slot `i`'s episode is over: ends it for every agent seated there and frees its seats.
+    func end(slot i: Int) throws(AgentFault) {
+        for s in 0 ..< seats {
+            let g = i * seats + s
+            let a = Int(holder[g])
+            guard a >= 0 else { continue }
+            holder[g] = -1
+            try agents[a].end(game: g)
         }
     }
 
+    /// Every seated agent's actions: one ``BatchAgent/act(_:)`` per agent
+    /// holding a seat, over all the seats it holds. Observations and
+    /// actions are the slot engine's (seat `g`'s row at `observations + g × stride`,
+    /// its action at `actions[g]`); free seats' actions are left alone.
     @inline(__always)
-    func act(_ k: Int, _ observation: UnsafeBufferPointer<Float>) -> Int {
-        let p = positions[k]
-        switch kinds[k] {
-        case .tracker: return trackers[p].act(observation)
-        case .random: return randoms[p].act(observation)
-        case .linear: return linears[p].act(observation)
-        case .constant: return constants[p].act(observation)
-        case .other: return others[p].act(observation)
+    func act(observations: UnsafePointer<Float>, stride: Int, actions: UnsafeMutablePointer<Int32>)
+        throws(AgentFault) {
+        guard let rowBase = rows.baseAddress, let count = counts.baseAddress else { return }
+        let n = slots * seats
+        for a in 0 ..< agents.count { count[a] = 0 }
+        for g in 0 ..< n {
+            let a = Int(holder[g])
+            guard a >= 0 else { continue }
+            rowBase[a * n + count[a]] = Int32(g)
+            count[a] += 1
+        }
+        for a in 0 ..< agents.count where count[a] > 0 {
+            try agents[a].act(AgentRows(count: count[a], games: rowBase + a * n, observations: observations,
+                                        stride: stride, actions: actions))
         }
     }
 }

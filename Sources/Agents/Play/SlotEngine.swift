@@ -1,4 +1,5 @@
 import Gym
+import Synchronization
 
 /// What one kind of work does in the slot engine's slots (a match roster, an
 /// ES plan, a REINFORCE plan): the engine owns the vector environment, the
@@ -12,15 +13,19 @@ protocol SlotWork: AnyObject, SendableMetatype {
     func take(_ job: Int, slot i: Int)
     /// The seed of slot `i`'s job's next episode, or nil when the job is done.
     func nextEpisode(slot i: Int) -> UInt64?
-    /// Slot `i`'s game was just reset with the episode's seed: reset the players.
-    func started(slot i: Int, vector: Game.Vector, seed: UInt64)
-    /// Slot `i`'s actions (one per seat) from its observation rows (one per seat).
-    func act(slot i: Int, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
+    /// Slot `i`'s game was just reset with the episode's seed: start the players.
+    func started(slot i: Int, vector: Game.Vector, seed: UInt64) throws(AgentFault)
+    /// The actions of every busy slot (`busy[i]` non-zero; slot `i`'s seat
+    /// `s` at `actions[i × seats + s]`) from the observation rows (seat
+    /// `g`'s at `observations + g × observationCount`); each agent acts once
+    /// over all the seats it holds (``SlotAgents``).
+    func act(busy: UnsafePointer<UInt8>, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
+        throws(AgentFault)
     /// Books one step of slot `i` (its rewards, one per seat); true when its
     /// episode is over (the game ended, or the work's step limit).
     func record(slot i: Int, rewards: UnsafePointer<Float>, events: Game.Vector.Events, ended: Bool) -> Bool
-    /// Slot `i`'s episode is over: write its result.
-    func finished(slot i: Int, vector: Game.Vector)
+    /// Slot `i`'s episode is over: end its players' episode and write its result.
+    func finished(slot i: Int, vector: Game.Vector) throws(AgentFault)
 }
 
 /// The one slot engine: one worker's `slots` games on one vector
@@ -31,6 +36,10 @@ protocol SlotWork: AnyObject, SendableMetatype {
 /// path, and the results do not depend on the number of workers or slots.
 /// A slot with nothing left stays idle (action 0; its game keeps being
 /// stepped with no effect on any result). Used by one worker only.
+///
+/// An agent's fault (``AgentFault``) stops the run: ``run(_:jobs:)`` throws
+/// it, and the workers of ``run(config:jobs:slots:runner:makeWork:)`` stop
+/// at their next step.
 final class SlotEngine<Game: PlayableGame> {
     let vector: Game.Vector
     let slots: Int, seats: Int, observationCount: Int
@@ -58,21 +67,23 @@ final class SlotEngine<Game: PlayableGame> {
         events.baseAddress?.deinitialize(count: slots); events.deallocate()
     }
 
-    /// Plays `jobs` (this worker's, in order) with `work` to the end.
-    func run<Work: SlotWork>(_ work: Work, jobs: WorkerJobs) where Work.Game == Game {
+    /// Plays `jobs` (this worker's, in order) with `work` to the end, or
+    /// until an agent faults or `stop` is set (by another worker's fault).
+    func run<Work: SlotWork>(_ work: Work, jobs: WorkerJobs, stop: FaultStop? = nil) throws(AgentFault)
+        where Work.Game == Game {
         guard let obs = observations.baseAddress, let act = actions.baseAddress, let rew = rewards.baseAddress,
               let term = terminated.baseAddress, let trunc = truncated.baseAddress, let ev = events.baseAddress,
               let live = busy.baseAddress
         else { return }
-        let vector = self.vector, seats = self.seats, rowLength = seats * observationCount
+        let vector = self.vector, seats = self.seats
         var queue = jobs.makeIterator()
         var hasJob = [Bool](repeating: false, count: slots)
         /// Gives slot `i` its next episode; false when nothing is left.
-        func refill(_ i: Int) -> Bool {
+        func refill(_ i: Int) throws(AgentFault) -> Bool {
             while true {
                 if hasJob[i], let seed = work.nextEpisode(slot: i) {
                     vector.reset(i, seed: seed)
-                    work.started(slot: i, vector: vector, seed: seed)
+                    try work.started(slot: i, vector: vector, seed: seed)
                     return true
                 }
                 guard let job = queue.next() else { hasJob[i] = false; return false }
@@ -81,37 +92,59 @@ final class SlotEngine<Game: PlayableGame> {
             }
         }
         var active = 0
-        for i in 0 ..< slots where refill(i) { live[i] = 1; active += 1 }
+        for i in 0 ..< slots where try refill(i) { live[i] = 1; active += 1 }
         vector.observe(into: obs)
         let out = VectorStepOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc, events: ev)
         while active > 0 {
-            for i in 0 ..< slots {
-                if live[i] != 0 {
-                    work.act(slot: i, observations: obs + i * rowLength, actions: act + i * seats)
-                } else {
-                    (act + i * seats).update(repeating: 0, count: seats)
-                }
-            }
+            if let stop, stop.stopped { return }
+            for i in 0 ..< slots where live[i] == 0 { (act + i * seats).update(repeating: 0, count: seats) }
+            try work.act(busy: live, observations: obs, actions: act)
             vector.step(actions: act, into: out)
             var restarted = false
             for i in 0 ..< slots where live[i] != 0 {
                 guard work.record(slot: i, rewards: rew + i * seats, events: ev[i], ended: term[i] | trunc[i] != 0)
                 else { continue }
-                work.finished(slot: i, vector: vector)
-                if refill(i) { restarted = true } else { live[i] = 0; active -= 1 }
+                try work.finished(slot: i, vector: vector)
+                if try refill(i) { restarted = true } else { live[i] = 0; active -= 1 }
             }
             if restarted { vector.observe(into: obs) }
         }
     }
 
     /// Runs `count` jobs over `runner`'s workers, each with its own engine of
-    /// at most `slots` games and its own `makeWork` (one dispatch in all).
+    /// at most `slots` games and its own `makeWork` (given the engine's slots
+    /// and vector; one dispatch in all).
+    /// - Throws: the first ``AgentFault`` of any worker (the others stop at their next step).
     static func run<Work: SlotWork>(config: Game.Config, jobs count: Int, slots: Int, runner: ParallelRunner,
-                                    makeWork: @Sendable (_ slots: Int) -> Work) where Work.Game == Game {
+                                    makeWork: @Sendable (_ slots: Int, _ vector: Game.Vector) throws(AgentFault) -> Work)
+        throws(AgentFault) where Work.Game == Game {
         precondition(slots >= 1, "slots must be at least 1")
+        let stop = FaultStop()
         runner.forEachWorker(jobs: count) { _, jobs in
             let n = Swift.min(slots, jobs.count)
-            SlotEngine(config: config, slots: n).run(makeWork(n), jobs: jobs)
+            let engine = SlotEngine(config: config, slots: n)
+            do throws(AgentFault) {
+                try engine.run(makeWork(n, engine.vector), jobs: jobs, stop: stop)
+            } catch { stop.record(error) }
         }
+        if let error = stop.fault { throw error }
+    }
+}
+
+/// The first agent fault of a run over several workers, and the flag that
+/// tells the other workers to stop.
+final class FaultStop: Sendable {
+    private let flag = Atomic<Bool>(false)
+    private let first = Mutex<AgentFault?>(nil)
+
+    /// Whether a worker faulted.
+    var stopped: Bool { flag.load(ordering: .relaxed) }
+    /// The first fault recorded, if any.
+    var fault: AgentFault? { first.withLock { $0 } }
+
+    /// Records `error` (the first one is kept) and stops every worker.
+    func record(_ error: AgentFault) {
+        first.withLock { if $0 == nil { $0 = error } }
+        flag.store(true, ordering: .relaxed)
     }
 }

@@ -58,8 +58,8 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
 
     /// One iteration (see the type's description): every member played
     /// here, then ``update(members:)``.
-    public mutating func iterate(runner: ParallelRunner) -> IterationReport {
-        update(members: evaluateMembers(0 ..< settings.population, runner: runner))
+    public mutating func iterate(runner: ParallelRunner) throws(AgentFault) -> IterationReport {
+        update(members: try evaluateMembers(0 ..< settings.population, runner: runner))
     }
 
     /// The iteration's directions (step 1): `pairs × parameters` floats,
@@ -87,7 +87,7 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
     /// pieces joined in member order give exactly the results of playing it
     /// whole (what ``iterate(runner:)`` does).
     /// - Parameter range: member indices within `0 ..< population`, not empty.
-    public func evaluateMembers(_ range: Range<Int>, runner: ParallelRunner) -> [MemberResult] {
+    public func evaluateMembers(_ range: Range<Int>, runner: ParallelRunner) throws(AgentFault) -> [MemberResult] {
         precondition(!range.isEmpty && range.lowerBound >= 0 && range.upperBound <= settings.population,
                      "members out of range")
         BLAS.useSingleThread() // no BLAS call may depend on OpenBLAS's thread count
@@ -113,7 +113,7 @@ public struct EvolutionStrategies<Task: TrainingTask>: LinearPolicyTrainer {
                 }
             }
         }
-        let played = Rollout.play(plan, task: task, path: rolloutPath, slots: slots, runner: runner)
+        let played = try Rollout.play(plan, task: task, path: rolloutPath, slots: slots, runner: runner)
         return (0 ..< range.count).map { m in
             var total = 0.0, steps = 0
             for r in played.episodes[m * episodes ..< (m + 1) * episodes] {

@@ -25,10 +25,10 @@ public enum PolicyEvaluation {
     ///   - slots: episodes each worker steps together on the batched path.
     public static func run<Task: TrainingTask>(task: Task, policy: LinearPolicy, episodes: Int, steps: Int,
                                                seed: UInt64, runner: ParallelRunner, path: RolloutPath = .automatic,
-                                               slots: Int = Rollout.defaultSlots) -> PolicyScore {
+                                               slots: Int = Rollout.defaultSlots) throws(AgentFault) -> PolicyScore {
         let plan = RolloutPlan(members: 1, episodes: episodes, maxSteps: steps, seedBase: seed,
                                collectStatistics: false, centre: policy) { _, _ in }
-        let results = Rollout.play(plan, task: task, path: path, slots: slots, runner: runner).episodes
+        let results = try Rollout.play(plan, task: task, path: path, slots: slots, runner: runner).episodes
         return PolicyScore(episodes: episodes, steps: results.reduce(0) { $0 + $1.steps },
                            meanReturn: Statistics.mean(results.map(\.totalReturn)),
                            gained: results.reduce(0) { $0 + $1.gained }, lost: results.reduce(0) { $0 + $1.lost })

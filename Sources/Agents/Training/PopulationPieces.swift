@@ -11,7 +11,7 @@ public protocol PopulationTrainer: PolicyTrainer {
     /// Members per iteration.
     var population: Int { get }
     /// Plays members `range` of the current iteration; results in member order.
-    func evaluateMembers(_ range: Range<Int>, runner: ParallelRunner) -> [MemberResult]
+    func evaluateMembers(_ range: Range<Int>, runner: ParallelRunner) throws(AgentFault) -> [MemberResult]
     /// Finishes the current iteration from all `population` members' results.
     mutating func update(members: [MemberResult]) -> IterationReport
 }
@@ -28,6 +28,8 @@ public enum PopulationPieceError: Error, Equatable, Sendable, CustomStringConver
     case badRange(first: Int, end: Int, population: Int)
     /// The pieces do not cover the population exactly once, in order.
     case incomplete(String)
+    /// An agent (an opponent) faulted while the members played.
+    case agent(AgentFault)
 
     public var description: String {
         switch self {
@@ -36,6 +38,7 @@ public enum PopulationPieceError: Error, Equatable, Sendable, CustomStringConver
         case let .badRange(first, end, population):
             "members \(first) ..< \(end) are out of range; allowed: a non-empty range within 0 ..< \(population)"
         case let .incomplete(why): why
+        case let .agent(fault): fault.description
         }
     }
 }
@@ -54,7 +57,7 @@ extension TrainingSession {
         guard first >= 0, first < end, end <= t.population else {
             throw .badRange(first: first, end: end, population: t.population)
         }
-        return t.evaluateMembers(first ..< end, runner: runner)
+        do { return try t.evaluateMembers(first ..< end, runner: runner) } catch { throw .agent(error) }
     }
 
     /// Finishes the current iteration from the whole population's results

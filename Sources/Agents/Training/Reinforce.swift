@@ -48,7 +48,7 @@ public struct Reinforce<Task: TrainingTask>: LinearPolicyTrainer {
                      baselineOptimizer: Adam(parameters: policy.inputs + 1, learningRate: settings.baselineLearningRate))
     }
 
-    public mutating func iterate(runner: ParallelRunner) -> IterationReport {
+    public mutating func iterate(runner: ParallelRunner) throws(AgentFault) -> IterationReport {
         // Each episode's gradient is an exact product (no bit depends on
         // OpenBLAS's threads); the episodes' own workers are the parallelism.
         BLAS.useSingleThread()
@@ -58,7 +58,7 @@ public struct Reinforce<Task: TrainingTask>: LinearPolicyTrainer {
         let d = policy.inputs, p = policy.parameterCount
         let episodes: [EpisodeGradient]
         if rolloutPath.tries(batchedFor: task) {
-            guard let batched = task.playReinforceBatched(plan, runner: runner, slots: slots) else {
+            guard let batched = try task.playReinforceBatched(plan, runner: runner, slots: slots) else {
                 preconditionFailure("\(Task.self) has no batched path")
             }
             episodes = batched

@@ -75,15 +75,16 @@ public struct RolloutResults: Equatable, Sendable {
 /// How episodes are played (training, evaluation, matches); every path
 /// gives the same results.
 public enum RolloutPath: Sendable {
-    /// ``batched`` where the task or game says it is faster
-    /// (``TrainingTask/batchIsFaster``, ``PlayableGame/batchIsFaster(_:)``), else ``oneByOne``.
+    /// ``batched`` where the task has a batched path (``TrainingTask/batchIsFaster``:
+    /// every game's task, whose agents act batched there only), else ``oneByOne``;
+    /// matches (``Matches``) always batch.
     case automatic
     /// On the slot engine (``TrainingTask/playBatched(_:runner:slots:)``). A
     /// task without a batched path stops with a precondition failure: a
     /// forced batched run never falls back to the reference silently.
     case batched
     /// Each episode on a single environment by ``Rollout/play(_:agent:maxSteps:observation:statistics:)``
-    /// (the reference).
+    /// (the reference, with per-game agents; tests compare the batched path with it).
     case oneByOne
 
     /// Whether `task`'s episodes go to its batched path.
@@ -100,10 +101,11 @@ extension Rollout {
     /// Plays `plan` on `task` by `path` (see ``RolloutPath``).
     /// - Parameter slots: episodes each worker steps together on the batched path, at least 1.
     public static func play<Task: TrainingTask>(_ plan: RolloutPlan, task: Task, path: RolloutPath = .automatic,
-                                                slots: Int = defaultSlots, runner: ParallelRunner) -> RolloutResults {
+                                                slots: Int = defaultSlots, runner: ParallelRunner) throws(AgentFault)
+        -> RolloutResults {
         precondition(slots >= 1, "slots must be at least 1")
         if path.tries(batchedFor: task) {
-            guard let results = task.playBatched(plan, runner: runner, slots: slots) else {
+            guard let results = try task.playBatched(plan, runner: runner, slots: slots) else {
                 preconditionFailure("\(Task.self) has no batched path")
             }
             return results

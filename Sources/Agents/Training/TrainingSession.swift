@@ -5,7 +5,8 @@ public protocol PolicyTrainer {
     var policy: LinearPolicy { get }
     var state: TrainerState { get }
     /// Runs one iteration.
-    mutating func iterate(runner: ParallelRunner) -> IterationReport
+    /// - Throws: an opponent's ``AgentFault`` (the iteration is not applied).
+    mutating func iterate(runner: ParallelRunner) throws(AgentFault) -> IterationReport
     /// Records wall time and the evaluation best in the state (so a
     /// checkpoint carries them).
     mutating func note(wallSeconds: Double, bestScore: Double?, bestIteration: Int)
@@ -24,7 +25,7 @@ public struct TrainingSession {
     /// What the evaluation score means, e.g. "point share vs tracker".
     public let scoreName: String
     var trainer: any PolicyTrainer
-    let evaluator: @Sendable (LinearPolicy, ParallelRunner) -> [PolicyScore]
+    let evaluator: @Sendable (LinearPolicy, ParallelRunner) throws(AgentFault) -> [PolicyScore]
     let scoreOf: @Sendable ([PolicyScore]) -> Double
 
     /// Builds the run from `config`, or continues `resume`'s.
@@ -67,10 +68,13 @@ public struct TrainingSession {
         scoreName = setup.scoreName
         let evalTasks = setup.evaluationTasks
         let (episodes, steps, seed) = (config.evalEpisodes, config.evalSteps, Seeds.stream(config.seed, SeedStream.evaluation))
-        evaluator = { policy, runner in
-            evalTasks.map {
-                PolicyEvaluation.run(task: $0, policy: policy, episodes: episodes, steps: steps, seed: seed, runner: runner)
+        evaluator = { (policy, runner) throws(AgentFault) in
+            var scores: [PolicyScore] = []
+            for task in evalTasks {
+                scores.append(try PolicyEvaluation.run(task: task, policy: policy, episodes: episodes, steps: steps,
+                                                       seed: seed, runner: runner))
             }
+            return scores
         }
         scoreOf = setup.score
         trainer = try Self.makeTrainer(task: setup.task, config: config, resume: resume)
@@ -110,15 +114,15 @@ public struct TrainingSession {
     /// Whether the periodic checkpoint is due after the iteration just done.
     public var checkpointDue: Bool { state.iteration % config.checkpointInterval == 0 || isFinished }
 
-    public mutating func iterate(runner: ParallelRunner) -> IterationReport {
-        trainer.iterate(runner: runner)
+    public mutating func iterate(runner: ParallelRunner) throws(AgentFault) -> IterationReport {
+        try trainer.iterate(runner: runner)
     }
 
     /// Evaluates the current greedy policy against each evaluation
     /// opponent; returns the score (higher is better; Pong: the lowest
     /// point share) and the results, one per opponent.
-    public func evaluate(runner: ParallelRunner) -> (score: Double, results: [PolicyScore]) {
-        let r = evaluator(trainer.policy, runner)
+    public func evaluate(runner: ParallelRunner) throws(AgentFault) -> (score: Double, results: [PolicyScore]) {
+        let r = try evaluator(trainer.policy, runner)
         return (scoreOf(r), r)
     }
 

@@ -24,17 +24,18 @@ public protocol TrainingTask: Sendable {
     /// Plays `plan` on batched environments with exactly the results of
     /// ``Rollout/playOneByOne(_:task:runner:)``, `slots` episodes per worker
     /// at a time; nil when the task has no batched path (the default).
-    func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) -> RolloutResults?
+    func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) throws(AgentFault) -> RolloutResults?
     /// Plays a ``Reinforce`` iteration's episodes on batched environments
     /// with exactly the gradients of ``ReinforcePlan/playOneByOne(task:runner:)``
     /// (episode `k` at index `k`), `slots` episodes per worker at a time;
     /// nil when the task has no batched path (the default).
-    func playReinforceBatched(_ plan: ReinforcePlan, runner: ParallelRunner, slots: Int) -> [EpisodeGradient]?
+    func playReinforceBatched(_ plan: ReinforcePlan, runner: ParallelRunner, slots: Int) throws(AgentFault)
+        -> [EpisodeGradient]?
 }
 
 extension TrainingTask {
     public var batchIsFaster: Bool { false }
-    public func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) -> RolloutResults? { nil }
+    public func playBatched(_ plan: RolloutPlan, runner: ParallelRunner, slots: Int) throws(AgentFault) -> RolloutResults? { nil }
     public func playReinforceBatched(_ plan: ReinforcePlan, runner: ParallelRunner,
                                      slots: Int) -> [EpisodeGradient]? { nil }
 }

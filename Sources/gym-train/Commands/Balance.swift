@@ -66,7 +66,7 @@ struct Balance: ParsableCommand {
             }
             let progress = Progress(total: set.scenarios.reduce(0) { $0 + $1.games }, label: label)
             defer { progress.finish() }
-            return BalanceRun.run(set, rules: rules, runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
+            return try BalanceRun.run(set, rules: rules, runner: ParallelRunner(workers: workerCount), progress: { progress.tick() })
         }
     }
 

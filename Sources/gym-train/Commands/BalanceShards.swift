@@ -15,7 +15,7 @@ extension Balance {
 
     /// Plays the games `range` (global indices) of `set` under `rules`; each game's record fields.
     static func play(_ set: BalanceScenarioSet, rules: BalanceRules, range: Range<Int>,
-                     runner: ParallelRunner, progress: @escaping @Sendable () -> Void) -> [JSONValue] {
+                     runner: ParallelRunner, progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [JSONValue] {
         var out: [JSONValue] = [], first = 0
         for (s, scenario) in set.scenarios.enumerated() {
             let count = gameCount(set, s)
@@ -26,11 +26,11 @@ extension Balance {
             case let .pong(config):
                 let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: scenario.games / 2,
                                                   seed: set.scenarioSeed(s))
-                out += PongTournament.play(config: config, agents: [scenario.a, scenario.b ?? scenario.a],
+                out += try PongTournament.play(config: config, agents: [scenario.a, scenario.b ?? scenario.a],
                                            schedule: schedule, games: lo ..< hi, runner: runner, progress: progress)
                     .map { .array(Pong.fields($0.result)) }
             case let .breakout(config):
-                out += BreakoutDuplicate.play(config: config, agents: [scenario.a], episodes: scenario.games,
+                out += try BreakoutDuplicate.play(config: config, agents: [scenario.a], episodes: scenario.games,
                                               seed: set.scenarioSeed(s), games: lo ..< hi, runner: runner,
                                               progress: progress)
                     .map { .array(Breakout.fields($0)) }
@@ -97,7 +97,7 @@ extension Balance {
         let progress = Progress(total: range.count, label: "\(subcommand) shard \(shard)")
         let clock = ContinuousClock()
         let start = clock.now
-        let records = play(set, rules: effective, range: range, runner: common.workerOptions.runner,
+        let records = try play(set, rules: effective, range: range, runner: common.workerOptions.runner,
                            progress: { progress.tick() })
         let seconds = (clock.now - start).seconds
         progress.finish()

@@ -16,7 +16,9 @@ struct Bench: ParsableCommand {
         seat 0 observed) in chunks of --chunk games, each with its own \
         buffers; in each dispatch the workers take chunks one at a time and step each for --ticks \
         ticks. Policy in the loop: the agent side's action is the argmax of a linear policy \
-        W·x + b over the whole chunk, one cblas_sgemm per chunk per tick. \
+        W·x + b over the whole chunk, one cblas_sgemm per chunk per tick. As users run it (two-seat \
+        games): seat 1 played by the default opponent, the tracker, batched (one act call per chunk per \
+        tick over every game's seat-1 row, both seats observed), seat 0 random. \
         Single API: one PongGame value per game (the reference). Each figure: one warm-up round, \
         then rounds until --seconds have passed (wall clock). Batched figures are taken --repeats \
         times, one worker and all workers alternating; the report gives the median rates and the \
@@ -203,9 +205,17 @@ struct Bench: ParsableCommand {
         }
         let probe = make(0, 1, seed)
         let frameSkip = Bench.frameSkip(config.json)
+        // Two-seat games as users run them: the default opponent (`tracker`) in seat 1, batched.
+        let tracker = try AgentSpec.parse("tracker")
+        let seated: BatchControl? = G.seats == 2 ? .seated(name: tracker.text) { games in
+            do {
+                return try G.makeBatchAgent(tracker, context: AgentContext(
+                    config: config, seating: .everySeat(slots: games, seats: 2)))
+            } catch { preconditionFailure("a built-in agent never faults: \(error)") }
+        } : nil
         return benchCase(game: G.name, preset: label, frameSkip: frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: probe.observationLayout.count,
-                                                    actions: probe.actionCount, seed: seed),
+                                                    actions: probe.actionCount, seed: seed), seated: seated,
                          batched: { runner, control in
                              Throughput.vector(environments: envs, runner: runner, control: control, seconds: seconds,
                                                seed: seed, ticksPerRound: ticks, chunk: chunk) { make($0, $1, seed) }
@@ -231,6 +241,7 @@ struct Bench: ParsableCommand {
     /// policy in the loop (1 worker and all workers alternating `repeats`
     /// times, allocations), and the single-game API when given.
     func benchCase(game: String, preset: String, frameSkip: Int, workers all: Int, policy: LinearPolicy,
+                   seated: BatchControl?,
                    batched: (ParallelRunner, BatchControl) -> Throughput.Measurement,
                    allocations: (ParallelRunner, BatchControl) -> AllocationCount?,
                    single: ((Int) -> Throughput.Measurement)?) -> JSONValue {
@@ -238,8 +249,14 @@ struct Bench: ParsableCommand {
         let one = ParallelRunner(workers: 1), many = ParallelRunner(workers: all)
         var rows: [(String, JSONValue)] = [("game", .string(game)), ("preset", .string(preset)),
                                            ("frameSkip", .number(frameSkip))]
-        for (label, key, control) in [("batched", "batched", BatchControl.random),
-                                      ("batched + linear policy", "batchedLinearPolicy", .linear(policy))] {
+        var controls: [(String, String, BatchControl)] = [
+            ("batched", "batched", BatchControl.random),
+            ("batched + linear policy", "batchedLinearPolicy", .linear(policy)),
+        ]
+        if let seated, case let .seated(name, _) = seated {
+            controls.append(("batched + \(name) seated (seat 1), as users run it", "batchedOpponentSeated", seated))
+        }
+        for (label, key, control) in controls {
             var pairs: [(one: Throughput.Measurement, many: Throughput.Measurement)] = []
             for _ in 0 ..< repeats {
                 let m1 = batched(one, control)

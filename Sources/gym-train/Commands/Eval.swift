@@ -51,7 +51,7 @@ struct Eval: ParsableCommand {
         let start = clock.now
         // Episode g's seed and seats depend on (seed, g) alone, so a shard plays exactly the unsharded run's games.
         let first = range.lowerBound
-        let records = Matches.play(G.self, config: config, roster: roster, count: range.count,
+        let records = try Matches.play(G.self, config: config, roster: roster, count: range.count,
                                    runner: workerOptions.runner, game: { k in
             let i = first + k
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),

@@ -215,7 +215,7 @@ struct Play: ParsableCommand {
     }
 
     func session<T: PlayTable>(_: T.Type, config: T.Config, opponent: AgentSpec?, sessionSeed: UInt64) throws {
-        let table = T(config: config, seed: Seeds.episode(runSeed: sessionSeed, index: 0), opponent: opponent)
+        let table = try T(config: config, seed: Seeds.episode(runSeed: sessionSeed, index: 0), opponent: opponent)
         try runSession(table, opponent: opponent, sessionSeed: sessionSeed, gameIndex: 0, name: name, folder: output.out,
                        mode: output.overwrite ? .overwrite : .fresh)
     }

@@ -92,10 +92,17 @@ struct Render: ParsableCommand {
         let label = replay?.label ?? "episode \(episode)"
         let limit = maxSteps ?? (replay == nil ? 3000 : 0)
         for spec in seats { try G.check(spec, config: config) }
-        var agents = seats.map { G.makeAgent($0, config: config) }
         let vector = G.makeVector(config: config, count: 1)
         vector.reset(0, seed: seed)
-        for s in agents.indices { agents[s].reset(seed: Seeds.agent(seed, seat: s)) }
+        // Seat s's agent plays one game: seat s of the vector's one game.
+        var agents: [any BatchAgent] = []
+        for (s, spec) in seats.enumerated() {
+            let agent = try G.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .oneSeat(s, slots: 1, seats: G.seats), vector: vector))
+            try agent.start(game: 0, seed: Seeds.agent(seed, seat: s))
+            agents.append(agent)
+        }
+        let firstGame: [Int32] = [0]
 
         var frames = try EpisodeFrames(options: self, game: G.Config.gameName, frame: G.makeFrame(config, scale: scale))
         let screen = terminal ? TerminalScreen() : nil
@@ -116,10 +123,15 @@ struct Render: ParsableCommand {
                 Thread.sleep(forTimeInterval: Double(config.frameSkip) / fps)
             }
             if over || (limit > 0 && step >= limit) { break }
-            observations.withUnsafeBufferPointer { obs in
-                for s in 0 ..< seatCount {
-                    let row = UnsafeBufferPointer(rebasing: obs[s * n ..< (s + 1) * n])
-                    actions[s] = Int32(clamping: agents[s].act(row))
+            try observations.withUnsafeBufferPointer { (obs) throws(AgentFault) in
+                try actions.withUnsafeMutableBufferPointer { (act) throws(AgentFault) in
+                    try firstGame.withUnsafeBufferPointer { (g) throws(AgentFault) in
+                        guard let o = obs.baseAddress, let a = act.baseAddress, let g = g.baseAddress else { return }
+                        for s in 0 ..< seatCount {
+                            try agents[s].act(AgentRows(count: 1, games: g, observations: o + s * n, stride: n,
+                                                        actions: a + s))
+                        }
+                    }
                 }
             }
             observations.withUnsafeMutableBufferPointer { obs in

@@ -97,7 +97,7 @@ struct Sweep: ParsableCommand {
         let start = clock.now
         var records: [JSONValue] = []
         for c in range {
-            let results = BalanceRun.run(set, rules: allRules[c], runner: workerOptions.runner)
+            let results = try BalanceRun.run(set, rules: allRules[c], runner: workerOptions.runner)
             records.append(.array(results.map { .array($0.metrics.map { .array([.string($0.name), .number($0.value), .number($0.n), .number($0.sd)]) }) }))
             progress.tick()
         }

@@ -124,7 +124,7 @@ struct Tournament: ParsableCommand {
         let progress = Progress(total: range.count, label: "tournament")
         let clock = ContinuousClock()
         let start = clock.now
-        let records = G.playTournamentGames(specs, config: config, format: format, options: self, games: range,
+        let records = try G.playTournamentGames(specs, config: config, format: format, options: self, games: range,
                                             runner: workerOptions.runner, progress: { progress.tick() })
         if let shard {
             let seconds = (clock.now - start).seconds
@@ -229,7 +229,7 @@ struct Tournament: ParsableCommand {
             ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
         ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
         let progress = Progress(total: maxPairs, label: "sprt")
-        let outcome = PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
+        let outcome = try PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
                                    maxPairs: maxPairs, seed: game.seed, batch: max(8, 4 * workerCount),
                                    runner: ParallelRunner(workers: workerCount), progress: { state in
                                        progress.status(String(format: "%d pairs, LLR %.2f in [%.2f, %.2f]",

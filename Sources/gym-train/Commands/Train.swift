@@ -233,7 +233,7 @@ struct TrainingLoop {
                 }
                 report = r
             } else {
-                report = session.iterate(runner: runner)
+                report = try session.iterate(runner: runner)
             }
             lastReport = report
             sessionSteps += report.steps
@@ -242,7 +242,7 @@ struct TrainingLoop {
                                           minReturn: report.minReturn, maxReturn: report.maxReturn)
             var newBest = false
             if session.evaluationDue {
-                let (score, results) = session.evaluate(runner: runner)
+                let (score, results) = try session.evaluate(runner: runner)
                 row.evalScore = score
                 row.evalReturn = Statistics.mean(results.map(\.meanReturn))
                 lastScore = score

@@ -90,8 +90,8 @@ extension Breakout: CommandGame {
     /// candidate's comparisons only).
     static func playTournamentGames(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
                                     options: Tournament, games: Range<Int>, runner: ParallelRunner,
-                                    progress: @escaping @Sendable () -> Void) -> [BreakoutEpisode] {
-        BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodeOptions.episodes, seed: options.game.seed,
+                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [BreakoutEpisode] {
+        try BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodeOptions.episodes, seed: options.game.seed,
                                games: games, runner: runner, progress: progress)
     }
 

@@ -40,7 +40,7 @@ protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig {
     /// Game `g` depends on (seed, g) alone, so a shard plays what the whole run plays.
     static func playTournamentGames(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
                                     options: Tournament, games: Range<Int>, runner: ParallelRunner,
-                                    progress: @escaping @Sendable () -> Void) -> [Record]
+                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [Record]
     /// The tournament from the records of all its games, in game order
     /// (Breakout: compared seed by seed).
     static func tournamentPlay(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,

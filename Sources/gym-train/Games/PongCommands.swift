@@ -100,10 +100,10 @@ extension Pong: CommandGame {
     /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
     static func playTournamentGames(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
                                     options: Tournament, games: Range<Int>, runner: ParallelRunner,
-                                    progress: @escaping @Sendable () -> Void) -> [PongMatchResult] {
+                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [PongMatchResult] {
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: options.pairs,
                                           seed: options.game.seed)
-        return PongTournament.play(config: config, agents: specs, schedule: schedule, games: games, runner: runner,
+        return try PongTournament.play(config: config, agents: specs, schedule: schedule, games: games, runner: runner,
                                    progress: progress).map(\.result)
     }
 
@@ -142,21 +142,23 @@ struct PongTable: PlayTable {
     let seed: UInt64
     let opponent: AgentSpec
     private(set) var game: PongGame
-    private var agent: any Agent
+    /// The opponent: a batched agent of one game (seat 1 of this table's one game).
+    private let agent: any BatchAgent
     private(set) var actions: [UInt8] = []
     /// Statistics as ``PongMatch/play(config:seed:bottom:top:)`` keeps them.
     private(set) var result: PongMatchResult
     private var receiver: PongSide
     private var observation = [Float](repeating: 0, count: PongGame.observationCount)
 
-    init(config: PongConfig, seed: UInt64, opponent: AgentSpec?) {
+    init(config: PongConfig, seed: UInt64, opponent: AgentSpec?) throws(AgentFault) {
         self.config = config
         self.seed = seed
         guard let spec = opponent else { preconditionFailure("a Pong table needs an opponent") }
         self.opponent = spec
         game = PongGame(config: config, seed: seed)
-        agent = Pong.makeAgent(spec, config: config)
-        agent.reset(seed: Seeds.agent(seed, seat: 1))
+        agent = try Pong.makeBatchAgent(spec, context: AgentContext(
+            config: config, seating: .oneSeat(1, slots: 1, seats: Pong.seats)))
+        try agent.start(game: 0, seed: Seeds.agent(seed, seat: 1))
         result = PongMatchResult(startingFrom: seed)
         receiver = game.state.ballVY < 0 ? .bottom : .top
     }
@@ -173,12 +175,21 @@ struct PongTable: PlayTable {
         }
     }
 
-    mutating func step(person: Int) {
+    mutating func step(person: Int) throws(AgentFault) {
         observation.withUnsafeMutableBufferPointer { game.observe(.top, into: $0) }
-        let top = observation.withUnsafeBufferPointer { agent.act($0) }
+        var top: Int32 = 0
+        let row: [Int32] = [0]
+        try observation.withUnsafeBufferPointer { (o) throws(AgentFault) in
+            try row.withUnsafeBufferPointer { (g) throws(AgentFault) in
+                try withUnsafeMutablePointer(to: &top) { (a) throws(AgentFault) in
+                    guard let base = o.baseAddress, let games = g.baseAddress else { return }
+                    try agent.act(AgentRows(count: 1, games: games, observations: base, stride: o.count, actions: a))
+                }
+            }
+        }
         actions.append(UInt8(clamping: person))
         var events = PongEvents()
-        _ = game.step(top: top, bottom: person, events: &events)
+        _ = game.step(top: Int(top), bottom: person, events: &events)
         result.hitsBottom += Int(events.hitsBottom)
         result.hitsTop += Int(events.hitsTop)
         for _ in 0 ..< Int(events.pointsBottom) {
@@ -196,6 +207,7 @@ struct PongTable: PlayTable {
         result.scoreTop = Int(s.scoreTop)
         result.steps = Int(s.steps)
         result.end = s.end
+        if game.isOver { try agent.end(game: 0) }
     }
 
     func status(name: String) -> String {

@@ -105,7 +105,7 @@ final class PlaySession<T: PlayTable> {
                 // After a pause or an end screen the clock starts again one step from then, not where it stopped.
                 next = Self.now() + interval
             } else if Self.now() >= next {
-                advance()
+                try advance()
                 next += interval
                 // After a stall (a suspended process, a slow terminal) play on from now rather than catch up.
                 let now = Self.now()
@@ -123,7 +123,7 @@ final class PlaySession<T: PlayTable> {
         }
         if table.isOver {
             // The end screen: any key but the clock's tick and pause starts the next game.
-            if key != .tick, key != .pause { newGame() }
+            if key != .tick, key != .pause { try newGame() }
             return .none
         }
         if key == .pause {
@@ -134,7 +134,7 @@ final class PlaySession<T: PlayTable> {
         if paused { return .none }
         switch key {
         case .tick:
-            if options.manualClock { advance() }
+            if options.manualClock { try advance() }
         case .push:
             if table.pushAction != nil { control.pressPush() }
         default:
@@ -143,8 +143,8 @@ final class PlaySession<T: PlayTable> {
         return .none
     }
 
-    private func advance() {
-        table.step(person: control.nextAction(pushAction: table.pushAction))
+    private func advance() throws(AgentFault) {
+        try table.step(person: control.nextAction(pushAction: table.pushAction))
         if table.isOver {
             do { try record() } catch { recordError = "\(error)" }
         }
@@ -153,9 +153,9 @@ final class PlaySession<T: PlayTable> {
 
     private var recordError: String?
 
-    private func newGame() {
+    private func newGame() throws(AgentFault) {
         gameIndex += 1
-        table = T(config: table.config, seed: Seeds.episode(runSeed: options.sessionSeed, index: gameIndex), opponent: opponent)
+        table = try T(config: table.config, seed: Seeds.episode(runSeed: options.sessionSeed, index: gameIndex), opponent: opponent)
         control.clear()
         paused = false
         screen = nil

@@ -14,7 +14,7 @@ protocol PlayTable {
 
     /// A fresh game from `seed` (the opponent, when the game has one, is
     /// seeded from it as in the tournament's games).
-    init(config: Config, seed: UInt64, opponent: AgentSpec?)
+    init(config: Config, seed: UInt64, opponent: AgentSpec?) throws(AgentFault)
 
     var config: Config { get }
     var seed: UInt64 { get }
@@ -27,8 +27,9 @@ protocol PlayTable {
 
     /// The movement action a key asks for, nil if the key does not move the paddle here.
     func action(for key: PlayKey) -> Int?
-    /// One agent step with the person's action.
-    mutating func step(person: Int)
+    /// One agent step with the person's action (the opponent acts through
+    /// the batched contract, ``BatchAgent``; its fault ends the session).
+    mutating func step(person: Int) throws(AgentFault)
     /// The status line under the field (score, lives, ...), `name` being the person's.
     func status(name: String) -> String
     /// The key help line.
@@ -61,10 +62,10 @@ extension PlayTable {
         guard let actions = RecordedActions.decode(save.actions) else {
             throw CLIError("save file \(path) is corrupt: \"actions\" is not a list of runs ACTIONxCOUNT")
         }
-        var table = Self(config: save.snapshot.config, seed: save.seed, opponent: opponent)
+        var table = try Self(config: save.snapshot.config, seed: save.seed, opponent: opponent)
         for a in actions {
             guard !table.isOver else { break }
-            table.step(person: Int(a))
+            try table.step(person: Int(a))
         }
         guard table.snapshot.state == save.snapshot.state, table.actions.count == actions.count else {
             throw CLIError("save file \(path) does not match its recorded actions: its snapshot is not where they lead (edited, or saved by another build)")

@@ -17,14 +17,6 @@ public enum Pong: PlayableGame {
 
     public static var noEvents: PongEvents { PongEvents() }
 
-    /// When the batch's frames can take its eight-lane quiet path (one frame
-    /// per step, no sticky actions); otherwise every batched step is a full
-    /// step plus the load and store of the game's columns, slower than a
-    /// single game.
-    public static func batchIsFaster(_ config: PongConfig) -> Bool {
-        config.frameSkip == 1 && config.stickyActionProbability == 0
-    }
-
     public static func policyTarget(_ config: PongConfig) -> PolicyTarget { .pong(config) }
 
     /// A saved policy must be a Pong policy of this build's observation
@@ -35,6 +27,11 @@ public enum Pong: PlayableGame {
 
     public static func makeTracker(config: PongConfig, skill: TrackerSkill) -> PongTracker {
         PongTracker(config: config, skill: skill)
+    }
+
+    public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
+        PongTrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
+                     observationCount: context.target.inputs)
     }
 
     public static func beginRecord(_ vector: PongBatch, _ i: Int, seed: UInt64) -> Tally {

@@ -18,16 +18,18 @@ public enum PongBalance {
     /// Plays every scenario of `set` under `config` (normally `set.config`;
     /// a different config is how a rules change is checked).
     public static func run(_ set: BalanceScenarioSet, config: PongConfig, runner: ParallelRunner,
-                           progress: (@Sendable () -> Void)? = nil) -> [BalanceScenarioResult] {
-        set.scenarios.enumerated().map { s, scenario in
+                           progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BalanceScenarioResult] {
+        var out: [BalanceScenarioResult] = []
+        for (s, scenario) in set.scenarios.enumerated() {
             let b = scenario.b ?? scenario.a
             let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: scenario.games / 2,
                                               seed: set.scenarioSeed(s))
-            let games = PongTournament.run(config: config, agents: [scenario.a, b], schedule: schedule,
+            let games = try PongTournament.run(config: config, agents: [scenario.a, b], schedule: schedule,
                                            runner: runner, progress: progress)
-            return BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: b.text,
-                                         games: scenario.games, metrics: metrics(games))
+            out.append(BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: b.text,
+                                             games: scenario.games, metrics: metrics(games)))
         }
+        return out
     }
 
     /// The metrics of a scenario's games (game order: pair k is games 2k, 2k + 1).

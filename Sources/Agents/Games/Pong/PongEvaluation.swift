@@ -84,8 +84,8 @@ public enum PongEvaluation {
     public static func run(config: PongConfig, agent: AgentSpec, opponent: AgentSpec,
                            episodes: Int, runSeed: UInt64, runner: ParallelRunner,
                            slots: Int = Matches.defaultSlots,
-                           progress: (@Sendable () -> Void)? = nil) -> [PongEvalEpisode] {
-        let matches = Matches.play(Pong.self, config: config, roster: [agent, opponent], count: episodes, slots: slots,
+                           progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [PongEvalEpisode] {
+        let matches = try Matches.play(Pong.self, config: config, roster: [agent, opponent], count: episodes, slots: slots,
                                    runner: runner, game: { index in
             SeatedGame(seed: Seeds.episode(runSeed: runSeed, index: index), seats: index % 2 == 0 ? [0, 1] : [1, 0])
         }, progress: progress)

@@ -75,13 +75,15 @@ public struct PongMatchRecord: Equatable, Sendable {
                                top: try record.string("top"), config: config, result: result)
     }
 
-    /// Plays the recorded game again from its seed, config and agents.
-    public func replay() throws(AgentSpecError) -> PongMatchResult {
+    /// Plays the recorded game again from its seed, config and agents (by
+    /// ``Matches``, agents batched).
+    /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when an agent faults.
+    public func replay() throws -> PongMatchResult {
         let bottomSpec = try AgentSpec.parse(bottom), topSpec = try AgentSpec.parse(top)
         try Pong.check(bottomSpec, config: config)
         try Pong.check(topSpec, config: config)
-        var b = Pong.makeAgent(bottomSpec, config: config)
-        var t = Pong.makeAgent(topSpec, config: config)
-        return PongMatch.play(config: config, seed: result.seed, bottom: &b, top: &t)
+        let seed = result.seed
+        return try Matches.play(Pong.self, config: config, roster: [bottomSpec, topSpec], count: 1, slots: 1,
+                                runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0, 1]) })[0]
     }
 }

@@ -19,7 +19,7 @@ public enum PongSPRT {
     /// number of workers.
     public static func run(config: PongConfig, candidate: AgentSpec, baseline: AgentSpec, test: SPRT,
                            maxPairs: Int, seed: UInt64, batch: Int, runner: ParallelRunner,
-                           progress: (@Sendable (SPRT.State) -> Void)? = nil) -> Outcome {
+                           progress: (@Sendable (SPRT.State) -> Void)? = nil) throws(AgentFault) -> Outcome {
         precondition(batch >= 1, "batch must be at least 1")
         let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: maxPairs, seed: seed)
         var state = SPRT.State(test: test, maxPairs: maxPairs)
@@ -27,7 +27,7 @@ public enum PongSPRT {
         var nextPair = 0
         while state.decision == nil, nextPair < maxPairs {
             let end = min(maxPairs, nextPair + batch)
-            let games = PongTournament.play(config: config, agents: [candidate, baseline], schedule: schedule,
+            let games = try PongTournament.play(config: config, agents: [candidate, baseline], schedule: schedule,
                                             games: 2 * nextPair ..< 2 * end, runner: runner)
             var k = 0
             while k + 1 < games.count, state.decision == nil {

@@ -54,13 +54,16 @@ public struct PongTask: GameTrainingTask {
         (k % 2 == 0 ? 0 : 1, (k / 2) % opponents.count)
     }
 
-    public func makeOpponents(centre: LinearPolicy) -> [any Agent] {
-        opponents.map { opponent -> any Agent in
+    public func makeOpponents(centre: LinearPolicy, context: AgentContext<Pong>) throws(AgentFault)
+        -> [any BatchAgent] {
+        var made: [any BatchAgent] = []
+        for opponent in opponents {
             switch opponent {
-            case let .agent(spec): Pong.makeAgent(spec, config: config)
-            case .selfPlay: LinearAgent(policy: centre)
+            case let .agent(spec): made.append(try Pong.makeBatchAgent(spec, context: context))
+            case .selfPlay: made.append(LinearBatchAgent(games: context.games, policy: centre))
             }
         }
+        return made
     }
 
     public func reset(_ env: inout PongEnvironments, seed: UInt64, index: Int) {

@@ -32,8 +32,9 @@ public enum PongTournament {
     /// bottom spec, top spec) alone. The results are by game index, identical
     /// for any number of workers. A `linear` spec must have passed ``Pong/check(_:config:)``.
     public static func run(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
-                           runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
-        play(config: config, agents: agents, schedule: schedule, games: 0 ..< schedule.gameCount,
+                           runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil) throws(AgentFault)
+        -> [PongTournamentGame] {
+        try play(config: config, agents: agents, schedule: schedule, games: 0 ..< schedule.gameCount,
              runner: runner, progress: progress)
     }
 
@@ -41,10 +42,10 @@ public enum PongTournament {
     /// that play batch by batch); results in game order.
     public static func play(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
                             games: Range<Int>, runner: ParallelRunner,
-                            progress: (@Sendable () -> Void)? = nil) -> [PongTournamentGame] {
+                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [PongTournamentGame] {
         precondition(agents.count == schedule.agentCount, "one spec per scheduled agent")
         let first = games.lowerBound
-        let matches = Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
+        let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
                                    game: { offset in
             let slot = schedule.slot(first + offset)
             return SeatedGame(seed: schedule.pairSeed(slot.pair), seats: slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b])
