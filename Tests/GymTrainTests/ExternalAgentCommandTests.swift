@@ -101,3 +101,55 @@ struct ExternalAgentCommandTests {
         #expect(dead, "agent process \(pid) outlived the gym after signal \(signal)")
     }
 }
+
+/// The equivalence: the C agent playing `constant:action=1`'s policy gives
+/// the built-in's files byte for byte (but for the spec text, which records
+/// and rating tables keep as given) on 1 and 2 workers and as 2 shards merged.
+struct ExternalAgentEquivalenceTests {
+    static func run(_ arguments: [String]) throws {
+        let out = try GymTrainProcess.run(arguments)
+        #expect(out.status == 0, "\(arguments): \(out.stderr)")
+    }
+
+    static func text(_ url: URL, _ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test(arguments: ["tournament", "eval"])
+    func anExternalAgentPlaysTheBuiltInPolicysGamesExactly(command: String) throws {
+        let dir = GymTrainProcess.temporaryFolder("equiv-\(command)")
+        let external = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 1,name=K"
+        let builtIn = "constant:action=1,name=K"
+        func arguments(_ agent: String) -> [String] {
+            command == "tournament"
+                ? ["tournament", "--agent", agent, "--agent", "random", "--agent", "tracker:noise=2", "--pairs", "3"]
+                : ["eval", "--agent", agent, "--opponent", "tracker:noise=2", "--episodes", "6"]
+        }
+        let files = command == "tournament" ? ["matches.jsonl", "ratings.csv", "matrix.csv"] : ["episodes.csv", "summary.json"]
+        let reference = dir.appendingPathComponent("builtin")
+        try Self.run(arguments(builtIn) + ["--workers", "1", "--out", reference.path])
+        var runs: [(String, URL)] = []
+        for workers in [1, 2] {
+            let out = dir.appendingPathComponent("external-w\(workers)")
+            try Self.run(arguments(external) + ["--workers", "\(workers)", "--out", out.path])
+            runs.append(("\(workers) workers", out))
+        }
+        var shards: [String] = []
+        for k in 1 ... 2 {
+            let out = dir.appendingPathComponent("shard\(k)")
+            try Self.run(arguments(external) + ["--workers", "\(k)", "--shard", "\(k)/2", "--out", out.path])
+            shards.append(out.path)
+        }
+        let merged = dir.appendingPathComponent("merged")
+        try Self.run(["merge", "--out", merged.path] + shards.reversed())
+        runs.append(("2 shards merged", merged))
+        for (what, url) in runs {
+            #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("agents").path) || what.contains("merged"),
+                    "\(what): no agents/ logs")
+            for name in files {
+                let got = try Self.text(url, name).replacingOccurrences(of: external, with: builtIn)
+                #expect(got == (try Self.text(reference, name)), "\(command) \(what): \(name) differs from the built-in agent's")
+            }
+        }
+    }
+}
