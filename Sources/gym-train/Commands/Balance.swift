@@ -49,8 +49,18 @@ struct Balance: ParsableCommand {
             return files
         }
 
+        @Flag(help: "Start the programs of external agents (process:...) named in the scenario files; without it they are refused.")
+        var allowAgentPrograms = false
+
         func load(_ file: String) throws -> BalanceScenarioSet {
-            try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
+            var set = try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
+            if allowAgentPrograms {
+                for k in set.scenarios.indices {
+                    set.scenarios[k].a = set.scenarios[k].a.allowingStart()
+                    set.scenarios[k].b = set.scenarios[k].b?.allowingStart()
+                }
+            }
+            return set
         }
 
         /// The baseline of `file`, spelled as `--baselines` is (relative stays relative), so the shards of
