@@ -193,3 +193,66 @@ def test_torch_module_is_served_under_no_grad(tmp_path):
     assert actions_of(child.receive()[1]) == [2]
     child.send(agents.BYE)
     assert child.finish() == 0
+
+
+# --- A Python agent in gym-train's commands ------------------------------------------------
+
+def gym_train_path() -> str:
+    path = os.environ.get("PBGYM_GYM_TRAIN") or str(ROOT.parent / ".build" / "debug" / "gym-train")
+    if not os.access(path, os.X_OK):
+        pytest.skip(f"no gym-train at {path} (set PBGYM_GYM_TRAIN)")
+    return path
+
+
+CONSTANT_AGENT = """
+    import numpy as np
+    def act(obs):
+        return np.ones(len(obs), np.int64)
+"""
+
+
+def python_agent(tmp_path, source=CONSTANT_AGENT):
+    (tmp_path / "pyagent.py").write_text(textwrap.dedent(source))
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    if os.environ.get("PBGYM_LIBRARY"):
+        env["PBGYM_LIBRARY"] = os.environ["PBGYM_LIBRARY"]
+    file = tmp_path / "pyagent.json"
+    import json
+    file.write_text(json.dumps({"command": [sys.executable, "-m", "pbgym.agents", "pyagent:act"],
+                                "environment": env, "name": "py-one"}))
+    return f"process:file={file},name=py-one"
+
+
+def run(args):
+    return subprocess.run([gym_train_path(), *args], capture_output=True, text=True, timeout=600)
+
+
+def test_a_python_agent_plays_the_builtin_policys_tournament_exactly(tmp_path):
+    agent = python_agent(tmp_path)
+    common = ["--agent", "random", "--agent", "tracker:noise=2", "--pairs", "2"]
+    ours = run(["tournament", "--agent", agent, *common, "--workers", "2", "--out", str(tmp_path / "a")])
+    assert ours.returncode == 0, ours.stderr
+    ref = run(["tournament", "--agent", "constant:action=1,name=py-one", *common, "--out", str(tmp_path / "b")])
+    assert ref.returncode == 0, ref.stderr
+    for name in ("matches.jsonl", "ratings.csv", "matrix.csv"):
+        got = (tmp_path / "a" / name).read_text().replace(agent, "constant:action=1,name=py-one")
+        assert got == (tmp_path / "b" / name).read_text(), name
+    assert list((tmp_path / "a" / "agents").glob("py-one-*.log"))
+
+
+def test_a_python_agent_in_sprt_and_eval(tmp_path):
+    agent = python_agent(tmp_path)
+    sprt = run(["tournament", "--mode", "sprt", "--candidate", agent, "--baseline", "constant:action=1",
+                "--max-pairs", "20", "--out", str(tmp_path / "s")])
+    assert sprt.returncode in (0, 1, 2), sprt.stderr
+    assert "LLR" in sprt.stdout
+    ev = run(["eval", "--agent", agent, "--opponent", "tracker", "--episodes", "4", "--out", str(tmp_path / "e")])
+    assert ev.returncode == 0, ev.stderr
+    assert (tmp_path / "e" / "episodes.csv").read_text().count("\n") == 5
+
+
+def test_a_failing_python_agent_stops_the_command_with_its_traceback(tmp_path):
+    agent = python_agent(tmp_path, "def act(obs):\n    raise RuntimeError('policy exploded')\n")
+    out = run(["eval", "--agent", agent, "--episodes", "2", "--out", str(tmp_path / "e")])
+    assert out.returncode != 0
+    assert "agent py-one" in out.stderr and "policy exploded" in out.stderr, out.stderr
