@@ -102,6 +102,45 @@ struct ExternalAgentCommandTests {
     }
 }
 
+extension ExternalAgentCommandTests {
+    @Test func aFaultInATournamentStopsItAndLeavesNoAgentRunning() throws {
+        let dir = GymTrainProcess.temporaryFolder("tournament-fault")
+        let pidFile = dir.appendingPathComponent("good.pid").path
+        let good = try Self.agentFile([try Self.agent("faulty_agent"), "none", "2"],
+                                      extra: ", \"name\": \"good\", \"environment\": {\"FAULTY_PIDFILE\": \"\(pidFile)\"}")
+        let bad = "process:cmd=\(try Self.agent("faulty_agent")) range 40,name=bad"
+        let out = try GymTrainProcess.run(["tournament", "--agent", "process:\(good)", "--agent", bad, "--agent", "random",
+                                           "--pairs", "2", "--out", dir.appendingPathComponent("run").path])
+        #expect(out.status != 0)
+        let first = out.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("agent bad") && first.contains("action 7 is out of range"), "\(out.stderr)")
+        #expect(out.stderr.contains("faulty_agent: range at act 40"), "\(out.stderr)")
+        let pid = Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
+        var dead = false
+        for _ in 0 ..< 500 where !dead { dead = pid.map(Self.gone) ?? false; if !dead { usleep(10000) } }
+        #expect(dead, "the good agent's process outlived the failed tournament")
+    }
+
+    @Test func aRecordsExternalAgentStartsOnlyWhenAllowed() throws {
+        let dir = GymTrainProcess.temporaryFolder("replay")
+        let run = dir.appendingPathComponent("run")
+        let agent = "process:cmd=\(try Self.agent("constant_agent")) 2,name=K"
+        let t = try GymTrainProcess.run(["tournament", "--agent", agent, "--agent", "random", "--pairs", "1", "--out", run.path])
+        #expect(t.status == 0, "\(t.stderr)")
+        let matches = run.appendingPathComponent("matches.jsonl").path
+        let refused = try GymTrainProcess.run(["render", "--replay", matches, "--index", "0", "--max-steps", "50",
+                                               "--gif", dir.appendingPathComponent("a.gif").path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("agent K: was read from a file") && refused.stderr.contains("--allow-agent-programs"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.gif").path))
+        let allowed = try GymTrainProcess.run(["render", "--replay", matches, "--index", "0", "--max-steps", "50",
+                                               "--allow-agent-programs", "--gif", dir.appendingPathComponent("b.gif").path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("b.gif").path))
+    }
+}
+
 /// The equivalence: the C agent playing `constant:action=1`'s policy gives
 /// the built-in's files byte for byte (but for the spec text, which records
 /// and rating tables keep as given) on 1 and 2 workers and as 2 shards merged.
