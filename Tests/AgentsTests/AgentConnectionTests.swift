@@ -62,7 +62,7 @@ struct AgentConnectionTests {
             Issue.record("\(fault): no error")
         } catch let error as AgentFault {
             let text = error.description
-            #expect(text.hasPrefix("agent A ("), "\(text)")
+            #expect(text.hasPrefix("agent A: ("), "\(text)")
             #expect(text.contains("at game 1, step 1"), "\(text)")
             for w in words { #expect(text.contains(w), "\(fault): \(w) not in \(text)") }
             #expect(kill(c.child.pid, 0) != 0, "\(fault): the agent process still runs")

@@ -7,7 +7,7 @@
  *   version answers WELCOME with protocol version 9
  *   error   answers ERROR "no policy loaded"
  *   linger  ignores BYE and keeps running
- *   unseeded plays actions drawn from its process id, not from its seeds
+ *   unseeded plays actions drawn from /dev/urandom, not from its seeds
  * Every fault first writes a line to stderr ("faulty_agent: ..."); with
  * FAULTY_PIDFILE set, the agent then writes its process id to that file. */
 #include <stdint.h>
@@ -35,6 +35,9 @@ int main(int argc, char **argv) {
     int at = argc > 2 ? atoi(argv[2]) : 2, acts = 0;
     static uint8_t buf[1 << 24];
     static int32_t out[1 << 16];
+    uint32_t noise = 0;
+    FILE *urandom = fopen("/dev/urandom", "rb");
+    if (urandom) { if (fread(&noise, sizeof noise, 1, urandom) != 1) noise = (uint32_t)getpid(); fclose(urandom); }
     for (;;) {
         uint32_t head[2];
         if (read_all(head, 8) != 0) return 2;
@@ -72,7 +75,7 @@ int main(int argc, char **argv) {
             uint32_t reply = count;
             if (acts == at && !strcmp(fault, "count")) reply = count - 1;
             out[0] = (int32_t)reply;
-            for (uint32_t k = 0; k < reply; k++) out[1 + k] = strcmp(fault, "unseeded") ? 0 : (int32_t)((getpid() + acts + k) % 3);
+            for (uint32_t k = 0; k < reply; k++) out[1 + k] = strcmp(fault, "unseeded") ? 0 : (int32_t)((noise = noise * 1664525u + 1013904223u) >> 30) % 3;
             if (acts == at && !strcmp(fault, "range") && reply) out[1] = 7;
             send_frame(0x84, out, 4 + 4 * reply);
         } else if (head[1] == 5) {
