@@ -121,6 +121,16 @@ extension ExternalAgentCommandTests {
         #expect(dead, "the good agent's process outlived the failed tournament")
     }
 
+    @Test func sprtPrintsTheFastchessReportLine() throws {
+        let dir = GymTrainProcess.temporaryFolder("sprt-line")
+        let out = try GymTrainProcess.run(["tournament", "--mode", "sprt", "--candidate", "tracker:noise=2",
+                                           "--baseline", "process:cmd=\(try Self.agent("constant_agent")) 1,name=K",
+                                           "--max-pairs", "40", "--out", dir.appendingPathComponent("run").path])
+        let line = out.stdout.split(separator: "\n").first { $0.contains("nElo:") }.map(String.init) ?? ""
+        #expect(line.range(of: #"^  Elo: -?[0-9.]+ \+/- [0-9.]+, nElo: (-?[0-9.]+|n/a) \+/- [0-9.]+, LLR: -?[0-9.]+ \(-2\.94, 2\.94\) \[-20\.00, 0\.00\], Penta: \[\d+, \d+, \d+, \d+, \d+\]$"#,
+                           options: .regularExpression) != nil, "\(out.stdout)")
+    }
+
     @Test func aRecordsExternalAgentStartsOnlyWhenAllowed() throws {
         let dir = GymTrainProcess.temporaryFolder("replay")
         let run = dir.appendingPathComponent("run")
