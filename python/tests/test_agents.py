@@ -256,3 +256,31 @@ def test_a_failing_python_agent_stops_the_command_with_its_traceback(tmp_path):
     out = run(["eval", "--agent", agent, "--episodes", "2", "--out", str(tmp_path / "e")])
     assert out.returncode != 0
     assert "agent py-one" in out.stderr and "policy exploded" in out.stderr, out.stderr
+
+
+def test_the_docs_worked_example_bytes_are_the_protocols():
+    doc = (ROOT.parent / "docs" / "agents.md").read_text()
+    import re
+    blocks = re.findall(r"```\n(.*?)```", doc[doc.index("## Worked example"):], re.S)
+    # Each block's hex bytes (comments after the bytes dropped, "(× 11 floats of 0)" expanded).
+    def hexes(block):
+        out = []
+        for line in block.splitlines():
+            line = line.replace("(× 11 floats of 0)", " ".join(["00 00 00 00"] * 11))
+            for t in line.split():  # the bytes, up to the first word of the comment
+                if not re.fullmatch(r"[0-9a-f]{2}", t):
+                    break
+                out.append(t)
+        return bytes(int(t, 16) for t in out)
+    shown = [hexes(b) for b in blocks]
+    hello_payload = struct.pack("<7IQ", 1, 0, 12, 1, 3, 2, 2, 0x0123456789ABCDEF) + struct.pack("<I", 4) + b"pong" + \
+        struct.pack("<I", 2) + b"{}"
+    expected = [
+        frame(agents.HELLO, hello_payload),
+        frame(agents.WELCOME, struct.pack("<II", 1, 3) + b"lin"),
+        frame(agents.START, struct.pack("<IIQ", 1, 1, 42)),
+        frame(agents.ACT, struct.pack("<II", 1, 1) + np.array([0.5] + [0] * 11, "<f4").tobytes()),
+        frame(agents.ACTIONS, struct.pack("<Ii", 1, 2)),
+    ]
+    assert shown[:5] == expected
+    assert "`08 00 00 00 03 00 00 00 01 00 00 00`" in doc and frame(agents.END, struct.pack("<I", 1)).hex(" ") == "08 00 00 00 03 00 00 00 01 00 00 00"
