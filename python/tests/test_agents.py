@@ -262,11 +262,11 @@ def test_the_docs_worked_example_bytes_are_the_protocols():
     doc = (ROOT.parent / "docs" / "agents.md").read_text()
     import re
     blocks = re.findall(r"```\n(.*?)```", doc[doc.index("## Worked example"):], re.S)
-    # Each block's hex bytes (comments after the bytes dropped, "(× 11 floats of 0)" expanded).
+    # Each block's hex bytes (comments after the bytes dropped, "(00 00 00 00 × 11)" expanded).
     def hexes(block):
         out = []
         for line in block.splitlines():
-            line = line.replace("(× 11 floats of 0)", " ".join(["00 00 00 00"] * 11))
+            line = line.replace("(00 00 00 00 × 11)", " ".join(["00 00 00 00"] * 11))
             for t in line.split():  # the bytes, up to the first word of the comment
                 if not re.fullmatch(r"[0-9a-f]{2}", t):
                     break
