@@ -121,6 +121,29 @@ extension ExternalAgentCommandTests {
         #expect(dead, "the good agent's process outlived the failed tournament")
     }
 
+    @Test func balanceAndSweepStartAScenarioFilesAgentOnlyWhenAllowed() throws {
+        let dir = GymTrainProcess.temporaryFolder("balance-ext")
+        let scenarios = dir.appendingPathComponent("ext.json").path
+        let agent = "process:cmd=\(try Self.agent("constant_agent")) 1,name=K"
+        try """
+        {"game": "pong", "preset": "classic", "seed": 3, "alpha": 0.001,
+         "scenarios": [{"name": "ext", "a": "\(agent)", "b": "tracker:noise=2", "games": 4}]}
+        """.write(toFile: scenarios, atomically: true, encoding: .utf8)
+        let baselines = dir.appendingPathComponent("baselines").path
+        let refused = try GymTrainProcess.run(["balance", "record", "--scenarios", scenarios, "--baselines", baselines])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("agent K: was read from a file"), "\(refused.stderr)")
+        let record = try GymTrainProcess.run(["balance", "record", "--scenarios", scenarios, "--baselines", baselines,
+                                              "--allow-agent-programs"])
+        #expect(record.status == 0, "\(record.stderr)")
+        let check = try GymTrainProcess.run(["balance", "check", "--scenarios", scenarios, "--baselines", baselines,
+                                             "--allow-agent-programs"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let sweep = try GymTrainProcess.run(["sweep", "--scenarios", scenarios, "--grid", "maxScore=3,5", "--allow-agent-programs",
+                                             "--out", dir.appendingPathComponent("s1").path])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+    }
+
     @Test func sprtPrintsTheFastchessReportLine() throws {
         let dir = GymTrainProcess.temporaryFolder("sprt-line")
         let out = try GymTrainProcess.run(["tournament", "--mode", "sprt", "--candidate", "tracker:noise=2",

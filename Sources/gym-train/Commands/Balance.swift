@@ -53,14 +53,8 @@ struct Balance: ParsableCommand {
         var allowAgentPrograms = false
 
         func load(_ file: String) throws -> BalanceScenarioSet {
-            var set = try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
-            if allowAgentPrograms {
-                for k in set.scenarios.indices {
-                    set.scenarios[k].a = set.scenarios[k].a.allowingStart()
-                    set.scenarios[k].b = set.scenarios[k].b?.allowingStart()
-                }
-            }
-            return set
+            let set = try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
+            return allowAgentPrograms ? set.allowingAgentPrograms() : set
         }
 
         /// The baseline of `file`, spelled as `--baselines` is (relative stays relative), so the shards of
