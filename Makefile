@@ -12,7 +12,7 @@ APT_PKGS   := libopenblas-dev pkg-config
 # emulated baseline CPU (python/tests/test_portable.py).
 TEST_APT_PKGS := qemu-user
 
-.PHONY: run test setup test-setup build release bench bench-train clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
+.PHONY: run test setup test-setup build release bench bench-train bench-agents clean python-test python-venv wheel python-bench example-ppo bench-distributed test-trainers
 
 # $(call apt_install,PACKAGES,WHAT IS MISSING): one shell command that installs
 # PACKAGES with apt-get when run as root, else prints the command to run.
@@ -95,6 +95,25 @@ run: release
 # (scripts/bench-train.sh; RUNS="... breakout-atari" adds the atari config).
 bench-train: release
 	GYM_TRAIN=$(RELEASE) sh scripts/bench-train.sh
+
+# External agents through the protocol (docs/agents.md): a numpy linear
+# policy (python/examples/linear_agent.py, served by pbgym.agents) beside the
+# built-in linear agent on the same checkpoint, 1024 Pong games on one
+# worker; then a numpy agent on 84x84 pixels. Not a test: figures only.
+BENCH_AGENTS_DIR := .build/bench-agents
+bench-agents: release python-venv
+	rm -rf $(BENCH_AGENTS_DIR) && mkdir -p $(BENCH_AGENTS_DIR)
+	$(RELEASE) train --iterations 1 --out $(BENCH_AGENTS_DIR)/run >/dev/null
+	printf '%s\n' '{"command": ["$(CURDIR)/$(VENV)/bin/python", "-m", "pbgym.agents", "linear_agent:make", "--factory", "--name", "numpy-linear"],' \
+	  ' "directory": "$(CURDIR)/python/examples", "name": "numpy-linear",' \
+	  ' "environment": {"CHECKPOINT": "$(CURDIR)/$(BENCH_AGENTS_DIR)/run/best.json", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}}' \
+	  > $(BENCH_AGENTS_DIR)/numpy-linear.json
+	printf '%s\n' 'import numpy as np' 'def act(obs):' '    return (obs.reshape(len(obs), -1)[:, ::97].astype(np.float32).sum(axis=1) % 3).astype(np.int32)' \
+	  > $(BENCH_AGENTS_DIR)/pixel_agent.py
+	printf '%s\n' '{"command": ["$(CURDIR)/$(VENV)/bin/python", "-m", "pbgym.agents", "pixel_agent:act"], "name": "numpy-pixels",' \
+	  ' "observation": "pixels", "pixels": [84, 84]}' > $(BENCH_AGENTS_DIR)/numpy-pixels.json
+	$(RELEASE) agent bench --games 1024 --steps 4000 process:$(BENCH_AGENTS_DIR)/numpy-linear.json linear:$(BENCH_AGENTS_DIR)/run/best.json
+	$(RELEASE) agent bench --games 256 --steps 500 process:$(BENCH_AGENTS_DIR)/numpy-pixels.json
 
 # The Swift suite, then the Python suite: a virtual environment (.venv),
 # the package installed from this checkout with its test extras (pip builds

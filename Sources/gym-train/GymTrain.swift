@@ -1,3 +1,4 @@
+import Agents
 import ArgumentParser
 import Foundation
 
@@ -7,7 +8,8 @@ struct GymTrain: ParsableCommand {
         commandName: "gym-train",
         abstract: "Train, evaluate, benchmark and render agents for the Pong and Breakout gym.",
         version: GymTrainVersion.string,
-        subcommands: [Train.self, ESMembers.self, Eval.self, Tournament.self, Balance.self, Sweep.self, Robustness.self, Merge.self, Render.self, Play.self,
+        subcommands: [Train.self, ESMembers.self, Eval.self, Tournament.self, Balance.self, Sweep.self, Robustness.self, Merge.self,
+                      Render.self, Play.self, AgentCommand.self,
                       Bench.self, BenchPolicy.self,
                       ConfigCommand.self, BuildInfo.self]
     )
@@ -15,6 +17,7 @@ struct GymTrain: ParsableCommand {
     /// Runs a build tuned for this CPU if one stands beside this one, else parses and runs the command.
     static func main() {
         TunedBuild.handOver()
+        AgentChildren.installExitGuards()
         main(nil)
     }
 }

@@ -65,8 +65,8 @@ struct MatchupOptions: ParsableArguments {
 
     /// The agent's spec, then the opponent's where the game has a second seat.
     func roster(seats: Int) throws -> [AgentSpec] {
-        let agentSpec = try AgentSpec.parse(agent)
-        return seats == 1 ? [agentSpec] : [agentSpec, try AgentSpec.parse(opponent)]
+        let agentSpec = try AgentSpec.parse(agent, commandLine: true)
+        return seats == 1 ? [agentSpec] : [agentSpec, try AgentSpec.parse(opponent, commandLine: true)]
     }
 
     /// The roster index seated at each seat in episode `index`: the agent

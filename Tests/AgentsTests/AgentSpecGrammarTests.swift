@@ -18,9 +18,9 @@ import Gym
 
     /// Every error names the problem and what is allowed.
     @Test(arguments: [
-        ("", AgentSpecError.empty, "agents are: random, tracker, constant, linear"),
+        ("", AgentSpecError.empty, "agents are: random, tracker, constant, linear, process"),
         ("   ", .empty, "agents are:"),
-        ("tracer", .unknownKind("tracer", allowed: AgentSpec.kinds), "unknown agent \"tracer\"; agents are: random, tracker, constant, linear"),
+        ("tracer", .unknownKind("tracer", allowed: AgentSpec.kinds), "unknown agent \"tracer\"; agents are: random, tracker, constant, linear, process"),
         ("random,name=x", .unknownKind("random,name=x", allowed: AgentSpec.kinds), "agents are:"),
         ("tracker:noise", .malformedParameter(spec: "tracker:noise", part: "noise"), "is not key=value"),
         ("tracker:depth=3", .unknownParameter(kind: "tracker", key: "depth", allowed: ["reaction", "noise", "speed", "predict", "aim", "name"]),

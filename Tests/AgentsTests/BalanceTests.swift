@@ -29,7 +29,7 @@ import Gym
         ("{\"game\":\"pong\",\"seed\":-3,\"scenarios\":[]}", "\"seed\" must be an unsigned 64-bit integer"),
         ("{\"game\":\"pong\",\"seed\":1,\"alpha\":0.5,\"scenarios\":[]}", "allowed: 1e-09 ... 0.2"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[]}", "non-empty array"),
-        ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"robot\",\"games\":10}]}", "scenarios[0]: \"b\": unknown agent \"robot\"; agents are: random, tracker, constant, linear"),
+        ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"robot\",\"games\":10}]}", "scenarios[0]: \"b\": unknown agent \"robot\"; agents are: random, tracker, constant, linear, process"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":9}]}", "allowed: an even integer in 2 ... 100000"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10,\"n\":1}]}", "unknown key \"n\"; valid keys are: name, a, b, games"),
         ("{\"game\":\"pong\",\"seed\":1,\"scenarios\":[{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10},{\"name\":\"x\",\"a\":\"tracker\",\"b\":\"random\",\"games\":10}]}", "used twice"),

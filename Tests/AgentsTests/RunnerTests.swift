@@ -95,7 +95,7 @@ import Gym
         func message(_ s: String) -> String {
             do { _ = try AgentSpec.parse(s); return "" } catch { return error.description }
         }
-        #expect(message("bogus") == "unknown agent \"bogus\"; agents are: random, tracker, constant, linear")
+        #expect(message("bogus") == "unknown agent \"bogus\"; agents are: random, tracker, constant, linear, process")
         #expect(message("tracker:speeed=1").contains("unknown parameter \"speeed\""))
         #expect(message("tracker:reaction=99").contains("reaction=99 is invalid; allowed: an integer in 0 ... 30"))
         #expect(message("tracker:noise=abc").contains("noise=abc"))

@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["tournament", "--agent", "random", "--agent", "robot"], "unknown agent \"robot\"; agents are: random, tracker, constant, linear"),
+        (["tournament", "--agent", "random", "--agent", "robot"], "unknown agent \"robot\"; agents are: random, tracker, constant, linear, process"),
         (["tournament", "--agent", "random"], "round-robin needs at least two --agent options"),
         (["tournament", "--agent", "random", "--agent", "random"], "two agents are named \"random\""),
         (["tournament", "--agent", "random", "--agent", "tracker:noise=9"], "agent tracker: noise=9 is invalid; allowed: a number in 0.0 ... 4.0"),

@@ -200,6 +200,7 @@ extension PlayableGame {
         case let .linear(_, checkpoint, selection):
             return LinearBatchAgent(games: games, policy: checkpoint.policy, selection: selection)
         case let .recorded(actions): return RecordedBatchAgent(games: games, actions: actions)
+        case let .process(file): return try ProcessAgent(spec: spec, file: file, context: context)
         }
     }
 }

@@ -10,6 +10,8 @@ import Gym
 ///     linear:Results/run/best.json
 ///     linear:path=Results/run/best.json,selection=softmax
 ///     recorded:actions=0x40.2x12.1      (a recorded game, e.g. one a person played)
+///     process:agents/ppo.json           (an external agent: a program, docs/agents.md)
+///     process:cmd=./my-agent --fast     (the same, inline: the command split at spaces)
 ///     <kind>[:params],name=Display Name
 ///
 /// Parameters are `key=value` pairs separated by commas; `name` sets the
@@ -26,6 +28,8 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
         case linear(path: String, checkpoint: Checkpoint, selection: LinearAgent.Selection)
         /// Actions played back step by step (``RecordedAgent``; runs as in ``RecordedActions``).
         case recorded(actions: [UInt8])
+        /// An external agent: a program speaking docs/agents.md's protocol.
+        case process(ExternalAgentFile)
     }
 
     public var kind: Kind
@@ -38,11 +42,16 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
 
     /// The agent kinds, for error messages and help (`recorded`, which replays a
     /// record's actions and is written by `gym-train play`, is not offered).
-    public static let kinds = ["random", "tracker", "constant", "linear"]
+    public static let kinds = ["random", "tracker", "constant", "linear", "process"]
 
     /// Parses a spec.
+    /// - Parameter commandLine: the person named this spec (on the command
+    ///   line, or in code): an external agent (`process:`) may be started.
+    ///   A spec read from a file (a match record, a shard, a scenario file)
+    ///   is parsed with false, and its program is never started unless the
+    ///   person opts in (``allowingStart()``).
     /// - Throws: ``AgentSpecError`` naming the problem and what is allowed.
-    public static func parse(_ text: String) throws(AgentSpecError) -> AgentSpec {
+    public static func parse(_ text: String, commandLine: Bool = false) throws(AgentSpecError) -> AgentSpec {
         let trimmed = text.trimmingSpaces
         guard !trimmed.isEmpty else { throw .empty }
         let kindName: Substring
@@ -57,8 +66,12 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
         var params: [(String, String)] = []
         if !paramText.isEmpty {
             for (k, part) in paramText.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
-                if k == 0, kindName == "linear", !part.contains("=") {
-                    params.append(("path", String(part).trimmingSpaces))
+                if k == 0, kindName == "linear" || kindName == "process", !part.contains("=") {
+                    params.append((kindName == "linear" ? "path" : "file", String(part).trimmingSpaces))
+                    continue
+                }
+                if kindName == "process", let eq = part.firstIndex(of: "="), part[..<eq].trimmingSpaces == "cmd" {
+                    params.append(("cmd", String(part[part.index(after: eq)...])))
                     continue
                 }
                 guard let eq = part.firstIndex(of: "=") else {
@@ -128,6 +141,22 @@ public struct AgentSpec: Equatable, Sendable, CustomStringConvertible {
                                 allowed: "runs ACTIONxCOUNT joined by \".\" (actions 0 ... \(RecordedActions.maxAction))")
             }
             kind = .recorded(actions: actions)
+        case "process":
+            try rejectParameters(params, kind: "process", allowed: ["file", "cmd"])
+            var file: ExternalAgentFile
+            switch (params.first { $0.0 == "file" }?.1, params.first { $0.0 == "cmd" }?.1) {
+            case let (path?, nil):
+                guard !path.isEmpty else { throw .badValue(kind: "process", key: "file", value: "", allowed: "an agent file") }
+                file = try ExternalAgentFile.load(path: path)
+            case let (nil, command?):
+                file = try ExternalAgentFile.inline(command: command)
+            default:
+                throw .badValue(kind: "process", key: "file", value: paramText.isEmpty ? "(none)" : String(paramText),
+                                allowed: "an agent file (process:PATH.json) or an inline command (process:cmd=PROGRAM ARGS), one of them")
+            }
+            file.mayStart = commandLine
+            if displayName == trimmed, let name = file.name { displayName = name }
+            kind = .process(file)
         default:
             throw .unknownKind(String(kindName), allowed: kinds)
         }
@@ -201,6 +230,21 @@ extension StringProtocol {
 }
 
 extension AgentSpec {
+    /// The external agent's description, if this is one.
+    public var externalAgent: ExternalAgentFile? {
+        if case let .process(file) = kind { file } else { nil }
+    }
+
+    /// This spec with permission to start its program (the person opted in,
+    /// e.g. with `--allow-agent-programs`, for a spec read from a file).
+    public func allowingStart() -> AgentSpec {
+        guard case var .process(file) = kind else { return self }
+        file.mayStart = true
+        var copy = self
+        copy.kind = .process(file)
+        return copy
+    }
+
     /// Checks a `linear` spec's saved policy against `target` (its game,
     /// observation layout and shape); the other kinds have none.
     public func checkPolicy(_ target: PolicyTarget) throws(AgentSpecError) {

@@ -65,6 +65,10 @@ extension PlayableGame {
         case let .constant(action): ConstantAgent(action: action)
         case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
         case let .recorded(actions): RecordedAgent(actions: actions)
+        case .process:
+            // External agents act only through makeBatchAgent (one process per
+            // agent per worker); no per-game path seats them.
+            preconditionFailure("an external agent (\(spec.displayName)) has no per-game form; seat it with makeBatchAgent")
         }
     }
 }

@@ -235,8 +235,14 @@ public struct TrainConfig: GameConfig {
             throw .invalid(source: source, key: key, message: "= \"\(s)\" must name 1 to 16 agents separated by ;")
         }
         for part in parts where !(allowSelf && part == "self") {
-            do { _ = try AgentSpec.parse(part) } catch {
+            let spec: AgentSpec
+            do { spec = try AgentSpec.parse(part) } catch {
                 throw .invalid(source: source, key: key, message: "= \"\(s)\": \(error)")
+            }
+            // Training's rollouts also seat opponents per game (the reference
+            // path), which an external agent has no form for.
+            if spec.externalAgent != nil {
+                throw .invalid(source: source, key: key, message: "= \"\(s)\": external agents (process:) cannot be training opponents; allowed: random, tracker, constant, linear, recorded")
             }
         }
         return s

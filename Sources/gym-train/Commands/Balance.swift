@@ -49,8 +49,12 @@ struct Balance: ParsableCommand {
             return files
         }
 
+        @Flag(help: "Start the programs of external agents (process:...) named in the scenario files; without it they are refused.")
+        var allowAgentPrograms = false
+
         func load(_ file: String) throws -> BalanceScenarioSet {
-            try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
+            let set = try BalanceScenarioSet.decode(try readText(file, what: "scenario file"), source: file)
+            return allowAgentPrograms ? set.allowingAgentPrograms() : set
         }
 
         /// The baseline of `file`, spelled as `--baselines` is (relative stays relative), so the shards of

@@ -163,7 +163,7 @@ struct Play: ParsableCommand {
 
     func chosenOpponent(remembered: String?, config: PongConfig) throws -> AgentSpec {
         if let opponent {
-            let spec = try AgentSpec.parse(opponent)
+            let spec = try AgentSpec.parse(opponent, commandLine: true)
             try Pong.check(spec, config: config)
             return spec
         }

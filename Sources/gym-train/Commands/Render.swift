@@ -82,7 +82,8 @@ struct Render: ParsableCommand {
         let seats: [AgentSpec]
         let seed: UInt64
         if let replay {
-            seats = try replay.seats.map { try AgentSpec.parse($0) }
+            // A record's external agents start only on --allow-agent-programs.
+            seats = try replay.seats.map { let s = try AgentSpec.parse($0); return replayOptions.allowAgentPrograms ? s.allowingStart() : s }
             seed = replay.seed
         } else {
             let roster = try matchup.roster(seats: G.seats)

@@ -17,6 +17,9 @@ struct Sweep: ParsableCommand {
         """
     )
 
+    @Flag(help: "Start the programs of external agents (process:...) named in the scenario file; without it they are refused.")
+    var allowAgentPrograms = false
+
     @Option(name: .customLong("scenarios"), help: "The balance scenario file (Configs/balance/*.json).")
     var scenarioFile: String
 
@@ -76,7 +79,8 @@ struct Sweep: ParsableCommand {
 
     func run() throws {
         let text = try readText(scenarioFile, what: "scenario file")
-        let set = try BalanceScenarioSet.decode(text, source: scenarioFile)
+        let decoded = try BalanceScenarioSet.decode(text, source: scenarioFile)
+        let set = allowAgentPrograms ? decoded.allowingAgentPrograms() : decoded
         let axes = try grid.map(Self.parseAxis)
         if axes.count == 2, axes[0].key == axes[1].key {
             throw CLIError("--grid names \"\(axes[0].key)\" twice; allowed: two different keys (one --grid per key)")

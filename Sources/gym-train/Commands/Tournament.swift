@@ -99,7 +99,7 @@ struct Tournament: ParsableCommand {
     }
 
     func uniqueSpecs(_ texts: [String]) throws -> [AgentSpec] {
-        let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t) }
+        let specs = try texts.map { (t: String) throws -> AgentSpec in try AgentSpec.parse(t, commandLine: true) }
         var seen: Set<String> = []
         for s in specs where !seen.insert(s.displayName).inserted {
             throw CLIError("two agents are named \"\(s.displayName)\"; give each a distinct display name with name=... (e.g. tracker:noise=2,name=T2)")
@@ -256,6 +256,7 @@ struct Tournament: ParsableCommand {
         print("  H0: elo = \(f(test.elo0))   H1: elo = \(f(test.elo1))   alpha \(test.alpha)  beta \(test.beta)   bounds [\(String(format: "%.3f", test.lowerBound)), \(String(format: "%.3f", test.upperBound))]")
         print("  pairs \(state.pairs)  pentanomial [\(state.counts.map(String.init).joined(separator: ", "))]  LLR \(String(format: "%.3f", state.llr))")
         print(String(format: "  score %.3f per game, elo %+.1f  95%% CI [%+.1f, %+.1f]", e.score, e.elo, e.low, e.high))
+        print("  " + Self.fastchessLine(counts: state.counts, elo: e.elo, low: e.low, high: e.high, llr: state.llr, test: test))
         switch decision {
         case .acceptH1: print("  result: H1 accepted — the candidate is at least as good as the baseline (exit 0)")
         case .acceptH0: print("  result: H0 accepted — the candidate is worse than the baseline (exit 1)")
@@ -331,5 +332,30 @@ extension Tournament {
 
         /// The options as run.json (and a shard's parameters) record them.
         var parameters: [(String, JSONValue)] { [("bootstrap", .number(bootstrap)), ("level", .number(level))] }
+    }
+}
+
+extension Tournament {
+    /// The one report line chess engine testers read (fastchess, OpenBench):
+    /// `Elo: E +/- M, nElo: N +/- M, LLR: L (lower, upper) [elo0, elo1], Penta: [...]`.
+    /// Elo and its margin are this run's (the 95% interval's half width);
+    /// nElo is the normalised Elo of the pentanomial pair scores (mean pair
+    /// score per game minus 1/2, over the per-game standard deviation √2·σ_pair,
+    /// times 800 / ln 10), its margin 1.96 × (800 / ln 10) / √(2 × pairs).
+    static func fastchessLine(counts: [Int], elo: Double, low: Double, high: Double, llr: Double, test: SPRT) -> String {
+        let pairs = counts.reduce(0, +)
+        var nElo = "n/a", nMargin = 0.0
+        if pairs > 0 {
+            let n = Double(pairs)
+            let mean = counts.enumerated().reduce(0.0) { $0 + Double($1.element) * Double($1.offset) / 4 } / n
+            let variance = counts.enumerated().reduce(0.0) { $0 + Double($1.element) * pow(Double($1.offset) / 4 - mean, 2) } / n
+            let scale = 800 / log(10.0)
+            // With every pair scoring alike there is no spread: nElo is undefined.
+            if variance > 0 { nElo = String(format: "%.2f", (mean - 0.5) / (2.0.squareRoot() * variance.squareRoot()) * scale) }
+            nMargin = 1.96 * scale / (2 * n).squareRoot()
+        }
+        return String(format: "Elo: %.2f +/- %.2f, nElo: %@ +/- %.2f, LLR: %.2f (%.2f, %.2f) [%.2f, %.2f], Penta: [%@]",
+                      elo, (high - low) / 2, nElo, nMargin, llr, test.lowerBound, test.upperBound, test.elo0, test.elo1,
+                      counts.map(String.init).joined(separator: ", "))
     }
 }

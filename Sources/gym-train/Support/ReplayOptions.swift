@@ -10,6 +10,9 @@ struct ReplayOptions: ParsableArguments {
     @Option(help: "With --replay FILE: the record's line number, from 0.")
     var index: Int = 0
 
+    @Flag(help: "Start the programs of external agents (process:...) named in the record; without it they are refused.")
+    var allowAgentPrograms = false
+
     /// The text of the record line `--replay` names, and a name for errors.
     func recordLine(_ argument: String) throws -> (line: String, source: String) {
         if argument.hasPrefix("{") { return (argument, "--replay") }

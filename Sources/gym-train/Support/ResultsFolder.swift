@@ -1,4 +1,5 @@
 import Foundation
+import Agents
 import Gym
 
 /// A run's output folder under Results/, held by one run at a time.
@@ -21,6 +22,14 @@ struct ResultsFolder {
     let url: URL
     /// The folder's lock (released when the last copy of this value goes away).
     private let claim: Claim
+
+    /// A claimed folder; external agents started from now on log their
+    /// standard error to its `agents/` folder.
+    private init(url: URL, claim: Claim) {
+        self.url = url
+        self.claim = claim
+        AgentLogs.use(folder: url.path)
+    }
 
     /// An open, `flock`ed folder; closing it releases the lock. A run that
     /// ends before writing anything (bad input found after the claim) takes

@@ -1,3 +1,4 @@
+import Agents
 import Dispatch
 import Foundation
 
@@ -36,6 +37,7 @@ final class StopSignal: @unchecked Sendable {
                     self.arrived.signal()
                 } else if !repeated {
                     FileHandleOutput.standardError("gym-train: second signal, exiting now")
+                    AgentChildren.killAll()
                     _exit(128 + sig)
                 }
             }

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+/// External agents through the CLI: `agent check` passes a good agent and
+/// fails each kind of bad one; no agent process survives the gym's exit.
+struct ExternalAgentCommandTests {
+    /// tests/agents/NAME.c compiled with `cc` (once per test process).
+    static func agent(_ name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "pbgym-cli-agents-\(getpid())"
+        let out = folder + "/" + name
+        if FileManager.default.isExecutableFile(atPath: out) { return out }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc", "-O2", "-o", out + ".\(UInt64.random(in: 0 ... .max))",
+                        GymTrainProcess.packageRoot.appendingPathComponent("tests/agents/\(name).c").path]
+        try cc.run()
+        cc.waitUntilExit()
+        #expect(cc.terminationStatus == 0)
+        try? FileManager.default.moveItem(atPath: cc.arguments![3], toPath: out)
+        return out
+    }
+
+    /// An agent file for `command` in a fresh folder.
+    static func agentFile(_ command: [String], extra: String = "") throws -> String {
+        let folder = GymTrainProcess.temporaryFolder("agentfile")
+        let path = folder.appendingPathComponent("agent.json").path
+        let json = "{\"command\": [\(command.map { "\"\($0)\"" }.joined(separator: ", "))]\(extra)}"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func agentCheckPassesTheCConstantAgent() throws {
+        let out = try GymTrainProcess.run(["agent", "check", "process:cmd=\(try Self.agent("constant_agent")) 2,name=C2"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("C2 (calls itself \"c-constant\"): handshake ok"), "\(out.stdout)")
+        #expect(out.stdout.contains("deterministic"), "\(out.stdout)")
+        #expect(out.stdout.contains("complies"), "\(out.stdout)")
+    }
+
+    static let bad: [(String, String)] = [
+        ("exit", "exited with status 3"),
+        ("crash", "killed by signal 6 (SIGABRT)"),
+        ("junk", "junk on its standard output"),
+        ("count", "actions in"),
+        ("range", "is out of range; actions are 0 ... 2"),
+        ("error", "it reported an error: no policy loaded"),
+        ("version", "speaks protocol version 9; this gym speaks 1"),
+        ("unseeded", "not deterministic"),
+    ]
+
+    @Test(arguments: bad)
+    func agentCheckFailsEachKindOfBadAgent(fault: String, words: String) throws {
+        let out = try GymTrainProcess.run(["agent", "check", "process:cmd=\(try Self.agent("faulty_agent")) \(fault),name=bad"])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains(words), "\(fault): \(out.stderr)")
+        #expect(!out.stdout.contains("complies"), "\(fault): \(out.stdout)")
+    }
+
+    @Test func agentCheckFailsAHungAgentAfterItsTimeLimit() throws {
+        let file = try Self.agentFile([try Self.agent("faulty_agent"), "hang"], extra: ", \"actSeconds\": 0.5")
+        let out = try GymTrainProcess.run(["agent", "check", "process:\(file)"])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("no reply within its time limit of 0.5 s"), "\(out.stderr)")
+        #expect(out.stderr.contains("faulty_agent: hang at act 2"), "\(out.stderr)")
+    }
+
+    /// Whether process `pid` is gone (or a zombie nobody reaped yet).
+    static func gone(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.contains("State:\tZ")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func noAgentProcessSurvivesASignalToTheGym(signal: Int32) throws {
+        let folder = GymTrainProcess.temporaryFolder("signal")
+        let pidFile = folder.appendingPathComponent("agent.pid").path
+        let file = try Self.agentFile([try Self.agent("faulty_agent"), "hang"],
+                                      extra: ", \"actSeconds\": 600, \"environment\": {\"FAULTY_PIDFILE\": \"\(pidFile)\"}")
+        let gym = Process()
+        gym.executableURL = GymTrainProcess.executable
+        gym.arguments = ["agent", "check", "process:\(file)"]
+        gym.standardOutput = FileHandle.nullDevice
+        gym.standardError = FileHandle.nullDevice
+        try gym.run()
+        // The agent writes its pid once it hangs (the gym then waits for its reply).
+        var pid: Int32?
+        for _ in 0 ..< 6000 where pid == nil {
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8) { pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            else { usleep(10000) }
+        }
+        guard let pid else { gym.terminate(); Issue.record("the agent never hung"); return }
+        #expect(!Self.gone(pid))
+        kill(gym.processIdentifier, signal)
+        gym.waitUntilExit()
+        #expect(gym.terminationReason == .uncaughtSignal && gym.terminationStatus == signal)
+        var dead = false
+        for _ in 0 ..< 500 where !dead { dead = Self.gone(pid); if !dead { usleep(10000) } }
+        if !dead { kill(pid, SIGKILL) }
+        #expect(dead, "agent process \(pid) outlived the gym after signal \(signal)")
+    }
+}
+
+extension ExternalAgentCommandTests {
+    @Test func aFaultInATournamentStopsItAndLeavesNoAgentRunning() throws {
+        let dir = GymTrainProcess.temporaryFolder("tournament-fault")
+        let pidFile = dir.appendingPathComponent("good.pid").path
+        let good = try Self.agentFile([try Self.agent("faulty_agent"), "none", "2"],
+                                      extra: ", \"name\": \"good\", \"environment\": {\"FAULTY_PIDFILE\": \"\(pidFile)\"}")
+        let bad = "process:cmd=\(try Self.agent("faulty_agent")) range 40,name=bad"
+        let out = try GymTrainProcess.run(["tournament", "--agent", "process:\(good)", "--agent", bad, "--agent", "random",
+                                           "--pairs", "2", "--out", dir.appendingPathComponent("run").path])
+        #expect(out.status != 0)
+        let first = out.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("agent bad") && first.contains("action 7 is out of range"), "\(out.stderr)")
+        #expect(out.stderr.contains("faulty_agent: range at act 40"), "\(out.stderr)")
+        let pid = Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
+        var dead = false
+        for _ in 0 ..< 500 where !dead { dead = pid.map(Self.gone) ?? false; if !dead { usleep(10000) } }
+        #expect(dead, "the good agent's process outlived the failed tournament")
+    }
+
+    @Test func balanceAndSweepStartAScenarioFilesAgentOnlyWhenAllowed() throws {
+        let dir = GymTrainProcess.temporaryFolder("balance-ext")
+        let scenarios = dir.appendingPathComponent("ext.json").path
+        let agent = "process:cmd=\(try Self.agent("constant_agent")) 1,name=K"
+        try """
+        {"game": "pong", "preset": "classic", "seed": 3, "alpha": 0.001,
+         "scenarios": [{"name": "ext", "a": "\(agent)", "b": "tracker:noise=2", "games": 4}]}
+        """.write(toFile: scenarios, atomically: true, encoding: .utf8)
+        let baselines = dir.appendingPathComponent("baselines").path
+        let refused = try GymTrainProcess.run(["balance", "record", "--scenarios", scenarios, "--baselines", baselines])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("agent K: was read from a file"), "\(refused.stderr)")
+        let record = try GymTrainProcess.run(["balance", "record", "--scenarios", scenarios, "--baselines", baselines,
+                                              "--allow-agent-programs"])
+        #expect(record.status == 0, "\(record.stderr)")
+        let check = try GymTrainProcess.run(["balance", "check", "--scenarios", scenarios, "--baselines", baselines,
+                                             "--allow-agent-programs"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let sweep = try GymTrainProcess.run(["sweep", "--scenarios", scenarios, "--grid", "maxScore=3,5", "--allow-agent-programs",
+                                             "--out", dir.appendingPathComponent("s1").path])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+    }
+
+    @Test func sprtPrintsTheFastchessReportLine() throws {
+        let dir = GymTrainProcess.temporaryFolder("sprt-line")
+        let out = try GymTrainProcess.run(["tournament", "--mode", "sprt", "--candidate", "tracker:noise=2",
+                                           "--baseline", "process:cmd=\(try Self.agent("constant_agent")) 1,name=K",
+                                           "--max-pairs", "40", "--out", dir.appendingPathComponent("run").path])
+        let line = out.stdout.split(separator: "\n").first { $0.contains("nElo:") }.map(String.init) ?? ""
+        #expect(line.range(of: #"^  Elo: -?[0-9.]+ \+/- [0-9.]+, nElo: (-?[0-9.]+|n/a) \+/- [0-9.]+, LLR: -?[0-9.]+ \(-2\.94, 2\.94\) \[-20\.00, 0\.00\], Penta: \[\d+, \d+, \d+, \d+, \d+\]$"#,
+                           options: .regularExpression) != nil, "\(out.stdout)")
+    }
+
+    @Test func aRecordsExternalAgentStartsOnlyWhenAllowed() throws {
+        let dir = GymTrainProcess.temporaryFolder("replay")
+        let run = dir.appendingPathComponent("run")
+        let agent = "process:cmd=\(try Self.agent("constant_agent")) 2,name=K"
+        let t = try GymTrainProcess.run(["tournament", "--agent", agent, "--agent", "random", "--pairs", "1", "--out", run.path])
+        #expect(t.status == 0, "\(t.stderr)")
+        let matches = run.appendingPathComponent("matches.jsonl").path
+        let refused = try GymTrainProcess.run(["render", "--replay", matches, "--index", "0", "--max-steps", "50",
+                                               "--gif", dir.appendingPathComponent("a.gif").path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("agent K: was read from a file") && refused.stderr.contains("--allow-agent-programs"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.gif").path))
+        let allowed = try GymTrainProcess.run(["render", "--replay", matches, "--index", "0", "--max-steps", "50",
+                                               "--allow-agent-programs", "--gif", dir.appendingPathComponent("b.gif").path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("b.gif").path))
+    }
+}
+
+/// The equivalence: the C agent playing `constant:action=1`'s policy gives
+/// the built-in's files byte for byte (but for the spec text, which records
+/// and rating tables keep as given) on 1 and 2 workers and as 2 shards merged.
+struct ExternalAgentEquivalenceTests {
+    static func run(_ arguments: [String]) throws {
+        let out = try GymTrainProcess.run(arguments)
+        #expect(out.status == 0, "\(arguments): \(out.stderr)")
+    }
+
+    static func text(_ url: URL, _ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test(arguments: ["tournament", "eval"])
+    func anExternalAgentPlaysTheBuiltInPolicysGamesExactly(command: String) throws {
+        let dir = GymTrainProcess.temporaryFolder("equiv-\(command)")
+        let external = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 1,name=K"
+        let builtIn = "constant:action=1,name=K"
+        func arguments(_ agent: String) -> [String] {
+            command == "tournament"
+                ? ["tournament", "--agent", agent, "--agent", "random", "--agent", "tracker:noise=2", "--pairs", "3"]
+                : ["eval", "--agent", agent, "--opponent", "tracker:noise=2", "--episodes", "6"]
+        }
+        let files = command == "tournament" ? ["matches.jsonl", "ratings.csv", "matrix.csv"] : ["episodes.csv", "summary.json"]
+        let reference = dir.appendingPathComponent("builtin")
+        try Self.run(arguments(builtIn) + ["--workers", "1", "--out", reference.path])
+        var runs: [(String, URL)] = []
+        for workers in [1, 2] {
+            let out = dir.appendingPathComponent("external-w\(workers)")
+            try Self.run(arguments(external) + ["--workers", "\(workers)", "--out", out.path])
+            runs.append(("\(workers) workers", out))
+        }
+        var shards: [String] = []
+        for k in 1 ... 2 {
+            let out = dir.appendingPathComponent("shard\(k)")
+            try Self.run(arguments(external) + ["--workers", "\(k)", "--shard", "\(k)/2", "--out", out.path])
+            shards.append(out.path)
+        }
+        let merged = dir.appendingPathComponent("merged")
+        try Self.run(["merge", "--out", merged.path] + shards.reversed())
+        runs.append(("2 shards merged", merged))
+        for (what, url) in runs {
+            #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("agents").path) || what.contains("merged"),
+                    "\(what): no agents/ logs")
+            for name in files {
+                let got = try Self.text(url, name).replacingOccurrences(of: external, with: builtIn)
+                #expect(got == (try Self.text(reference, name)), "\(command) \(what): \(name) differs from the built-in agent's")
+            }
+        }
+    }
+}
