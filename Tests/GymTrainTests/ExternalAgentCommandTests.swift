@@ -93,7 +93,13 @@ struct ExternalAgentCommandTests {
         guard let pid else { gym.terminate(); Issue.record("the agent never hung"); return }
         #expect(!Self.gone(pid))
         kill(gym.processIdentifier, signal)
-        gym.waitUntilExit()
+        // A gym that does not end on the signal fails the test instead of hanging it.
+        for _ in 0 ..< 12000 where gym.isRunning { usleep(10000) }
+        guard !gym.isRunning else {
+            kill(gym.processIdentifier, SIGKILL); kill(pid, SIGKILL)
+            Issue.record("the gym did not end on signal \(signal)")
+            return
+        }
         #expect(gym.terminationReason == .uncaughtSignal && gym.terminationStatus == signal)
         var dead = false
         for _ in 0 ..< 500 where !dead { dead = Self.gone(pid); if !dead { usleep(10000) } }
