@@ -18,6 +18,9 @@ import pytest
 from pbgym import agents
 
 ROOT = Path(__file__).resolve().parents[1]
+# The folder holding the pbgym this test imported (the installed one), for the
+# agents' PYTHONPATH: the checkout's python/ has no native library.
+PACKAGE_PARENT = Path(agents.__file__).resolve().parents[1]
 
 
 def hello(version=1, kind=0, width=12, height=1, actions=3, games=4, seats=2, config_hash=0x1234,
@@ -31,13 +34,33 @@ def frame(kind, payload=b""):
     return struct.pack("<II", len(payload) + 4, kind) + payload
 
 
+LIVE: list = []
+
+
+@pytest.fixture(autouse=True)
+def _close_children():
+    yield
+    while LIVE:
+        LIVE.pop().close()
+
+
 class Child:
     def __init__(self, tmp_path, source, *args):
         (tmp_path / "agentmod.py").write_text(textwrap.dedent(source))
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(PACKAGE_PARENT)]))
         self.log = open(tmp_path / "stderr.log", "w+b")
         self.proc = subprocess.Popen([sys.executable, "-m", "pbgym.agents", *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=tmp_path)
+        LIVE.append(self)
+
+    def close(self):
+        """Ends the child and closes its pipes and log (a failed test's too)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.log):
+            if not f.closed:
+                f.close()
 
     def send(self, kind, payload=b""):
         self.proc.stdin.write(frame(kind, payload))
@@ -213,7 +236,7 @@ CONSTANT_AGENT = """
 
 def python_agent(tmp_path, source=CONSTANT_AGENT):
     (tmp_path / "pyagent.py").write_text(textwrap.dedent(source))
-    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(PACKAGE_PARENT)])}
     if os.environ.get("PBGYM_LIBRARY"):
         env["PBGYM_LIBRARY"] = os.environ["PBGYM_LIBRARY"]
     file = tmp_path / "pyagent.json"
