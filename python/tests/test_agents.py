@@ -221,10 +221,10 @@ def test_torch_module_is_served_under_no_grad(tmp_path):
 # --- A Python agent in gym-train's commands ------------------------------------------------
 
 def gym_train_path() -> str:
-    path = os.environ.get("PBGYM_GYM_TRAIN") or str(ROOT.parent / ".build" / "debug" / "gym-train")
-    if not os.access(path, os.X_OK):
-        pytest.skip(f"no gym-train at {path} (set PBGYM_GYM_TRAIN)")
-    return path
+    """$PBGYM_GYM_TRAIN (make test's fresh debug build), else the gym-train installed with
+    this pbgym, so the commands match the package the agents import."""
+    from pbgym import distributed
+    return os.environ.get("PBGYM_GYM_TRAIN") or distributed.executable()
 
 
 CONSTANT_AGENT = """
