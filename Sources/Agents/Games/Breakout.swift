@@ -233,17 +233,33 @@ public enum BreakoutDuplicate {
     public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                             games: Range<Int>, runner: ParallelRunner, path: RolloutPath = .automatic,
                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
-        let first = games.lowerBound
-        let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
-                                path: path, runner: runner, game: { offset in
-            let job = first + offset
-            return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
-        }, progress: progress)
-        return flat.enumerated().map { offset, episode in
+        try play(config: config, agents: agents, episodes: episodes, seed: seed, games: Array(games), runner: runner,
+                 path: path, progress: progress)
+    }
+
+    /// The games listed in `games` (global indices, any subset: a shard, or
+    /// what a resumed run has not recorded yet), in the list's order;
+    /// `finished` gets each game's global index and episode as soon as it
+    /// ends, from worker threads.
+    public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
+                            games: [Int], runner: ParallelRunner, path: RolloutPath = .automatic,
+                            progress: (@Sendable () -> Void)? = nil,
+                            finished: (@Sendable (Int, BreakoutEpisode) -> Void)? = nil) throws(AgentFault)
+        -> [BreakoutEpisode] {
+        @Sendable func numbered(_ offset: Int, _ episode: BreakoutEpisode) -> BreakoutEpisode {
             var e = episode
-            e.index = (first + offset) % episodes
+            e.index = games[offset] % episodes
             return e
         }
+        var sink: (@Sendable (Int, BreakoutEpisode) -> Void)?
+        if let finished { sink = { offset, e in finished(games[offset], numbered(offset, e)) } }
+        let seat: @Sendable (Int) -> SeatedGame = { offset in
+            let job = games[offset]
+            return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
+        }
+        let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
+                                path: path, runner: runner, game: seat, progress: progress, finished: sink)
+        return flat.enumerated().map { numbered($0, $1) }
     }
 
     /// Every pair of agents compared on each common seed (one game per unit).

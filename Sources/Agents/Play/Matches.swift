@@ -37,25 +37,35 @@ public enum Matches {
     ///     every other path is the slot engine, where agents act batched.
     ///   - slots: episodes each worker steps together on the batched path, at least 1.
     ///   - progress: called after each finished episode, from worker threads.
+    ///   - finished: called with each finished episode's index and record, from
+    ///     worker threads in no fixed order (a run's journal appends them there).
     /// - Returns: episode `g`'s record at index `g`.
     /// - Throws: the first ``AgentFault`` of an agent (the run stops).
     public static func play<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int = defaultSlots, path: RolloutPath = .automatic,
                                              runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [G.Record] {
+                                             progress: (@Sendable () -> Void)? = nil,
+                                             finished: (@Sendable (Int, G.Record) -> Void)? = nil) throws(AgentFault) -> [G.Record] {
         precondition(slots >= 1, "slots must be at least 1")
+        var report: (@Sendable (Int, G.Record) -> Void)?
+        if progress != nil || finished != nil {
+            report = { g, record in
+                finished?(g, record)
+                progress?()
+            }
+        }
         if path == .oneByOne {
             return playOneByOne(G.self, config: config, roster: roster, count: count, runner: runner, game: game,
-                                progress: progress)
+                                finished: report)
         }
         return try playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
-                           game: game, progress: progress)
+                           game: game, finished: report)
     }
 
     /// The reference: each episode alone (``PlayableGame/playAlone(config:seed:agents:)``).
     static func playOneByOne<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                               runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                              progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+                                              finished: (@Sendable (Int, G.Record) -> Void)? = nil) -> [G.Record] {
         runner.map(count: count, makeWorker: { _ in
             (0 ..< G.seats).map { _ in roster.map { G.makeAgent($0, config: config) } }
         }, job: { players, g in
@@ -63,15 +73,16 @@ public enum Matches {
             var seated = (0 ..< G.seats).map { s in players[s][spec.seats[s]] }
             let record = G.playAlone(config: config, seed: spec.seed, agents: &seated)
             for s in 0 ..< G.seats { players[s][spec.seats[s]] = seated[s] }
+            finished?(g, record)
             return record
-        }, progress: progress)
+        })
     }
 
     /// The batched path: the slot engine, `slots` episodes per worker.
     static func playBatched<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int, runner: ParallelRunner,
                                              game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [G.Record] {
+                                             finished: (@Sendable (Int, G.Record) -> Void)? = nil) throws(AgentFault) -> [G.Record] {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<G.Record?>.allocate(capacity: count)
         results.initialize(repeating: nil)
@@ -83,7 +94,7 @@ public enum Matches {
         try SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) {
             (n, vector) throws(AgentFault) in
             try MatchWork<G>(config: config, roster: roster, slots: n, vector: vector, game: game, results: shared,
-                             progress: progress)
+                             finished: finished)
         }
         return (0 ..< count).map { g in
             guard let record = results[g] else { preconditionFailure("episode \(g) was not played") }
@@ -106,11 +117,11 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     var hasTally: [Bool]
     let game: @Sendable (Int) -> SeatedGame
     let results: SlotPointer<G.Record?>
-    let progress: (@Sendable () -> Void)?
+    let finished: (@Sendable (Int, G.Record) -> Void)?
 
     init(config: G.Config, roster: [AgentSpec], slots: Int, vector: G.Vector,
          game: @escaping @Sendable (Int) -> SeatedGame, results: SlotPointer<G.Record?>,
-         progress: (@Sendable () -> Void)?) throws(AgentFault) {
+         finished: (@Sendable (Int, G.Record) -> Void)?) throws(AgentFault) {
         seats = G.seats
         rosterCount = roster.count
         observationCount = G.policyTarget(config).inputs
@@ -121,7 +132,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         hasTally = [Bool](repeating: false, count: slots)
         self.game = game
         self.results = results
-        self.progress = progress
+        self.finished = finished
     }
 
     deinit {
@@ -161,7 +172,8 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     func finished(slot i: Int, vector: G.Vector) throws(AgentFault) {
         try players.end(slot: i)
         guard let base = results.base else { return }
-        base[jobs.job[i]] = G.endRecord(tallies[i], vector, i)
-        progress?()
+        let job = jobs.job[i], record = G.endRecord(tallies[i], vector, i)
+        base[job] = record
+        finished?(job, record)
     }
 }

@@ -55,6 +55,7 @@ struct Tournament: ParsableCommand {
     @OptionGroup var workerOptions: WorkerOptions
     @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var resumeOptions: ResumeOptions
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
@@ -115,17 +116,30 @@ struct Tournament: ParsableCommand {
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
         let shard = shardOptions.value
         let range = shard?.range(of: sizes.games) ?? 0 ..< sizes.games
-        let folder = try ResultsFolder.create(output, command: "tournament", game: G.name, seed: game.seed)
-        if shard == nil {
+        let folder = try resumeOptions.folder(output, command: "tournament", game: G.name, seed: game.seed)
+        let journal = try RunJournal.open(folder, run: RunJournal.identity(
+            subcommand: "tournament", seed: game.seed, config: config, shard: shard,
+            parameters: shardParameters(specs)), options: resumeOptions)
+        if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
             ] + sizes.members + ratingOptions.parameters + [("workers", .number(workerCount))])
         }
-        let progress = Progress(total: range.count, label: "tournament")
+        let (have, missing) = try journal.split(range, what: "game") { value -> G.Record? in
+            guard case let .array(fields) = value else { return nil }
+            return G.record(fields: fields)
+        }
+        journal.announce(recorded: have.count, of: range.count, unit: "games")
+        let progress = Progress(total: range.count, done: have.count, label: "tournament")
         let clock = ContinuousClock()
         let start = clock.now
-        let records = try G.playTournamentGames(specs, config: config, format: format, options: self, games: range,
-                                            runner: workerOptions.runner, progress: { progress.tick() })
+        let played = try G.playTournamentGames(specs, config: config, format: format, options: self, games: missing,
+                                           runner: workerOptions.runner, finished: { g, record in
+            journal.append(g, .array(G.fields(record)))
+            progress.tick()
+        })
+        let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
+        try journal.finish(zip(range, records).map { ($0, .array(G.fields($1))) })
         if let shard {
             let seconds = (clock.now - start).seconds
             progress.finish()
@@ -224,17 +238,30 @@ struct Tournament: ParsableCommand {
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = sprtOptions.test, maxPairs = sprtOptions.maxPairs
-        let folder = try ResultsFolder.create(output, command: "sprt", game: "pong", seed: game.seed)
-        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
-            ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
-        ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
+        let folder = try resumeOptions.folder(output, command: "sprt", game: "pong", seed: game.seed)
+        let journal = try RunJournal.open(folder, run: RunJournal.identity(
+            subcommand: "tournament", seed: game.seed, config: config, shard: nil,
+            parameters: [("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text))]
+                + sprtOptions.parameters + [("maxPairs", .number(maxPairs))]), options: resumeOptions)
+        if !journal.hasRunInfo {
+            try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
+                ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
+            ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
+        }
+        let have = try journal.records(in: 0 ..< 2 * maxPairs, what: "game") { value -> PongMatchResult? in
+            guard case let .array(fields) = value else { return nil }
+            return Pong.record(fields: fields)
+        }
+        journal.announce(recorded: have.count, of: 2 * maxPairs, unit: "games (at most)")
         let progress = Progress(total: maxPairs, label: "sprt")
         let outcome = try PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
                                    maxPairs: maxPairs, seed: game.seed, batch: max(8, 4 * workerCount),
-                                   runner: ParallelRunner(workers: workerCount), progress: { state in
+                                   runner: ParallelRunner(workers: workerCount), recorded: have, progress: { state in
                                        progress.status(String(format: "%d pairs, LLR %.2f in [%.2f, %.2f]",
                                                               state.pairs, state.llr, test.lowerBound, test.upperBound))
-                                   })
+                                   }, finished: { g, result in journal.append(g, .array(Pong.fields(result))) })
+        // The journal keeps the counted games only: the games played past the deciding pair depend on the batch.
+        try journal.finish(outcome.games.map { ($0.slot.game, .array(Pong.fields($0.result))) })
         progress.finish()
         let state = outcome.state
         let decision = state.decision ?? .inconclusive

@@ -89,10 +89,11 @@ extension Breakout: CommandGame {
     /// two agents are compared seed by seed by score (a gauntlet keeps the
     /// candidate's comparisons only).
     static func playTournamentGames(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
-                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
-                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [BreakoutEpisode] {
+                                    options: Tournament, games: [Int], runner: ParallelRunner,
+                                    finished: @escaping @Sendable (Int, BreakoutEpisode) -> Void) throws(AgentFault)
+        -> [BreakoutEpisode] {
         try BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodeOptions.episodes, seed: options.game.seed,
-                               games: games, runner: runner, progress: progress)
+                               games: games, runner: runner, finished: finished)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,

@@ -99,12 +99,13 @@ extension Pong: CommandGame {
 
     /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
     static func playTournamentGames(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
-                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
-                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [PongMatchResult] {
+                                    options: Tournament, games: [Int], runner: ParallelRunner,
+                                    finished: @escaping @Sendable (Int, PongMatchResult) -> Void) throws(AgentFault)
+        -> [PongMatchResult] {
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: options.pairs,
                                           seed: options.game.seed)
         return try PongTournament.play(config: config, agents: specs, schedule: schedule, games: games, runner: runner,
-                                   progress: progress).map(\.result)
+                                   finished: { g, game in finished(g, game.result) }).map(\.result)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
