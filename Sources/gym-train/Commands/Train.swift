@@ -202,7 +202,7 @@ struct TrainingLoop {
         }
         if resumed == nil { try writeRunFiles(session) }
         let runner = ParallelRunner(workers: WorkerOptions.resolve(config.workers))
-        let progress = Progress(total: config.iterations, label: "train")
+        let progress = Progress(total: config.iterations, label: "train", unit: "iterations")
         let clock = ContinuousClock()
         let start = clock.now
         let startWall = session.state.wallSeconds
