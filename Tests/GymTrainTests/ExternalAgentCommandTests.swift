@@ -150,6 +150,30 @@ extension ExternalAgentCommandTests {
         #expect(sweep.status == 0, "\(sweep.stderr)")
     }
 
+    /// A record keeps an external agent's name, agent file and the file's
+    /// SHA-256 (what `sha256sum` prints); a built-in agent's side has none.
+    @Test func matchRecordsKeepTheAgentFileAndItsSha256() throws {
+        let dir = GymTrainProcess.temporaryFolder("agent-hash")
+        let file = try Self.agentFile([try Self.agent("constant_agent"), "2"], extra: #", "name": "K""#)
+        let run = dir.appendingPathComponent("run")
+        let t = try GymTrainProcess.run(["tournament", "--agent", "process:\(file)", "--agent", "random", "--pairs", "1",
+                                         "--out", run.path])
+        #expect(t.status == 0, "\(t.stderr)")
+        let sum = Process()
+        sum.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sum.arguments = ["sha256sum", file]
+        let pipe = Pipe()
+        sum.standardOutput = pipe
+        try sum.run()
+        let digest = String(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64))
+        sum.waitUntilExit()
+        let program = #"{"name":"K","file":"\#(file)","sha256":"\#(digest)"}"#
+        let lines = try String(contentsOf: run.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains(#""bottomProgram":\#(program),"#) && !lines[0].contains("topProgram"), "\(lines[0])")
+        #expect(lines[1].contains(#""topProgram":\#(program),"#) && !lines[1].contains("bottomProgram"), "\(lines[1])")
+    }
+
     @Test func sprtPrintsTheFastchessReportLine() throws {
         let dir = GymTrainProcess.temporaryFolder("sprt-line")
         let out = try GymTrainProcess.run(["tournament", "--mode", "sprt", "--candidate", "tracker:noise=2",
@@ -225,7 +249,9 @@ struct ExternalAgentEquivalenceTests {
             #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("agents").path) || what.contains("merged"),
                     "\(what): no agents/ logs")
             for name in files {
+                // An external agent's records also keep its name and agent file (topProgram, bottomProgram).
                 let got = try Self.text(url, name).replacingOccurrences(of: external, with: builtIn)
+                    .replacingOccurrences(of: #""(bottom|top)Program":\{[^}]*\},"#, with: "", options: .regularExpression)
                 #expect(got == (try Self.text(reference, name)), "\(command) \(what): \(name) differs from the built-in agent's")
             }
         }

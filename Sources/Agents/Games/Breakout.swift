@@ -286,22 +286,27 @@ public enum BreakoutDuplicate {
 ///
 /// Keys: `game` ("breakout"), `agent` (spec), `episode` (seed index), `seed`,
 /// `score`, `steps`, `end`, `bricksBroken`, `ballsLost`, `livesLost`,
-/// `levelsCleared`, `pushes`, `configHash` (hex), `config`.
+/// `levelsCleared`, `pushes`, `configHash` (hex), `config`; and after
+/// `agent`, only for an external agent, `program`: its name, agent file and
+/// the file's SHA-256 (``AgentSpec/programRecord``).
 public struct BreakoutEpisodeRecord: Equatable, Sendable {
     public var agent: String
     public var episode: Int
     public var config: BreakoutConfig
     public var result: BreakoutEpisode
+    /// What the record keeps of an external agent; nil for a built-in one.
+    public var program: JSONValue?
 
-    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode) {
-        self.agent = agent; self.episode = episode; self.config = config; self.result = result
+    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode, program: JSONValue? = nil) {
+        self.agent = agent; self.episode = episode; self.config = config; self.result = result; self.program = program
     }
 
     public var line: String {
         let e = result.events
         return JSONValue.object([
-            ("game", .string("breakout")), ("agent", .string(agent)), ("episode", .number(episode)),
-            ("seed", .number(result.seed)), ("score", .number(result.score)), ("steps", .number(result.steps)),
+            ("game", .string("breakout")), ("agent", .string(agent)),
+        ] + (program.map { [("program", $0)] } ?? []) + [
+            ("episode", .number(episode)), ("seed", .number(result.seed)), ("score", .number(result.score)), ("steps", .number(result.steps)),
             ("end", .string(result.end.description)), ("bricksBroken", .number(Int(e.bricksBroken))),
             ("ballsLost", .number(Int(e.ballsLost))), ("livesLost", .number(Int(e.livesLost))),
             ("levelsCleared", .number(Int(e.levelsCleared))), ("pushes", .number(Int(e.pushes))),
@@ -328,7 +333,8 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
                                      result: BreakoutEpisode(index: (try? record.int("episode")) ?? 0, seed: seed,
                                                              score: try record.int("score"), steps: try record.int("steps"),
                                                              end: end, levelsCleared: Int(events.levelsCleared),
-                                                             livesLost: Int(events.livesLost), events: events))
+                                                             livesLost: Int(events.livesLost), events: events),
+                                     program: record["program"])
     }
 
     /// Plays the recorded episode again (by ``Matches``, the agent batched).

@@ -44,7 +44,8 @@ struct Eval: ParsableCommand {
         let folder = try resumeOptions.folder(output, command: "eval", game: G.Config.gameName, seed: seed)
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "eval", seed: seed, config: config, shard: shard,
-            parameters: extra + [("episodes", .number(episodes))]), options: resumeOptions)
+            parameters: extra + [("episodes", .number(episodes)),
+                                 ("programs", .array(roster.map { $0.programRecord ?? .null }))]), options: resumeOptions)
         if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
                 ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),

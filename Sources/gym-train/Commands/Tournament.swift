@@ -119,7 +119,8 @@ struct Tournament: ParsableCommand {
         let folder = try resumeOptions.folder(output, command: "tournament", game: G.name, seed: game.seed)
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "tournament", seed: game.seed, config: config, shard: shard,
-            parameters: shardParameters(specs)), options: resumeOptions)
+            parameters: shardParameters(specs) + [("programs", .array(specs.map { $0.programRecord ?? .null }))]),
+            options: resumeOptions)
         if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
@@ -242,7 +243,9 @@ struct Tournament: ParsableCommand {
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "tournament", seed: game.seed, config: config, shard: nil,
             parameters: [("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text))]
-                + sprtOptions.parameters + [("maxPairs", .number(maxPairs))]), options: resumeOptions)
+                + sprtOptions.parameters + [("maxPairs", .number(maxPairs)),
+                                            ("programs", .array(specs.map { $0.programRecord ?? .null }))]),
+            options: resumeOptions)
         if !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),

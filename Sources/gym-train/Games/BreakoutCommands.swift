@@ -112,7 +112,8 @@ extension Breakout: CommandGame {
         var records = ""
         for (a, row) in results.enumerated() {
             for (k, r) in row.enumerated() {
-                records += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r).line + "\n"
+                records += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r,
+                                                 program: specs[a].programRecord).line + "\n"
             }
         }
         var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])

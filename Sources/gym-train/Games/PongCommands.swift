@@ -231,6 +231,6 @@ struct PongTable: PlayTable {
 
     func recordLine(match: Int, person: String) -> String {
         PongMatchRecord(match: match, pairing: 0, pair: match, bottom: person, top: opponent.text,
-                        config: config, result: result).line
+                        config: config, result: result, topProgram: opponent.programRecord).line
     }
 }
