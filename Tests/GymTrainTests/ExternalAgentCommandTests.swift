@@ -257,3 +257,51 @@ struct ExternalAgentEquivalenceTests {
         }
     }
 }
+
+/// `train` with external opponents and evaluation opponents: each worker
+/// starts its own process; the C agent playing `constant`'s policy trains
+/// the weights the built-in gives, for 1 and 2 workers; a config file's
+/// external agent starts only with --allow-agent-programs.
+struct ExternalAgentTrainTests {
+    @Test func trainingAgainstTheCAgentEqualsTrainingAgainstTheBuiltInPolicy() throws {
+        let dir = GymTrainProcess.temporaryFolder("train-ext")
+        let config = dir.appendingPathComponent("t.json").path
+        try #"{ "preset": "smoke", "iterations": 2, "episodeSteps": 300, "evalEpisodes": 2, "evalSteps": 300 }"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let agent = try ExternalAgentCommandTests.agent("constant_agent")
+        func train(_ opponent: String, _ evalOpponent: String, workers: Int, name: String) throws -> [String: String] {
+            let out = dir.appendingPathComponent(name)
+            let r = try GymTrainProcess.run(["train", "--config", config, "--opponent", opponent, "--eval-opponent", evalOpponent,
+                                             "--workers", "\(workers)", "--out", out.path])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            var files = try KillResumeTests.comparableFiles(out)
+            // config.json and checkpoint.json's trainConfigHash name the opponents as given.
+            files["config.json"] = nil
+            files["checkpoint.json"] = files["checkpoint.json"]?.replacingOccurrences(
+                of: #""trainConfigHash": "[0-9a-f]+""#, with: "\"trainConfigHash\": \"-\"", options: .regularExpression)
+            return files
+        }
+        let reference = try train("constant:action=1,name=K", "constant:action=2,name=K2", workers: 1, name: "builtin")
+        for workers in [1, 2] {
+            let got = try train("process:cmd=\(agent) 1,name=K", "process:cmd=\(agent) 2,name=K2", workers: workers,
+                                name: "external-w\(workers)")
+            #expect(got.keys.sorted() == reference.keys.sorted())
+            for name in reference.keys.sorted() {
+                #expect(got[name] == reference[name], "\(workers) workers: \(name) differs from the built-in opponent's run")
+            }
+            let logs = CLI.files(in: dir.appendingPathComponent("external-w\(workers)/agents"))
+            #expect(logs.contains { $0.hasPrefix("K-") } && logs.contains { $0.hasPrefix("K2-") }, "\(logs)")
+        }
+
+        let fileConfig = dir.appendingPathComponent("f.json").path
+        try #"{ "preset": "smoke", "iterations": 1, "episodeSteps": 100, "evalEpisodes": 1, "evalSteps": 100, "opponent": "process:cmd=\#(agent) 1,name=K" }"#
+            .write(toFile: fileConfig, atomically: true, encoding: .utf8)
+        let refused = try GymTrainProcess.run(["train", "--config", fileConfig, "--out", dir.appendingPathComponent("f1").path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("agent K: was read from a file") && refused.stderr.contains("--allow-agent-programs"),
+                "\(refused.stderr)")
+        let allowed = try GymTrainProcess.run(["train", "--config", fileConfig, "--allow-agent-programs",
+                                               "--out", dir.appendingPathComponent("f2").path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+}
