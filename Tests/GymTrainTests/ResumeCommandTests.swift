@@ -6,7 +6,8 @@ import Testing
 /// cut mid-line, resumed and killed again, then resumed with another worker
 /// count, plays only the games not
 /// recorded and ends with the files of a run never interrupted, byte for byte
-/// (timing.json, wall time by nature, and run.json's command line excepted).
+/// (timing.json, wall time by nature, and run.json's command line excepted),
+/// its journal removed.
 @Suite struct ResumeCommandTests {
     /// The command of each kind (without --workers, --out, --resume).
     static func arguments(_ kind: String, in dir: URL) throws -> [String] {
@@ -91,10 +92,13 @@ import Testing
             #expect(a[name] == b[name], "\(kind), \(workers) workers: \(name) differs from the uninterrupted run's")
         }
         #expect(KillResumeTests.tempFiles(killed).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: journal.path), "a finished run keeps no journal")
 
-        // A finished run resumed plays nothing and leaves its files as they were.
+        // A finished run has nothing to resume: one line says so, and its files stay as they were.
         let again = try CLI.run(arguments + ["--workers", "1", "--resume", killed.path], in: dir)
-        #expect(again.status == s.status, "\(again.stderr)")
+        #expect(again.status != 0)
+        let lines = ResultsFolderTests.errorLines(again.stderr)
+        #expect(lines.count == 1 && lines[0].contains("the run there finished"), "\(again.stderr)")
         #expect(try Self.resultFiles(killed) == a)
     }
 
@@ -105,7 +109,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("run")
         let base = ["tournament", "--agent", "tracker", "--agent", "random", "--pairs", "2"]
-        #expect(try CLI.run(base + ["--out", out.path], in: dir).status == 0)
+        let run = try HeldRun(base + ["--workers", "1", "--out", out.path, "--hold-after-games", "1"], in: dir)
+        #expect(run.waitForHold("gym-train: holding at game 1"))
+        #expect(run.stop(SIGKILL).status == 128 + SIGKILL)
         let before = try Self.resultFiles(out)
         let cases: [([String], String)] = [
             (base + ["--seed", "2"], "it holds a run with seed 1; this run has seed 2"),

@@ -70,13 +70,13 @@ struct Eval: ParsableCommand {
             progress.tick()
         })
         let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
-        try journal.finish(zip(range, records).map { ($0, .array(G.fields($1))) })
         let seconds = (clock.now - start).seconds
         progress.finish()
         if let shard {
             try ShardFolder.write(folder, subcommand: "eval", shard: shard, games: episodes, seed: seed, config: config,
                                   parameters: extra, records: records.map { .array(G.fields($0)) },
                                   seconds: seconds, workers: workerOptions.count)
+            try journal.complete()
             print("eval \(G.name) shard \(shard): episodes \(range.lowerBound) ..< \(range.upperBound) of \(episodes), seed \(seed)")
             print("  results \(folder.path) (combine the shards with gym-train merge)")
             return
@@ -85,6 +85,7 @@ struct Eval: ParsableCommand {
         try G.reportEval(records, EvalRun(folder: folder, agent: roster[0], opponent: roster.count > 1 ? roster[1] : nil,
                                           seed: seed, workers: workerOptions.count, seconds: seconds,
                                           frameSkip: config.frameSkip), config: config)
+        try journal.complete()
     }
 
     /// Writes the unsharded run's files from the shards of one `eval --shard` run.

@@ -123,7 +123,6 @@ struct Sweep: ParsableCommand {
             progress.tick()
         }
         let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
-        try journal.finish(zip(range, records).map { ($0, $1) })
         let seconds = (clock.now - start).seconds
         progress.finish()
         if let shard {
@@ -137,12 +136,14 @@ struct Sweep: ParsableCommand {
                                       config: c, parameters: parameters, records: records, seconds: seconds,
                                       workers: workerOptions.count)
             }
+            try journal.complete()
             print("sweep \(scenarioFile) shard \(shard): cells \(range.lowerBound) ..< \(range.upperBound) of \(cells.count)")
             print("results \(folder.path) (combine the shards with gym-train merge)")
             return
         }
         try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)
         try Self.report(set, file: scenarioFile, axes: axes, records: records, folder: folder)
+        try journal.complete()
     }
 
     /// Writes the whole sweep's files from the shards of one `sweep --shard` run.

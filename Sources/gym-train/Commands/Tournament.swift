@@ -140,13 +140,13 @@ struct Tournament: ParsableCommand {
             progress.tick()
         })
         let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
-        try journal.finish(zip(range, records).map { ($0, .array(G.fields($1))) })
         if let shard {
             let seconds = (clock.now - start).seconds
             progress.finish()
             try ShardFolder.write(folder, subcommand: "tournament", shard: shard, games: sizes.games, seed: game.seed,
                                   config: config, parameters: shardParameters(specs),
                                   records: records.map { .array(G.fields($0)) }, seconds: seconds, workers: workerCount)
+            try journal.complete()
             print("tournament \(G.name) shard \(shard): games \(range.lowerBound) ..< \(range.upperBound) of \(sizes.games), seed \(game.seed)")
             print("results \(folder.path) (combine the shards with gym-train merge)")
             return
@@ -155,6 +155,7 @@ struct Tournament: ParsableCommand {
                    progress: progress, seconds: { (clock.now - start).seconds })
         try folder.write(ShardFolder.timingJSON(seconds: (clock.now - start).seconds, workers: workerCount),
                          to: ShardFolder.timingFile)
+        try journal.complete()
     }
 
     /// What a shard's run.json records of the options that decide the
@@ -263,8 +264,6 @@ struct Tournament: ParsableCommand {
                                        progress.status(String(format: "%d pairs, LLR %.2f in [%.2f, %.2f]",
                                                               state.pairs, state.llr, test.lowerBound, test.upperBound))
                                    }, finished: { g, result in journal.append(g, .array(Pong.fields(result))) })
-        // The journal keeps the counted games only: the games played past the deciding pair depend on the batch.
-        try journal.finish(outcome.games.map { ($0.slot.game, .array(Pong.fields($0.result))) })
         progress.finish()
         let state = outcome.state
         let decision = state.decision ?? .inconclusive
@@ -282,6 +281,7 @@ struct Tournament: ParsableCommand {
             ("score", .number(e.score)), ("elo", .number(e.elo)), ("elo95", .array([.number(e.low), .number(e.high)])),
         ])
         try folder.write(summary.serialized() + "\n", to: "summary.json")
+        try journal.complete()
         print("sprt pong: \(specs[0].displayName) (candidate) vs \(specs[1].displayName) (baseline), seed \(game.seed)")
         print("  H0: elo = \(f(test.elo0))   H1: elo = \(f(test.elo1))   alpha \(test.alpha)  beta \(test.beta)   bounds [\(String(format: "%.3f", test.lowerBound)), \(String(format: "%.3f", test.upperBound))]")
         print("  pairs \(state.pairs)  pentanomial [\(state.counts.map(String.init).joined(separator: ", "))]  LLR \(String(format: "%.3f", state.llr))")

@@ -40,9 +40,8 @@ struct ResumeOptions: ParsableArguments {
 /// record's exact fields (``RecordFields``). A line is appended with one
 /// write(2) as soon as its game ends, so a killed process loses no finished
 /// game (a machine crash may lose the last lines, which are then played
-/// again); a half-written last line is dropped on resume. When the run ends
-/// the journal is rewritten in index order (temp file, then rename), so a
-/// finished run's journal is the same bytes for any workers and any resumes.
+/// again); a half-written last line is dropped on resume. The journal is
+/// removed once the run has written its result files (``complete()``).
 final class RunJournal: @unchecked Sendable {
     static let fileName = "journal.jsonl"
     static let version = 1
@@ -85,7 +84,7 @@ final class RunJournal: @unchecked Sendable {
                 let others = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? [])
                     .filter { $0 != ResultsFolder.markerName && $0 != "agents" }
                 guard others.isEmpty else {
-                    throw CLIError("cannot resume \(folder.path): it holds no \(fileName) (not a tournament, eval or sweep run, or one that finished before runs kept journals); start it again with --out \(folder.path) --overwrite")
+                    throw CLIError("cannot resume \(folder.path): it holds no \(fileName): the run there finished (nothing is left to play), or it is not a tournament, eval or sweep run")
                 }
                 try AtomicFile.write(Data(header.utf8), to: url)
             }
@@ -165,14 +164,14 @@ final class RunJournal: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Rewrites the journal in index order once the run has every record:
-    /// the same bytes whatever the workers and however often it was resumed.
-    func finish(_ records: [(Int, JSONValue)]) throws {
-        var text = header
-        for (g, r) in records.sorted(by: { $0.0 < $1.0 }) {
-            text += JSONValue.object([("index", .number(g)), ("record", r)]).serialized(pretty: false) + "\n"
+    /// Removes the journal once every result file is written: a finished
+    /// run's folder holds what an uninterrupted run's holds. (A kill before
+    /// this leaves a journal with every record; resuming it plays nothing
+    /// and writes the same files again.)
+    func complete() throws {
+        if unlink(url.path) != 0, errno != ENOENT {
+            throw CLIError("cannot remove \(url.path): \(String(cString: strerror(errno)))")
         }
-        try AtomicFile.write(Data(text.utf8), to: url)
     }
 }
 
