@@ -305,3 +305,50 @@ struct ExternalAgentTrainTests {
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 }
+
+/// The C agent where the other tests do not seat it: `render` (named on the
+/// command line, not replayed) and Breakout (eval, tournament); each gives
+/// what the built-in `constant` with the same action gives, byte for byte.
+struct ExternalAgentRenderAndBreakoutTests {
+    @Test func renderingTheCAgentDrawsTheBuiltInPolicysEpisode() throws {
+        let dir = GymTrainProcess.temporaryFolder("render-ext")
+        let agent = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 1,name=K"
+        var outputs: [String] = []
+        for (k, spec) in [agent, "constant:action=1,name=K"].enumerated() {
+            let gif = dir.appendingPathComponent("r\(k).gif").path
+            let r = try GymTrainProcess.run(["render", "--agent", spec, "--opponent", "tracker:noise=2", "--seed", "4",
+                                             "--episode", "1", "--max-steps", "0", "--every", "50", "--gif", gif])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(r.stdout.replacingOccurrences(of: gif, with: "GIF"))
+        }
+        #expect(outputs[0] == outputs[1] && outputs[0].contains("K [top]"), "\(outputs)")
+        let a = try Data(contentsOf: dir.appendingPathComponent("r0.gif")), b = try Data(contentsOf: dir.appendingPathComponent("r1.gif"))
+        #expect(a == b && a.starts(with: Array("GIF89a".utf8)))
+    }
+
+    @Test(arguments: ["eval", "tournament"])
+    func theCAgentPlaysBreakoutAsTheBuiltInPolicy(command: String) throws {
+        let dir = GymTrainProcess.temporaryFolder("breakout-ext-\(command)")
+        let agent = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 2,name=K"
+        let builtIn = "constant:action=2,name=K"
+        func arguments(_ spec: String) -> [String] {
+            command == "eval" ? ["eval", "--game", "breakout", "--agent", spec, "--episodes", "3"]
+                : ["tournament", "--game", "breakout", "--agent", spec, "--agent", "tracker", "--episodes", "3"]
+        }
+        let files = command == "eval" ? ["episodes.csv", "summary.json"] : ["matches.jsonl", "ratings.csv", "scores.csv"]
+        for (k, spec) in [agent, builtIn].enumerated() {
+            let r = try GymTrainProcess.run(arguments(spec) + ["--workers", "2", "--out", dir.appendingPathComponent("o\(k)").path])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for name in files {
+            let got = try String(contentsOf: dir.appendingPathComponent("o0/\(name)"), encoding: .utf8)
+                .replacingOccurrences(of: agent, with: builtIn)
+                .replacingOccurrences(of: #""program":\{[^}]*\},"#, with: "", options: .regularExpression)
+            #expect(got == (try String(contentsOf: dir.appendingPathComponent("o1/\(name)"), encoding: .utf8)), "\(name)")
+        }
+        if command == "tournament" {
+            let lines = try String(contentsOf: dir.appendingPathComponent("o0/matches.jsonl"), encoding: .utf8).split(separator: "\n")
+            #expect(lines.filter { $0.contains(#""program":{"name":"K","file":null,"sha256":null}"#) }.count == 3, "\(lines)")
+        }
+    }
+}
