@@ -101,12 +101,15 @@ struct Sweep: ParsableCommand {
             ("scenarioFile", .string(scenarioFile)), ("scenarios", .string(text)),
             ("grid", .array(grid.map { .string($0) })),
         ]
+        let programs = set.scenarios.flatMap { [$0.a] + ($0.b.map { [$0] } ?? []) }.compactMap(\.programRecord)
         let identity: [(String, JSONValue)]
         switch set.rules {
         case let .pong(c):
-            identity = RunJournal.identity(subcommand: "sweep", seed: set.seed, config: c, shard: shard, parameters: parameters)
+            identity = RunJournal.identity(subcommand: "sweep", seed: set.seed, config: c, shard: shard,
+                                           parameters: parameters + [("programs", .array(programs))])
         case let .breakout(c):
-            identity = RunJournal.identity(subcommand: "sweep", seed: set.seed, config: c, shard: shard, parameters: parameters)
+            identity = RunJournal.identity(subcommand: "sweep", seed: set.seed, config: c, shard: shard,
+                                           parameters: parameters + [("programs", .array(programs))])
         }
         let journal = try RunJournal.open(folder, run: identity, options: resumeOptions)
         let (have, missing) = try journal.split(range, what: "cell") { $0 }
