@@ -187,6 +187,18 @@ def test_an_opponent_fault_is_one_agent_error_naming_agent_step_and_stderr(tmp_p
     env.close()
 
 
+def test_an_agent_that_cannot_start_is_an_agent_error_when_the_env_is_made(tmp_path):
+    with pytest.raises(pbgym.PBGymAgentError, match=r"agent nope: cannot start .*/no-such-agent: No such file"):
+        gym.make("pbgym:pbgym/Pong-v0", opponent=f"process:cmd={tmp_path}/no-such-agent --fast,name=nope")
+    # An agent refusing the handshake: its ERROR text, at the handshake.
+    (tmp_path / "refuse.py").write_text("def make(info):\n    raise ValueError('wrong game for me')\n")
+    file = tmp_path / "refuse.json"
+    file.write_text(json.dumps({"command": [sys.executable, "-m", "pbgym.agents", "refuse:make", "--factory"],
+                                "environment": child_environment(tmp_path), "name": "picky"}))
+    with pytest.raises(pbgym.PBGymAgentError, match=r"agent picky: .* at the handshake: .*wrong game for me"):
+        gym.make_vec("pbgym:pbgym/Pong-v0", num_envs=2, vectorization_mode="vector_entry_point", opponent=f"process:{file}")
+
+
 def test_an_env_made_in_a_thread_that_ended_keeps_its_agent(tmp_path):
     """The kernel's parent-death signal follows the thread that forked the
     agent: the library forks from a thread of its own that never ends, so an
