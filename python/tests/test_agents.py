@@ -5,8 +5,10 @@ Each test plays the gym's side by hand over the pipes of a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -285,6 +287,12 @@ def test_a_python_agent_plays_the_builtin_policys_tournament_exactly(tmp_path):
     assert ref.returncode == 0, ref.stderr
     for name in ("matches.jsonl", "ratings.csv", "matrix.csv"):
         got = (tmp_path / "a" / name).read_text().replace(agent, "constant:action=1,name=py-one")
+        # An external agent's records add its program (name, agent file, SHA-256); the rest is the built-in's.
+        programs = re.findall(r'"(?:bottom|top)Program":(\{[^}]*\}),', got)
+        assert bool(programs) == (name == "matches.jsonl"), name
+        assert all(json.loads(p)["sha256"] == hashlib.sha256((tmp_path / "pyagent.json").read_bytes()).hexdigest()
+                   for p in programs)
+        got = re.sub(r'"(?:bottom|top)Program":\{[^}]*\},', "", got)
         assert got == (tmp_path / "b" / name).read_text(), name
     assert list((tmp_path / "a" / "agents").glob("py-one-*.log"))
 
