@@ -121,6 +121,10 @@ import Testing
                 }
             }
         }
+        // Groups of eight games under their own rules take the lanes.
+        if size >= 8, let pong = batch as? PongBatch {
+            #expect(pong.quietFrames > steps, "pong \(name) \(mode) \(size): the lanes carried \(pong.quietFrames) frames")
+        }
         // An explicit reset without rules goes back to the batch's config.
         batch.reset(0, seed: 1)
         #expect(batch.rules(0) == config)

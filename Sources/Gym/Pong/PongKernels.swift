@@ -28,6 +28,38 @@ extension PongFrame where L == Float {
     }
 }
 
+/// The rule values the kernels read per game, for one game or eight (one
+/// per lane): the values a variant key (``PongConfig/variantKeys``) can
+/// change, so that eight games under their own rules (``VectorEnvironment/reset(_:seed:rules:)``)
+/// step in one set of lanes. Every other constant is the batch's (the
+/// field, the ball, the paddles' heights and depth range are the same for
+/// every game of a batch). ``PongPhysics/ruleValues`` gives one game's.
+@usableFromInline
+struct PongRuleLanes<L: LaneFloat> {
+    /// Half the paddle's width; the lowest and highest paddle centre (units).
+    @usableFromInline var halfW, minPaddleX, maxPaddleX: L
+    /// Horizontal and vertical paddle speed (units/frame; vertical 0 without vertical movement).
+    @usableFromInline var hSpeed, vSpeed: L
+    /// The observation's reciprocals of the top speed and of twice it.
+    @usableFromInline var invS, invV: L
+
+    @inlinable @inline(__always)
+    init(halfW: L, minPaddleX: L, maxPaddleX: L, hSpeed: L, vSpeed: L, invS: L, invV: L) {
+        self.halfW = halfW; self.minPaddleX = minPaddleX; self.maxPaddleX = maxPaddleX
+        self.hSpeed = hSpeed; self.vSpeed = vSpeed; self.invS = invS; self.invV = invV
+    }
+}
+
+extension PongRuleLanes where L == SIMD8<Float> {
+    /// One game's values in every lane.
+    @inline(__always)
+    init(broadcast v: PongRuleLanes<Float>) {
+        self.init(halfW: L(repeating: v.halfW), minPaddleX: L(repeating: v.minPaddleX), maxPaddleX: L(repeating: v.maxPaddleX),
+                  hSpeed: L(repeating: v.hSpeed), vSpeed: L(repeating: v.vSpeed), invS: L(repeating: v.invS),
+                  invV: L(repeating: v.invV))
+    }
+}
+
 /// The paddle moves of one frame's actions, field units per frame:
 /// `horizontal(a) × hSpeed` and `vertical(a) × vSpeed` per side, which the
 /// bottom paddle adds and the top one (mirrored) subtracts.
@@ -84,13 +116,15 @@ extension PongPhysics {
     }
 
     /// The paddle moves of the (egocentric) actions `bottom` and `top`,
-    /// given as floats. Without vertical movement (`vSpeed` 0) the vertical
-    /// moves are 0, which leave a paddle's height as ±0 would.
+    /// given as floats, at the speeds of `k`. Without vertical movement
+    /// (`vSpeed` 0, for every game of a batch: `verticalMovement` is not a
+    /// rule value) the vertical moves are 0, which leave a paddle's height
+    /// as ±0 would.
     @inlinable @inline(__always)
-    func moves<L: LaneFloat>(bottom: L, top: L) -> PongMoves<L> {
-        let bx = Self.horizontal(bottom) * hSpeed, tx = Self.horizontal(top) * hSpeed
+    func moves<L: LaneFloat>(bottom: L, top: L, _ k: PongRuleLanes<L>) -> PongMoves<L> {
+        let bx = Self.horizontal(bottom) * k.hSpeed, tx = Self.horizontal(top) * k.hSpeed
         guard vSpeed != 0 else { return PongMoves(bx: bx, by: L(repeating: 0), tx: tx, ty: L(repeating: 0)) }
-        return PongMoves(bx: bx, by: Self.vertical(bottom) * vSpeed, tx: tx, ty: Self.vertical(top) * vSpeed)
+        return PongMoves(bx: bx, by: Self.vertical(bottom) * k.vSpeed, tx: tx, ty: Self.vertical(top) * k.vSpeed)
     }
 
     // MARK: - Sticky actions
@@ -122,12 +156,12 @@ extension PongPhysics {
     /// may still touch nothing). Only a `clear` lane may take `next`; a
     /// point is not part of the test (``inField(_:)``).
     @inlinable @inline(__always)
-    func frame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>,
-                                                   _: Form.Type) -> (next: PongFrame<L>, clear: L.Condition) {
+    func frame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>, _: Form.Type,
+                                                   _ k: PongRuleLanes<L>) -> (next: PongFrame<L>, clear: L.Condition) {
         let x = s.x, y = s.y, vx = s.vx, vy = s.vy
         let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
-        let bx1 = L.min(L.max(bx0 + m.bx, minPaddleX), maxPaddleX)
-        let tx1 = L.min(L.max(tx0 - m.tx, minPaddleX), maxPaddleX)
+        let bx1 = L.min(L.max(bx0 + m.bx, k.minPaddleX), k.maxPaddleX)
+        let tx1 = L.min(L.max(tx0 - m.tx, k.minPaddleX), k.maxPaddleX)
         let by1 = Form.flat ? by0 : L.min(L.max(by0 + m.by, homeY), homeY + maxDepth)
         let ty1 = Form.flat ? ty0 : L.max(L.min(ty0 - m.ty, height - homeY), height - homeY - maxDepth)
         let x1 = x + vx, y1 = y + vy
@@ -138,7 +172,7 @@ extension PongPhysics {
         // reach added to each end: `max(a, b) + r` is `max(a + r, b + r)`,
         // as rounding is monotonic).
         let margin: Float = 0.01
-        let reachX = r + halfW + margin, reachY = r + halfH + margin
+        let reachX = k.halfW + r + margin, reachY = r + halfH + margin
         let meetBottom = L.spanBelow(x, x1, bx0 + reachX, bx1 + reachX) .& L.spanAbove(x, x1, bx0 - reachX, bx1 - reachX)
             .& L.spanBelow(y, y1, by0 + reachY, by1 + reachY) .& L.spanAbove(y, y1, by0 - reachY, by1 - reachY)
         let meetTop = L.spanBelow(x, x1, tx0 + reachX, tx1 + reachX) .& L.spanAbove(x, x1, tx0 - reachX, tx1 - reachX)
@@ -161,19 +195,19 @@ extension PongPhysics {
         .!(y .> height) .& .!(y .< 0)
     }
 
-    /// ``frame(_:_:_:)`` with the point test: `quiet` holds where the
+    /// ``frame(_:_:_:_:)`` with the point test: `quiet` holds where the
     /// frame is clear and scores no point, so that `next` is the whole
     /// frame of ``tick(_:bottom:top:events:)``. The band form needs no point
     /// test (a ball in the band is inside the field).
     @inlinable @inline(__always)
-    func quietFrame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>,
-                                                        _ form: Form.Type) -> (next: PongFrame<L>, quiet: L.Condition) {
-        let (next, clear) = frame(s, m, form)
+    func quietFrame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>, _ form: Form.Type,
+                                                        _ k: PongRuleLanes<L>) -> (next: PongFrame<L>, quiet: L.Condition) {
+        let (next, clear) = frame(s, m, form, k)
         return (next, Form.band ? clear : clear .& inField(next.y))
     }
 
     /// Whether every game of `s` in `allowed` may take the flat form of
-    /// ``frame(_:_:_:)``: without a depth range (`maxDepth` 0) its clamps
+    /// ``frame(_:_:_:_:)``: without a depth range (`maxDepth` 0) its clamps
     /// put the bottom paddle at `homeY` and the top one at `height − homeY`
     /// whatever the move, so a paddle already there stays there, bit for bit.
     @inlinable @inline(__always)
@@ -182,7 +216,7 @@ extension PongPhysics {
     }
 
     /// Whether every game of `s` in `allowed` may take the band form of
-    /// ``frame(_:_:_:)`` for `frames` frames: its ball stays inside `band`
+    /// ``frame(_:_:_:_:)`` for `frames` frames: its ball stays inside `band`
     /// (``quietBand``) at its current vertical velocity, between
     /// `y − frames·|vy|` and `y + frames·|vy|` (up to rounding, some
     /// thousandths of a unit after at most 16 frames; the band's unit of
@@ -195,7 +229,7 @@ extension PongPhysics {
     }
 
     /// The ball heights between which no paddle can be reached and no
-    /// point scored (the band form of ``frame(_:_:_:)``): (lowest, highest),
+    /// point scored (the band form of ``frame(_:_:_:_:)``): (lowest, highest),
     /// each a unit inside the exact limits, which covers the rounding of a
     /// ball's heights over up to 16 frames.
     var quietBand: (low: Float, high: Float) {
@@ -215,8 +249,9 @@ extension PongPhysics {
     /// a rounding step.
     @inlinable @inline(__always)
     func observation<L: LaneFloat>(_ s: PongFrame<L>, speed: L, scoreBottom: L, scoreTop: L,
-                                   side: PongSide) -> PongObservation<L> {
-        let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = observationScales
+                                   side: PongSide, _ k: PongRuleLanes<L>) -> PongObservation<L> {
+        let (cx, cy, invCX, invCY, invW, _, _, invDepth, invMax) = observationScales
+        let invS = k.invS, invV = k.invV
         let m = side.mirror
         let bottomDepth = s.by - homeY, topDepth = (height - homeY) - s.ty
         let bottom = side == .bottom
