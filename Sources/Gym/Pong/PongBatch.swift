@@ -17,7 +17,7 @@
 ///
 /// ## Autoreset and seeds
 /// As ``VectorEnvironment`` states, in the mode given at `init`.
-public final class PongBatch: VectorEnvironment {
+public final class PongBatch: RuleContextVector {
     public typealias Config = PongConfig
     public typealias Events = PongEvents
     public typealias SavedGame = PongGame.SavedGame
@@ -31,6 +31,9 @@ public final class PongBatch: VectorEnvironment {
     public let firstIndex: Int
     public let autoresetMode: AutoresetMode
     public let observationLayout: ObservationLayout
+    /// The context every episode started without explicit rules draws its
+    /// rules from (``RuleContextVector``); nil: the batch's config.
+    public let ruleContext: RuleContext<PongConfig>?
 
     // MARK: - Columns (one entry per game)
 
@@ -101,9 +104,19 @@ public final class PongBatch: VectorEnvironment {
     ///   - count: number of games, at least 1.
     ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
     ///   - firstIndex: global index of game 0 when this batch is a slice.
+    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            autoresetMode: AutoresetMode = .sameStep) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
+                  context: nil)
+    }
+
+    /// A batch of `count` games whose episodes play the rules `context`
+    /// draws from their seeds (``RuleContextVector``; `context.base` is `config`).
     public init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                autoresetMode: AutoresetMode = .sameStep) {
+                autoresetMode: AutoresetMode = .sameStep, context: RuleContext<PongConfig>?) {
         precondition(count >= 1, "a batch needs at least one game")
+        precondition(context.map { $0.base == config } ?? true, "a rule context's base must be the batch's config")
+        ruleContext = context
         physics = PongPhysics(config: config)
         self.count = count
         self.seed = seed
@@ -135,7 +148,9 @@ public final class PongBatch: VectorEnvironment {
         ruleColumns = column(0, Self.ruleColumnCount * count)
         for i in 0 ..< count { writeRuleColumns(physics.ruleValues, i) }
         for i in 0 ..< count {
-            store(physics.initialState(seed: restarts.draw(i)), i)
+            let s = restarts.draw(i)
+            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            store(physics(i).initialState(seed: s), i)
         }
     }
 
@@ -232,7 +247,7 @@ public final class PongBatch: VectorEnvironment {
     /// episode of that game); its later restarts draw from `seed`'s restart
     /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
-        reset(i, seed: seed, rules: config)
+        reset(i, seed: seed, rules: episodeRules(seed: seed))
     }
 
     /// Starts a new episode of game `i` with seed `seed` under `rules`
@@ -288,7 +303,9 @@ public final class PongBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
-        return physics(i).initialState(seed: restarts.draw(i))
+        let s = restarts.draw(i)
+        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        return physics(i).initialState(seed: s)
     }
 
     // MARK: - Stepping
@@ -351,9 +368,11 @@ public final class PongBatch: VectorEnvironment {
         var i = 0
         while i + Lanes.scalarCount <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            let k = rules.lanes(i)
-            block(i, bottom, top, seen, &counts, physics, k)
+            block(i, bottom, top, seen, &counts, physics, rules.lanes(i))
             if let o = out.observations, seen > 0 {
+                // The rules after the step: a game that restarted in it may
+                // play others now.
+                let k = rules.lanes(i)
                 let n = Self.observationCount
                 observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
                 if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k) }
