@@ -10,8 +10,8 @@ extension PongBatch {
     /// observations; the caller has stored a quiet step's outputs (zeros)
     /// for all eight.
     @inline(__always)
-    func framesLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>, _ seen: Int,
-                     _ counts: inout PathFrames, _ p: PongPhysics, _ k: RuleLanes) {
+    func framesLanes<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>,
+                                        _ seen: Int, _ counts: inout PathFrames, _ p: PongPhysics, _ k: K) where K.L == Lanes {
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
         let started = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
@@ -52,8 +52,8 @@ extension PongBatch {
     /// actions) the generators.
     /// - Returns: the games in which anything happened (bit `j` for game `i + j`).
     @inline(__always)
-    func runFrames<A: FrameActions>(_ i: Int, _ a: A, started: LaneMask, _ counts: inout PathFrames,
-                                    _ p: PongPhysics, _ k: RuleLanes) -> UInt8 {
+    func runFrames<A: FrameActions, K: PongRuleValues>(_ i: Int, _ a: A, started: LaneMask, _ counts: inout PathFrames,
+                                                       _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
         let frames = p.config.frameSkip
         var allowed = started
         var running = Lane8.bits(started)

@@ -21,14 +21,14 @@ extension PongBatch {
     /// Where a step's groups of eight games take their rule values from
     /// (each step loop is specialised for each source).
     protocol RuleSource {
+        associatedtype Values: PongRuleValues where Values.L == Lanes
         /// The rule values of games `i ..< i + 8`.
-        func lanes(_ i: Int) -> RuleLanes
+        func lanes(_ i: Int) -> Values
     }
 
-    /// Every game plays the batch's rules: one set of lanes for every group.
+    /// Every game plays the batch's rules: the physics' own values.
     struct UniformRules: RuleSource {
-        let lanes: RuleLanes
-        @inline(__always) func lanes(_: Int) -> RuleLanes { lanes }
+        @inline(__always) func lanes(_: Int) -> SameRules<Lanes> { SameRules() }
     }
 
     /// Each game plays its own rules: each group's values loaded from the
@@ -66,8 +66,8 @@ extension PongBatch {
     /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
     ///   quiet and still needs its full step.
     @inline(__always)
-    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ counts: inout PathFrames, _ p: PongPhysics,
-                    _ k: RuleLanes) -> UInt8 {
+    func quietLanes<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, _ counts: inout PathFrames,
+                                       _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
         // A finished game (only without same-step autoreset) takes the full
         // path; then so do its seven neighbours, nothing is changed here.
         if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
@@ -103,8 +103,10 @@ extension PongBatch {
     ///   allowed lanes that were quiet in the frame after them (all of
     ///   them when it ran `frames`).
     @inline(__always)
-    static func quietRun<A: FrameActions>(_ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int,
-                                          band: Bool, flat: Bool, _ p: PongPhysics, _ k: RuleLanes) -> (done: Int, quiet: LaneMask) {
+    static func quietRun<A: FrameActions, K: PongRuleValues>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, band: Bool, flat: Bool,
+        _ p: PongPhysics, _ k: K
+    ) -> (done: Int, quiet: LaneMask) where K.L == Lanes {
         switch (band, flat) {
         case (false, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, k, ExactFrame.self)
         case (false, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, k, ExactFlatFrame.self)
@@ -116,10 +118,10 @@ extension PongBatch {
     /// ``quietRun(_:_:from:allowed:frames:band:flat:_:_:)`` for one form: a
     /// run, or a single frame on its own (without the run's loop and its copies).
     @inline(__always)
-    static func quietRun<Form: QuietFrameForm, A: FrameActions>(
-        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ k: RuleLanes,
+    static func quietRun<Form: QuietFrameForm, A: FrameActions, K: PongRuleValues>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ k: K,
         _ form: Form.Type
-    ) -> (done: Int, quiet: LaneMask) {
+    ) -> (done: Int, quiet: LaneMask) where K.L == Lanes {
         guard frames == 1 else { return run(&s, a, from: first, allowed: allowed, frames: frames, p, k, form) }
         let quiet = single(&s, a.moves(first), allowed: allowed, p, k, form)
         return (Lane8.bits(quiet) == Lane8.bits(allowed) ? 1 : 0, quiet)
@@ -129,8 +131,9 @@ extension PongBatch {
     /// others do not.
     /// - Returns: the lanes that moved.
     @inline(never)
-    static func single<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
-                                             _ p: PongPhysics, _ k: RuleLanes, _ form: Form.Type) -> LaneMask {
+    static func single<Form: QuietFrameForm, K: PongRuleValues>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
+                                                                _ p: PongPhysics, _ k: K, _ form: Form.Type) -> LaneMask
+        where K.L == Lanes {
         let (next, clear) = p.quietFrame(s, m, form, k)
         let quiet = clear .& allowed
         s.take(next, where: quiet)
@@ -143,10 +146,10 @@ extension PongBatch {
     /// quiet lanes, and the lanes not allowed get their start values back
     /// at the end.
     @inline(never)
-    static func run<Form: QuietFrameForm, A: FrameActions>(
-        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ k: RuleLanes,
+    static func run<Form: QuietFrameForm, A: FrameActions, K: PongRuleValues>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ k: K,
         _ form: Form.Type
-    ) -> (done: Int, quiet: LaneMask) {
+    ) -> (done: Int, quiet: LaneMask) where K.L == Lanes {
         var t = s
         var quiet = allowed
         var done = 0

@@ -10,8 +10,8 @@ extension PongBatch {
     /// `PongPhysics.observe` for side `side` of games `i ..< i + 8`, game
     /// `g`'s row at `out + g × stride`.
     @inline(never)
-    func observeRows(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int, _ p: PongPhysics,
-                     _ k: RuleLanes) {
+    func observeRows<K: PongRuleValues>(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>, stride: Int,
+                                        _ p: PongPhysics, _ k: K) where K.L == Lanes {
         let f = observationLanes(i, side: side, p, k)
         let row = out + i * stride
         LaneTranspose.storeColumns(f.f0, f.f1, f.f2, f.f3, into: row, stride: stride)
@@ -22,7 +22,8 @@ extension PongBatch {
     /// The entries of side `side`'s observations of games `i ..< i + 8`
     /// (out of line: computed apart from the transposes that follow).
     @inline(never)
-    func observationLanes(_ i: Int, side: PongSide, _ p: PongPhysics, _ k: RuleLanes) -> PongObservation<Lanes> {
+    func observationLanes<K: PongRuleValues>(_ i: Int, side: PongSide, _ p: PongPhysics, _ k: K) -> PongObservation<Lanes>
+        where K.L == Lanes {
         p.observation(loadLanes(i), speed: Lane8.load(speed, i), scoreBottom: Lane8.floats(Lane8.load(scoreBottom, i)),
                       scoreTop: Lane8.floats(Lane8.load(scoreTop, i)), side: side, k)
     }

@@ -13,8 +13,8 @@ extension PongBatch {
     /// their paddle moves in ``frameMoves``; the generators after the draws
     /// in ``drawnGenerators``. Four games at a time (``GeneratorLanes``).
     @inline(never)
-    func drawActions(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float, _ p: PongPhysics,
-                     _ k: RuleLanes) {
+    func drawActions<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float,
+                                        _ p: PongPhysics, _ k: K) where K.L == Lanes {
         let actions = UnsafeMutableRawPointer(frameActions)
         let laneBytes = MemoryLayout<LaneInts>.stride
         let rotation = generatorRotations.pointee

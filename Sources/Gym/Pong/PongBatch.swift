@@ -146,7 +146,7 @@ public final class PongBatch: RuleContextVector {
         gamePhysics = column(physics)
         ownRules = column(0)
         ruleColumns = column(0, Self.ruleColumnCount * count)
-        for i in 0 ..< count { writeRuleColumns(physics.ruleValues, i) }
+        for i in 0 ..< count { writeRuleColumns(PongRuleLanes(physics), i) }
         for i in 0 ..< count {
             let s = restarts.draw(i)
             if let context { setRules(context.rules(episodeSeed: s).config, i) }
@@ -189,7 +189,7 @@ public final class PongBatch: RuleContextVector {
             ownRules[i] = own ? 1 : 0
         }
         gamePhysics[i] = own ? PongPhysics(config: rules) : physics
-        writeRuleColumns(gamePhysics[i].ruleValues, i)
+        writeRuleColumns(PongRuleLanes(gamePhysics[i]), i)
     }
 
     /// Writes one game's rule values into its entries of ``ruleColumns``.
@@ -330,7 +330,7 @@ public final class PongBatch: RuleContextVector {
             let rules = GameRules(columns: ruleColumns, count: count)
             if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
-            let rules = UniformRules(lanes: PongRuleLanes(broadcast: physics.ruleValues))
+            let rules = UniformRules()
             if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         }
     }
@@ -359,7 +359,7 @@ public final class PongBatch: RuleContextVector {
     /// games through ``fullStep(_:bottom:top:_:_:)``.
     @inline(__always)
     func stepBlocks<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R,
-                                   _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics, RuleLanes) -> Void) {
+                                   _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics, R.Values) -> Void) {
         // A local copy of the rules: its derived constants (and the
         // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics

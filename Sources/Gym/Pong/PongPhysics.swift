@@ -77,15 +77,6 @@ public struct PongPhysics: Sendable {
         inverseEnglish = 1 / config.englishDivisor
     }
 
-    /// The values of this game's rules that the kernels read per game
-    /// (``PongRuleLanes``).
-    @inlinable @inline(__always)
-    var ruleValues: PongRuleLanes<Float> {
-        let scales = observationScales
-        return PongRuleLanes(halfW: halfW, minPaddleX: minPaddleX, maxPaddleX: maxPaddleX, hSpeed: hSpeed, vSpeed: vSpeed,
-                             invS: scales.invS, invV: scales.invV)
-    }
-
     // MARK: - Episode start and serve
 
     /// The state at the start of an episode seeded with `seed`.
@@ -171,7 +162,7 @@ public struct PongPhysics: Sendable {
         // to its lane (``frame(_:_:_:_:)``).
         // 2. Ball: a frame in which no contact can happen only moves;
         // otherwise the contacts are resolved in time order.
-        let k = ruleValues
+        let k = SameRules<Float>()
         let (next, clear) = frame(PongFrame(s), moves(bottom: Float(bottom), top: Float(top), k), ExactFrame.self, k)
         if clear.isSet {
             s.ballX = next.x; s.ballY = next.y
@@ -321,7 +312,7 @@ public struct PongPhysics: Sendable {
     @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let f = observation(PongFrame(s), speed: s.speed, scoreBottom: Float(s.scoreBottom),
-                            scoreTop: Float(s.scoreTop), side: side, ruleValues)
+                            scoreTop: Float(s.scoreTop), side: side, SameRules())
         o[0] = f.f0; o[1] = f.f1; o[2] = f.f2; o[3] = f.f3; o[4] = f.f4; o[5] = f.f5
         o[6] = f.f6; o[7] = f.f7; o[8] = f.f8; o[9] = f.f9; o[10] = f.f10; o[11] = f.f11
     }
