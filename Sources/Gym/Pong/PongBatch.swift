@@ -274,6 +274,12 @@ public final class PongBatch: RuleContextVector {
     /// Episodes started so far by game `i` (1 after `init`).
     public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
 
+    /// Writes side `side`'s observation of game `i` under its rules (12 floats).
+    public func observe(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>) {
+        precondition(i >= 0 && i < count, "game index out of range")
+        physics(i).observe(load(i), side: side, into: out)
+    }
+
     /// Writes both seats' observations of every game (`count × 2 × 12`).
     public func observe(into out: UnsafeMutablePointer<Float>) {
         for i in 0 ..< count { writeObservations(i, into: out, seats: 2, physics(i)) }
