@@ -159,6 +159,8 @@ public final class BreakoutBatch: RuleContextVector {
     /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
     func setRules(_ rules: BreakoutConfig, _ i: Int) {
         let own = rules != config
+        // The batch's config again: nothing to change.
+        if !own && ownRules[i] == 0 { return }
         if own != (ownRules[i] != 0) {
             ownRulesCount += own ? 1 : -1
             ownRules[i] = own ? 1 : 0
@@ -245,7 +247,8 @@ public final class BreakoutBatch: RuleContextVector {
     /// keep these rules.
     public func reset(_ i: Int, seed: UInt64, rules: BreakoutConfig) {
         precondition(i >= 0 && i < count, "game index out of range")
-        precondition(config.layoutDifference(rules) == nil, "rules must differ from the batch's config only in rule values")
+        precondition(rules == config || config.layoutDifference(rules) == nil,
+                     "rules must differ from the batch's config only in rule values")
         setRules(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)

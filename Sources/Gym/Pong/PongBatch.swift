@@ -184,6 +184,8 @@ public final class PongBatch: RuleContextVector {
     /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
     func setRules(_ rules: PongConfig, _ i: Int) {
         let own = rules != config
+        // The batch's config again: nothing to change.
+        if !own && ownRules[i] == 0 { return }
         if own != (ownRules[i] != 0) {
             ownRulesCount += own ? 1 : -1
             ownRules[i] = own ? 1 : 0
@@ -194,8 +196,9 @@ public final class PongBatch: RuleContextVector {
 
     /// Writes one game's rule values into its entries of ``ruleColumns``.
     func writeRuleColumns(_ v: PongRuleLanes<Float>, _ i: Int) {
-        let values = [v.halfW, v.minPaddleX, v.maxPaddleX, v.hSpeed, v.vSpeed, v.invS, v.invV]
-        for (c, x) in values.enumerated() { ruleColumns[c * count + i] = x }
+        let c = ruleColumns + i, n = count
+        c[0] = v.halfW; c[n] = v.minPaddleX; c[2 * n] = v.maxPaddleX; c[3 * n] = v.hSpeed
+        c[4 * n] = v.vSpeed; c[5 * n] = v.invS; c[6 * n] = v.invV
     }
 
     // MARK: - One game's state (snapshots)
@@ -258,7 +261,8 @@ public final class PongBatch: RuleContextVector {
     /// keep these rules.
     public func reset(_ i: Int, seed: UInt64, rules: PongConfig) {
         precondition(i >= 0 && i < count, "game index out of range")
-        precondition(config.layoutDifference(rules) == nil, "rules must differ from the batch's config only in rule values")
+        precondition(rules == config || config.layoutDifference(rules) == nil,
+                     "rules must differ from the batch's config only in rule values")
         setRules(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
