@@ -9,11 +9,12 @@ final class BreakoutAdapter: GameAdapter {
     let count: Int
     var events: [BreakoutEvents]
 
-    init(config: BreakoutConfig, count: Int, observationSize: PixelObservation, autoresetMode: AutoresetMode) {
+    init(config: BreakoutConfig, count: Int, observationSize: PixelObservation, autoresetMode: AutoresetMode,
+         context: RuleContext<BreakoutConfig>? = nil) {
         self.config = config
         self.observationSize = observationSize
         self.count = count
-        batch = BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode)
+        batch = BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode, context: context)
         layout = batch.observationLayout
         events = Array(repeating: BreakoutEvents(), count: count)
     }

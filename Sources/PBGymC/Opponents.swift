@@ -4,16 +4,27 @@ import Gym
 /// The one place the C ABI uses Agents: the built-in opponent of
 /// single-agent Pong, named by an agent spec as on the command line, as one
 /// batched agent (``BatchAgent``) playing the opponent's seat of every game
-/// of the session's batch: one call per step over all the games.
+/// of the session's batch: one call per step over all the games. Under
+/// per-episode rules (a batch with a rule context) each game's built-in
+/// opponent is instead an agent of its own made at each episode's start for
+/// that episode's rules, so it plays as in an environment of those rules.
 ///
 /// The caller named the spec in code, so an external agent (`process:`) is
 /// started: one process per session, started as a library inside the
 /// caller's process does (``AgentChildren/useEmbedded()``: no signal handler
 /// of the host's is touched; the process dies with the host) and told
-/// goodbye when the session is destroyed.
+/// goodbye when the session is destroyed. It plays every game, under
+/// per-episode rules too (one process, not one per episode: it learns an
+/// episode's rules only from visible context features).
 final class Opponents {
     let agent: any BatchAgent
     let count: Int
+    let spec: AgentSpec, side: PongSide
+    /// Game `i`'s rules when each episode may play others (nil: the config throughout).
+    let rules: ((Int) -> PongConfig)?
+    /// Under per-episode rules: each game's opponent for its running episode.
+    private var own: [(any BatchAgent)?]
+    private let slotZero: [Int32] = [0]
     /// The rows of a step over every game (`0 ..< count`) and of a single game.
     private var everyGame: [Int32], oneGame: [Int32] = [0]
     /// The opponents' actions (game `i` at `i`).
@@ -23,7 +34,8 @@ final class Opponents {
 
     /// The opponent of `spec` (parsed and checked against the config) in
     /// seat `side` of every game of `batch`.
-    init(spec: String, config: PongConfig, batch: PongBatch, side: PongSide) throws(ABIError) {
+    init(spec: String, config: PongConfig, batch: PongBatch, side: PongSide,
+         rules: ((Int) -> PongConfig)? = nil) throws(ABIError) {
         let parsed: AgentSpec
         AgentChildren.useEmbedded()
         do {
@@ -31,6 +43,10 @@ final class Opponents {
             try Pong.check(parsed, config: config)
         } catch { throw ABIError(.badConfig, "config: opponent: \(error.description)") }
         count = batch.count
+        self.spec = parsed
+        self.side = side
+        if case .process = parsed.kind { self.rules = nil } else { self.rules = rules }
+        own = Array(repeating: nil, count: self.rules == nil ? 0 : batch.count)
         let seating = AgentSeating.oneSeat(side == .bottom ? 0 : 1, slots: count, seats: Pong.seats)
         do {
             agent = try Pong.makeBatchAgent(parsed, context: AgentContext(config: config, seating: seating, vector: batch))
@@ -50,6 +66,19 @@ final class Opponents {
 
     /// Game `i`'s opponent starts an episode with `seed` (ending the one it was in).
     func start(_ i: Int, seed: UInt64) throws(ABIError) {
+        if let rules {
+            // An agent of the episode's rules (checked like the config's: a
+            // spec valid for the base is valid for every variant of it).
+            let seating = AgentSeating.oneSeat(side == .bottom ? 0 : 1, slots: 1, seats: Pong.seats)
+            do {
+                if running[i], let old = own[i] { try old.end(game: 0) }
+                let made = try Pong.makeBatchAgent(spec, context: AgentContext(config: rules(i), seating: seating))
+                try made.start(game: 0, seed: seed)
+                own[i] = made
+            } catch { throw Self.fault(error) }
+            running[i] = true
+            return
+        }
         do {
             if running[i] { try agent.end(game: i) }
             try agent.start(game: i, seed: seed)
@@ -71,6 +100,22 @@ final class Opponents {
     }
 
     private func act(rows: [Int32], observations: UnsafePointer<Float>, stride: Int) throws(ABIError) {
+        if rules != nil {
+            do {
+                try slotZero.withUnsafeBufferPointer { (z) throws(AgentFault) in
+                    try actions.withUnsafeMutableBufferPointer { (a) throws(AgentFault) in
+                        guard let zero = z.baseAddress, let out = a.baseAddress else { return }
+                        for g in rows {
+                            let i = Int(g)
+                            guard let agent = own[i] else { continue }
+                            try agent.act(AgentRows(count: 1, games: zero, observations: observations + i * stride,
+                                                    stride: stride, actions: out + i))
+                        }
+                    }
+                }
+            } catch { throw Self.fault(error) }
+            return
+        }
         let agent = self.agent
         do {
             try rows.withUnsafeBufferPointer { (g) throws(AgentFault) in

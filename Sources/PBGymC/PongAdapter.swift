@@ -30,17 +30,19 @@ final class PongAdapter: GameAdapter {
     var started: [UInt64]
 
     init(config: PongConfig, count: Int, twoPlayer: Bool, agentSide: PongSide,
-         opponentSpec: String, keepHistory: Bool, autoresetMode: AutoresetMode) throws(ABIError) {
+         opponentSpec: String, keepHistory: Bool, autoresetMode: AutoresetMode,
+         context: RuleContext<PongConfig>? = nil) throws(ABIError) {
         self.config = config
         self.count = count
         self.twoPlayer = twoPlayer
         self.agentSide = twoPlayer ? .bottom : agentSide
-        let batch = PongBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode)
+        let batch = PongBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode, context: context)
         self.batch = batch
         started = (0 ..< count).map { batch.episodesStarted($0) }
         layout = batch.observationLayout
         opponents = twoPlayer ? nil : try Opponents(spec: opponentSpec, config: config, batch: batch,
-                                                      side: self.agentSide.opponent)
+                                                      side: self.agentSide.opponent,
+                                                      rules: context == nil ? nil : { [unowned batch] in batch.rules($0) })
         self.keepHistory = keepHistory && !twoPlayer
         history = Array(repeating: [], count: self.keepHistory ? count : 0)
         opponentSeeds = Array(repeating: 0, count: count)
@@ -96,7 +98,7 @@ final class PongAdapter: GameAdapter {
         guard !twoPlayer else { return }
         opponentObs.withUnsafeMutableBufferPointer { o in
             guard let base = o.baseAddress else { return }
-            batch.physics.observe(batch.state(i), side: agentSide.opponent, into: base + i * n)
+            batch.observe(i, side: agentSide.opponent, into: base + i * n)
         }
     }
 
@@ -105,12 +107,11 @@ final class PongAdapter: GameAdapter {
     }
 
     func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
-        let s = batch.state(i)
         if twoPlayer {
-            batch.physics.observe(s, side: .bottom, into: out)
-            batch.physics.observe(s, side: .top, into: out + n)
+            batch.observe(i, side: .bottom, into: out)
+            batch.observe(i, side: .top, into: out + n)
         } else {
-            batch.physics.observe(s, side: agentSide, into: out)
+            batch.observe(i, side: agentSide, into: out)
         }
     }
 

@@ -56,11 +56,12 @@ final class Session: @unchecked Sendable {
             do { pc = try PongConfig.decode(c.gameConfig, source: "config.config") } catch {
                 throw ABIError(.badConfig, error.description)
             }
-            games = try ContextAdapter.games(c, base: pc, make: { (config: PongConfig, n: Int) throws(ABIError) in
-                try PongAdapter(config: config, count: n, twoPlayer: c.players == 2,
+            games = try ContextAdapter.games(c, base: pc, make: { (config: PongConfig, context: RuleContext<PongConfig>?) throws(ABIError) in
+                try PongAdapter(config: config, count: c.numGames, twoPlayer: c.players == 2,
                                 agentSide: c.agentSideTop ? .top : .bottom, opponentSpec: c.opponent,
-                                keepHistory: c.opponentHistory ?? (c.numGames == 1), autoresetMode: batchMode)
-            }, savedConfig: { (bytes: [UInt8]) throws(ABIError) in
+                                keepHistory: c.opponentHistory ?? (c.numGames == 1), autoresetMode: batchMode,
+                                context: context)
+            }, rules: { adapter, i in (adapter as? PongAdapter)?.batch.rules(i) ?? pc }, savedConfig: { (bytes: [UInt8]) throws(ABIError) in
                 do throws(SnapshotError) { return try PongGame.SavedGame.decode(Data(bytes)).config } catch {
                     throw ABIError(.badSnapshot, "snapshot: \(error.description)")
                 }
@@ -71,9 +72,10 @@ final class Session: @unchecked Sendable {
             do { bc = try BreakoutConfig.decode(c.gameConfig, source: "config.config") } catch {
                 throw ABIError(.badConfig, error.description)
             }
-            games = try ContextAdapter.games(c, base: bc, make: { (config: BreakoutConfig, n: Int) throws(ABIError) in
-                BreakoutAdapter(config: config, count: n, observationSize: c.pixelSize, autoresetMode: batchMode)
-            }, savedConfig: { (bytes: [UInt8]) throws(ABIError) in
+            games = try ContextAdapter.games(c, base: bc, make: { (config: BreakoutConfig, context: RuleContext<BreakoutConfig>?) throws(ABIError) in
+                BreakoutAdapter(config: config, count: c.numGames, observationSize: c.pixelSize, autoresetMode: batchMode,
+                                context: context)
+            }, rules: { adapter, i in (adapter as? BreakoutAdapter)?.batch.rules(i) ?? bc }, savedConfig: { (bytes: [UInt8]) throws(ABIError) in
                 do throws(SnapshotError) { return try BreakoutGame.SavedGame.decode(Data(bytes)).config } catch {
                     throw ABIError(.badSnapshot, "snapshot: \(error.description)")
                 }

@@ -247,6 +247,8 @@ import Testing
         (["bench", "--seconds", "0"], ["--seconds 0.0 is out of range; allowed: (0, 600]"]),
         (["bench", "--seconds=-1"], ["--seconds -1.0 is out of range; allowed: (0, 600]"]),
         (["bench", "--sticky", "2"], ["--sticky 2.0 is out of range; allowed: 0 ... 1"]),
+        (["bench", "--game", "pong", "--variants", "middle", "--seconds", "0.01"],
+         ["--variants middle: Configs/variants/pong.json: \"sets\" has no set \"middle\"; sets are: train, near, far"]),
         (["bench", "--frame-skip", "0"], ["--frame-skip 0 is not a list of frame skips; allowed: comma-separated integers 1 ... 16"]),
         (["bench", "--ticks", "0"], ["--ticks 0 is out of range; allowed: 1 ... 1000000"]),
         (["bench", "--chunk", "0"], ["--chunk 0 is out of range; allowed: 1 ... 1000000"]),

@@ -75,8 +75,14 @@ class raw_parallel_env(AtariConventions, ParallelEnv):
         sc = n.scores[0]
         ev = {name: int(v) for name, v in zip(n.event_names, n.events[0])} if ended else \
             {name: 0 for name in n.event_names}
-        return {"first_0": {"end": end, "score": int(sc[0]), "opponent_score": int(sc[1]), "events": ev},
-                "second_0": {"end": end, "score": int(sc[1]), "opponent_score": int(sc[0]), "events": dict(ev)}}
+        infos = {"first_0": {"end": end, "score": int(sc[0]), "opponent_score": int(sc[1]), "events": ev},
+                 "second_0": {"end": end, "score": int(sc[1]), "opponent_score": int(sc[0]), "events": dict(ev)}}
+        if n.has_rules:
+            # Per-episode rules (variants=): the episode's, for both agents.
+            rules = n.rules(0)
+            infos["first_0"]["rules"] = rules
+            infos["second_0"]["rules"] = dict(rules, values=dict(rules["values"]))
+        return infos
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
         if seed is not None:

@@ -147,6 +147,12 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         self._rewards0 = native.rewards[:, 0]
         self._seeded = False
         self._initial_scores: np.ndarray | None = None
+        # Per-episode rules (variants=): each game's running episode's rules,
+        # read from the library when its episode starts; next-step mode's
+        # games that ended restart at the next step.
+        self._has_rules = native.has_rules
+        self._rules: list[dict[str, Any] | None] = [None] * self.num_envs
+        self._restarting = np.zeros(self.num_envs, dtype=bool)
 
     @property
     def native(self) -> NativeEnv:
@@ -155,17 +161,25 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
     def _obs(self) -> np.ndarray:
         return self._obs0 if self.zero_copy else self._native.observation[:, 0].copy()
 
-    def _block_infos(self, block: np.ndarray) -> dict[str, Any]:
+    def _block_infos(self, block: np.ndarray, rules: list | None = None) -> dict[str, Any]:
         """Infos of every game from a step's ``NativeEnv.info_block`` (or a copy)."""
         ends, scores, events = self._native.split_info(block)
-        return self._infos(self._all_games, ends, scores, events)
+        return self._infos(self._all_games, ends, scores, events, rules)
+
+    def _refresh_rules(self, mask: np.ndarray) -> None:
+        """Reads the rules of the games in ``mask`` (their episodes just started)."""
+        if self._has_rules:
+            for i in np.flatnonzero(mask):
+                self._rules[i] = self._native.rules(int(i))
 
     def _infos(self, mask: np.ndarray, ended: np.ndarray | None, scores: np.ndarray,
-               events: np.ndarray | None) -> dict[str, Any]:
+               events: np.ndarray | None, rules: list | None = None) -> dict[str, Any]:
         """Infos for the games in ``mask``, in ``_add_info``'s layout (an array
         per key and a ``_key`` mask); one numpy operation per key. ``ended``,
         ``scores`` and ``events`` are the step's end reasons, score columns
-        and event counters (None: none ended, no events)."""
+        and event counters (None: none ended, no events); with per-episode
+        rules, ``"rules"`` holds each game's (``rules``, else the running
+        episodes')."""
         native = self._native
         every = bool(mask.all())
         if every:
@@ -195,6 +209,13 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
             ev["_" + name] = mask if every else mask.copy()
         infos["events"] = ev
         infos["_events"] = mask if every else mask.copy()
+        if self._has_rules:
+            r = np.empty(self.num_envs, dtype=object)
+            r[:] = list(self._rules if rules is None else rules)
+            if not every:
+                r[~mask] = None
+            infos["rules"] = r
+            infos["_rules"] = mask if every else mask.copy()
         return infos
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
@@ -225,6 +246,8 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         if self._initial_scores is None:
             self._initial_scores = self._native.scores[0].copy()
         m = np.ones(n, dtype=bool) if mask is None else mask
+        self._refresh_rules(m)
+        self._restarting &= ~m
         return self._obs(), self._infos(m, None, self._native.scores, None)
 
     def step(self, actions):
@@ -239,8 +262,15 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         rewards = self._rewards0.copy()
         terminated = native.terminated.copy()
         truncated = native.truncated.copy()
+        if self._has_rules:
+            # Next-step mode: the games that ended last step restarted now.
+            self._refresh_rules(self._restarting)
+            self._restarting = (terminated | truncated) if self.autoreset_mode == AutoresetMode.NEXT_STEP \
+                else np.zeros(self.num_envs, dtype=bool)
         if self._same_step and (terminated.any() or truncated.any()):
             done = terminated | truncated
+            finished_rules = list(self._rules)
+            self._refresh_rules(done)
             ends, scores, events = native.ends, native.scores, native.events
             infos = self._infos(self._all_games, ends, scores, events)
             final = native.final_obs if native.final_obs is not None else native.final_pixels
@@ -249,7 +279,7 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
                 final_obs[i] = final[i, 0].copy()
             infos["final_obs"] = final_obs
             infos["_final_obs"] = done.copy()
-            infos["final_info"] = self._infos(done, ends, scores, events)
+            infos["final_info"] = self._infos(done, ends, scores, events, finished_rules)
             infos["_final_info"] = done.copy()
             # The restarted games' own entries describe their new episode.
             restarted = self._infos(done, None, np.broadcast_to(self._initial_scores, scores.shape), None)
@@ -261,7 +291,7 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         # The infos dict is built on first use (LazyInfos) from the step's
         # end reasons, scores and events, which stay in the library's bound
         # block until the next call that writes it copies them for it.
-        infos = LazyInfos(self._block_infos, native.info_block)
+        infos = LazyInfos(self._block_infos, native.info_block, list(self._rules) if self._has_rules else None)
         native.lend(infos)
         return obs, rewards, terminated, truncated, infos
 
@@ -283,13 +313,15 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
     # has a handle of its own and continues exactly where the original stood.
     def __getstate__(self):
         return {"kwargs": self._kwargs, "native": self._native.save_state(type(self).__name__),
-                "seeded": self._seeded, "initial_scores": self._initial_scores,
+                "seeded": self._seeded, "initial_scores": self._initial_scores, "restarting": self._restarting.copy(),
                 "np_random": self._np_random.bit_generator.state if self._np_random is not None else None,
                 "np_random_seed": self._np_random_seed}
 
     def __setstate__(self, state):
         self.__init__(**state["kwargs"])
         self._native.load_state(state["native"])
+        self._refresh_rules(np.ones(self.num_envs, dtype=bool))
+        self._restarting = np.asarray(state.get("restarting", self._restarting), dtype=bool).copy()
         self._seeded = state["seeded"]
         self._initial_scores = state["initial_scores"]
         if state["np_random"] is not None:

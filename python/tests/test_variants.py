@@ -96,8 +96,8 @@ def test_bad_variant_options_are_one_clear_error(tmp_path):
         gym.make(IDS["pong"], variants="middle")
     with pytest.raises(ValueError, match="variants_visible and variants_file need variants"):
         gym.make(IDS["pong"], variants_visible=True)
-    with pytest.raises(PBGymError, match='needs autoreset "disabled"'):
-        gym.make_vec(IDS["pong"], num_envs=2, vectorization_mode="vector_entry_point", variants="train")
+    with pytest.raises(PBGymError, match='has no set "middle"'):
+        gym.make_vec(IDS["pong"], num_envs=2, vectorization_mode="vector_entry_point", variants="middle")
     plain = gym.make(IDS["breakout"]).unwrapped
     with pytest.raises(PBGymError, match="plays one config throughout"):
         plain.native.rules(0)
@@ -131,3 +131,94 @@ def test_python_plays_the_rules_the_cli_draws(game, set_name):
     played = [env.reset(seed=5)[1]["rules"]["values"]] + [env.reset()[1]["rules"]["values"] for _ in range(3)]
     for d, values in zip(drawn, played):
         assert d["values"] and all(values[k] == v for k, v in d["values"].items()), (d, values)
+
+
+def single_runs(game, seeds, actions, steps, **kwargs):
+    """Per seed: a single env reset with it, then ``reset()`` at each end, in
+    step with a next-step vector env (the step after an end restarts, its
+    action unused): each step's observation, reward and the running episode's
+    rules (game ``i`` of a vector env seeded ``s`` plays with seed ``s + i``)."""
+    out = []
+    for i, seed in enumerate(seeds):
+        env = gym.make(IDS[game], **kwargs)
+        env.reset(seed=seed)
+        rows, ended = [], False
+        for t in range(steps):
+            if ended:
+                obs, info = env.reset()
+                r, ended = 0.0, False
+            else:
+                obs, r, term, trunc, info = env.step(int(actions[t, i]))
+                ended = term or trunc
+            rows.append((obs.copy(), float(r), info["rules"]))
+        out.append(rows)
+    return out
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout"])
+@pytest.mark.parametrize("visible", [False, True])
+def test_the_vector_env_plays_each_episode_under_its_drawn_rules(game, visible):
+    """``gym.make_vec(..., variants="train")`` in next-step mode: game ``i`` plays
+    exactly the episodes (restarts included) and rules of a single env seeded
+    ``seed + i``, and reports them per env in ``infos["rules"]``."""
+    n, steps, seed = 3, 700, 11
+    keys = dict(maxScore=1) if game == "pong" else dict(lives=1)
+    vec = gym.make_vec(IDS[game], num_envs=n, vectorization_mode="vector_entry_point", variants="train",
+                       variants_visible=visible, **keys)
+    actions = np.random.default_rng(3).integers(0, vec.single_action_space.n, size=(steps, n))
+    obs, infos = vec.reset(seed=seed)
+    assert all(r["set"] == "train" for r in infos["rules"])
+    got = [[] for _ in range(n)]
+    for t in range(steps):
+        obs, rewards, term, trunc, infos = vec.step(actions[t])
+        assert vec.single_observation_space.contains(obs[0])
+        for i in range(n):
+            got[i].append((obs[i].copy(), float(rewards[i]), infos["rules"][i]))
+    expected = single_runs(game, [seed + i for i in range(n)], actions, steps, variants="train",
+                           variants_visible=visible, **keys)
+    restarts = 0
+    for i in range(n):
+        for t, ((o, r, rules), (eo, er, erules)) in enumerate(zip(got[i], expected[i])):
+            np.testing.assert_array_equal(o, eo, err_msg=f"{game} env {i} step {t}")
+            assert r == er and rules == erules, (game, i, t)
+            restarts += t > 0 and rules != got[i][t - 1][2]
+    assert restarts >= n, f"{game}: {restarts} rule changes seen"
+
+
+def test_same_step_final_infos_name_the_finished_episodes_rules():
+    vec = gym.make_vec(IDS["breakout"], num_envs=4, vectorization_mode="vector_entry_point", variants="far",
+                       autoreset_mode=gym.vector.AutoresetMode.SAME_STEP, lives=1)
+    _, infos = vec.reset(seed=2)
+    running = list(infos["rules"])
+    ended = 0
+    for t in range(3000):
+        _, _, term, trunc, infos = vec.step(np.full(4, t % 3))
+        done = term | trunc
+        for i in np.flatnonzero(done):
+            assert infos["final_info"]["rules"][i] == running[i]
+            ended += 1
+        running = list(infos["rules"])
+        if ended >= 4:
+            break
+    assert ended >= 4
+
+
+def test_pettingzoo_reports_and_plays_the_drawn_rules():
+    from pbgym.pong_v0 import parallel_env
+
+    env = parallel_env(variants="train", maxScore=2)
+    obs, infos = env.reset(seed=9)
+    rules = infos["first_0"]["rules"]
+    assert rules["set"] == "train" and infos["second_0"]["rules"] == rules
+    fixed = parallel_env(maxScore=2, **rules["values"])
+    fobs, _ = fixed.reset(seed=9)
+    rng = np.random.default_rng(0)
+    for t in range(400):
+        for a in obs:
+            np.testing.assert_array_equal(obs[a], fobs[a])
+        if not env.agents:
+            break
+        acts = {a: int(rng.integers(0, 3)) for a in env.agents}
+        obs, r, term, trunc, infos = env.step(acts)
+        fobs, fr, _, _, _ = fixed.step(acts)
+        assert r == fr and infos["first_0"]["rules"] == rules

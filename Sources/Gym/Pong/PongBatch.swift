@@ -17,7 +17,7 @@
 ///
 /// ## Autoreset and seeds
 /// As ``VectorEnvironment`` states, in the mode given at `init`.
-public final class PongBatch: VectorEnvironment {
+public final class PongBatch: RuleContextVector {
     public typealias Config = PongConfig
     public typealias Events = PongEvents
     public typealias SavedGame = PongGame.SavedGame
@@ -31,6 +31,9 @@ public final class PongBatch: VectorEnvironment {
     public let firstIndex: Int
     public let autoresetMode: AutoresetMode
     public let observationLayout: ObservationLayout
+    /// The context every episode started without explicit rules draws its
+    /// rules from (``RuleContextVector``); nil: the batch's config.
+    public let ruleContext: RuleContext<PongConfig>?
 
     // MARK: - Columns (one entry per game)
 
@@ -59,6 +62,19 @@ public final class PongBatch: VectorEnvironment {
     let generatorRotations: UnsafeMutablePointer<GeneratorLanes.Rotations>
     /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
     let band: (low: Float, high: Float)
+    /// Each game's rules (``rules(_:)``) as physics: ``physics`` for a game
+    /// playing the batch's config.
+    let gamePhysics: UnsafeMutablePointer<PongPhysics>
+    /// 1 for a game whose rules differ from the batch's config, else 0.
+    let ownRules: UnsafeMutablePointer<UInt8>
+    /// Games whose rules differ from the batch's config (0: every game
+    /// plays ``physics``, the uniform path).
+    var ownRulesCount = 0
+    /// Each game's rule values as the lanes read them (``PongRuleLanes``):
+    /// ``ruleColumnCount`` columns of `count` floats, in the order of
+    /// ``PongRuleLanes``'s fields.
+    let ruleColumns: UnsafeMutablePointer<Float>
+    static let ruleColumnCount = 7
     /// The frames each fast path took since `init` (tests check that every
     /// path carries the frames it should: a path that silently stopped
     /// being taken would still give the right games).
@@ -88,9 +104,19 @@ public final class PongBatch: VectorEnvironment {
     ///   - count: number of games, at least 1.
     ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
     ///   - firstIndex: global index of game 0 when this batch is a slice.
+    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            autoresetMode: AutoresetMode = .sameStep) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
+                  context: nil)
+    }
+
+    /// A batch of `count` games whose episodes play the rules `context`
+    /// draws from their seeds (``RuleContextVector``; `context.base` is `config`).
     public init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                autoresetMode: AutoresetMode = .sameStep) {
+                autoresetMode: AutoresetMode = .sameStep, context: RuleContext<PongConfig>?) {
         precondition(count >= 1, "a batch needs at least one game")
+        precondition(context.map { $0.base == config } ?? true, "a rule context's base must be the batch's config")
+        ruleContext = context
         physics = PongPhysics(config: config)
         self.count = count
         self.seed = seed
@@ -117,8 +143,14 @@ public final class PongBatch: VectorEnvironment {
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
+        gamePhysics = column(physics)
+        ownRules = column(0)
+        ruleColumns = column(0, Self.ruleColumnCount * count)
+        for i in 0 ..< count { writeRuleColumns(PongRuleLanes(physics), i) }
         for i in 0 ..< count {
-            store(physics.initialState(seed: restarts.draw(i)), i)
+            let s = restarts.draw(i)
+            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            store(physics(i).initialState(seed: s), i)
         }
     }
 
@@ -131,6 +163,42 @@ public final class PongBatch: VectorEnvironment {
         laneEvents.deallocate()
         frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
+        gamePhysics.deallocate(); ownRules.deallocate(); ruleColumns.deallocate()
+    }
+
+    // MARK: - Each game's rules
+
+    /// Game `i`'s physics: its own rules' (``rules(_:)``).
+    @inline(__always)
+    func physics(_ i: Int) -> PongPhysics {
+        ownRulesCount == 0 ? physics : gamePhysics[i]
+    }
+
+    /// The rules game `i` is playing (its episode's; ``config`` until given others).
+    public func rules(_ i: Int) -> PongConfig {
+        precondition(i >= 0 && i < count, "game index out of range")
+        return physics(i).config
+    }
+
+    /// Sets game `i`'s rules (its state is left as it is); `rules` differs
+    /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
+    func setRules(_ rules: PongConfig, _ i: Int) {
+        let own = rules != config
+        // The batch's config again: nothing to change.
+        if !own && ownRules[i] == 0 { return }
+        if own != (ownRules[i] != 0) {
+            ownRulesCount += own ? 1 : -1
+            ownRules[i] = own ? 1 : 0
+        }
+        gamePhysics[i] = own ? PongPhysics(config: rules) : physics
+        writeRuleColumns(PongRuleLanes(gamePhysics[i]), i)
+    }
+
+    /// Writes one game's rule values into its entries of ``ruleColumns``.
+    func writeRuleColumns(_ v: PongRuleLanes<Float>, _ i: Int) {
+        let c = ruleColumns + i, n = count
+        c[0] = v.halfW; c[n] = v.minPaddleX; c[2 * n] = v.maxPaddleX; c[3 * n] = v.hSpeed
+        c[4 * n] = v.vSpeed; c[5 * n] = v.invS; c[6 * n] = v.invV
     }
 
     // MARK: - One game's state (snapshots)
@@ -150,26 +218,30 @@ public final class PongBatch: VectorEnvironment {
 
     /// Game `i` as a saved game (state and config).
     public func snapshot(_ i: Int) -> PongGame.SavedGame {
-        PongGame.SavedGame(config: config, state: state(i))
+        PongGame.SavedGame(config: rules(i), state: state(i))
     }
 
-    /// Restores game `i` from a saved game of the same config (its episode
-    /// counter and restart stream are kept).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config is
-    ///   not this batch's (a game cannot change rules inside a batch),
+    /// Restores game `i` from a saved game whose config is the batch's or
+    /// differs from it only in rule values: the game then plays the
+    /// snapshot's rules (its episode counter and restart stream are kept).
+    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config
+    ///   differs from the batch's in a key that is not a rule value (the
+    ///   field, seats, actions or observation layout),
     ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
     ///   breaks one of Pong's invariants (``PongState/checkInvariants(_:)``).
     public func restore(_ snapshot: PongGame.SavedGame, into i: Int) throws(SnapshotError) {
-        guard snapshot.config == config else {
-            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) is not the batch's (hash \(String(config.configHash, radix: 16)))")
+        precondition(i >= 0 && i < count, "game index out of range")
+        if let key = config.layoutDifference(snapshot.config) {
+            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(PongConfig.variantKeys.joined(separator: ", ")))")
         }
-        try snapshot.state.checkInvariants(config)
+        try snapshot.state.checkInvariants(snapshot.config)
+        setRules(snapshot.config, i)
         setState(snapshot.state, i)
     }
 
     /// Draws game `i` as ``PongGame/render(into:)`` does.
     public func render(_ i: Int, into frame: inout GrayFrame) {
-        var game = PongGame(config: config)
+        var game = PongGame(config: rules(i))
         game.state = state(i)
         game.render(into: &frame)
     }
@@ -178,10 +250,23 @@ public final class PongBatch: VectorEnvironment {
     /// episode of that game); its later restarts draw from `seed`'s restart
     /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
+        reset(i, seed: seed, rules: episodeRules(seed: seed))
+    }
+
+    /// Starts a new episode of game `i` with seed `seed` under `rules`
+    /// (which differ from ``config`` only in rule values: a precondition;
+    /// callers taking rules from outside check them with
+    /// ``VariantConfig/layoutDifference(_:)`` and ``GameConfig/validate(source:)``),
+    /// as ``reset(_:seed:)`` does under ``config``; its automatic restarts
+    /// keep these rules.
+    public func reset(_ i: Int, seed: UInt64, rules: PongConfig) {
         precondition(i >= 0 && i < count, "game index out of range")
+        precondition(rules == config || config.layoutDifference(rules) == nil,
+                     "rules must differ from the batch's config only in rule values")
+        setRules(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
-        store(physics.initialState(seed: seed), i)
+        store(gamePhysics[i].initialState(seed: seed), i)
     }
 
     public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
@@ -193,9 +278,15 @@ public final class PongBatch: VectorEnvironment {
     /// Episodes started so far by game `i` (1 after `init`).
     public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
 
+    /// Writes side `side`'s observation of game `i` under its rules (12 floats).
+    public func observe(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>) {
+        precondition(i >= 0 && i < count, "game index out of range")
+        physics(i).observe(load(i), side: side, into: out)
+    }
+
     /// Writes both seats' observations of every game (`count × 2 × 12`).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        for i in 0 ..< count { writeObservations(i, into: out, seats: 2, physics) }
+        for i in 0 ..< count { writeObservations(i, into: out, seats: 2, physics(i)) }
     }
 
     @inline(__always)
@@ -222,7 +313,9 @@ public final class PongBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
-        return physics.initialState(seed: restarts.draw(i))
+        let s = restarts.draw(i)
+        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        return physics(i).initialState(seed: s)
     }
 
     // MARK: - Stepping
@@ -240,18 +333,23 @@ public final class PongBatch: VectorEnvironment {
         // step of the last `count % 8` games, runs the full `PongPhysics`
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
-        if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
-            stepOneFrame(actions, out)
+        let oneFrame = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
+        if ownRulesCount != 0 {
+            // Games under their own rules: each group's rule values loaded
+            // into its lanes (the same kernels).
+            let rules = GameRules(columns: ruleColumns, count: count)
+            if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
-            stepFrames(actions, out)
+            let rules = UniformRules()
+            if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         }
     }
 
     /// ``step(actions:into:)`` when a step is one frame without sticky actions.
     @inline(never)
-    func stepOneFrame(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
-        stepBlocks(actions, out) { i, bottom, top, seen, counts, p in
-            Lane8.forEachLane(in: quietLanes(i, bottom: bottom, top: top, &counts, p)) { j in
+    func stepOneFrame<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R) {
+        stepBlocks(actions, out, rules) { i, bottom, top, seen, counts, p, k in
+            Lane8.forEachLane(in: quietLanes(i, bottom: bottom, top: top, &counts, p, k)) { j in
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
         }
@@ -259,18 +357,19 @@ public final class PongBatch: VectorEnvironment {
 
     /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
     @inline(never)
-    func stepFrames(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
-        stepBlocks(actions, out) { i, bottom, top, seen, counts, p in
-            framesLanes(i, bottom: bottom, top: top, out, seen, &counts, p)
+    func stepFrames<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R) {
+        stepBlocks(actions, out, rules) { i, bottom, top, seen, counts, p, k in
+            framesLanes(i, bottom: bottom, top: top, out, seen, &counts, p, k)
         }
     }
 
     /// The step's loop: each block of eight games through `block` (its
-    /// actions given, the outputs of a quiet step stored for it), then its
-    /// observations; the last `count % 8` games through ``fullStep(_:bottom:top:_:_:)``.
+    /// actions given, the outputs of a quiet step stored for it, its rule
+    /// values from `rules`), then its observations; the last `count % 8`
+    /// games through ``fullStep(_:bottom:top:_:_:)``.
     @inline(__always)
-    func stepBlocks(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>,
-                    _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics) -> Void) {
+    func stepBlocks<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R,
+                                   _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics, R.Values) -> Void) {
         // A local copy of the rules: its derived constants (and the
         // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics
@@ -279,17 +378,20 @@ public final class PongBatch: VectorEnvironment {
         var i = 0
         while i + Lanes.scalarCount <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            block(i, bottom, top, seen, &counts, physics)
+            block(i, bottom, top, seen, &counts, physics, rules.lanes(i))
             if let o = out.observations, seen > 0 {
+                // The rules after the step: a game that restarted in it may
+                // play others now.
+                let k = rules.lanes(i)
                 let n = Self.observationCount
-                observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
-                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
+                observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
+                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k) }
             }
             i += Lanes.scalarCount
         }
         while i < count {
             fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
-            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
+            if let o = out.observations { writeObservations(i, into: o, seats: seen, self.physics(i)) }
             i += 1
         }
         pathFrames.add(counts)
@@ -323,7 +425,7 @@ public final class PongBatch: VectorEnvironment {
             writeOutputs(i, events: events, end: .none, out)
             return
         }
-        _ = physics.step(&s, top: top, bottom: bottom, events: &events)
+        _ = physics(i).step(&s, top: top, bottom: bottom, events: &events)
         store(s, i)
         finishStep(i, events: events, out, seen)
     }
@@ -336,7 +438,7 @@ public final class PongBatch: VectorEnvironment {
         let e = EpisodeEnd(rawValue: end[i]) ?? .none
         writeOutputs(i, events: events, end: e, out)
         if e != .none, autoresetMode == .sameStep {
-            if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics) }
+            if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics(i)) }
             store(nextEpisode(i), i)
         }
     }

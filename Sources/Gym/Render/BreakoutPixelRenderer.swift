@@ -67,6 +67,6 @@ public final class BreakoutPixelRenderer {
             drawn[i] = true
         }
         out.update(from: wall, count: bytes)
-        size.renderMovers(batch.core(i), config: batch.physics.config, into: out)
+        size.renderMovers(batch.core(i), config: batch.rules(i), into: out)
     }
 }

@@ -178,7 +178,7 @@ extension PongBatch {
     /// view, or the top seat's (rotated 180°) when `rotated`.
     public func render(_ i: Int, size: PixelObservation, rotated: Bool, into out: UnsafeMutablePointer<UInt8>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        size.render(load(i), config: config, rotated: rotated, into: out)
+        size.render(load(i), config: rules(i), rotated: rotated, into: out)
     }
 }
 
@@ -187,6 +187,6 @@ extension BreakoutBatch {
     /// core. Allocates nothing.
     public func render(_ i: Int, layout: BreakoutPixelLayout, into out: UnsafeMutablePointer<UInt8>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        layout.size.render(core(i), bricks: grid(i), config: physics.config, layout: layout, into: out)
+        layout.size.render(core(i), bricks: grid(i), config: rules(i), layout: layout, into: out)
     }
 }
