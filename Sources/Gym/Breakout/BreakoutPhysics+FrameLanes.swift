@@ -108,9 +108,10 @@ extension BreakoutPhysics {
         }
         // Written back to every game's core: a game that ran no frame gets
         // its own values back (its cooldown and a run of 0 through floats,
-        // exact) and keeps its last action.
-        let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(done))
-        let cooldowns = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(cooldown))
+        // exact) and keeps its last action. Both counts are below 2^23, so
+        // their unsigned bits are the signed integers'.
+        let frameCounts = unsafeBitCast(Lane8.integers(done), to: SIMD8<Int32>.self)
+        let cooldowns = unsafeBitCast(Lane8.integers(cooldown), to: SIMD8<Int32>.self)
         for g in 0 ..< 8 {
             let s = c + g
             s.pointee.paddleX = px[g]
