@@ -36,8 +36,8 @@ import Testing
             var clearFrames = 0, total = 0
             for seed in 0 ..< 3 as Range<UInt64> {
                 for (s, b, t) in Self.frames(physics, seed: seed, frames: 6000) {
-                    let (next, clear) = physics.frame(PongFrame(s), physics.moves(bottom: Float(b), top: Float(t)),
-                                                      ExactFrame.self)
+                    let (next, clear) = physics.frame(PongFrame(s), physics.moves(bottom: Float(b), top: Float(t), SameRules<Float>()),
+                                                      ExactFrame.self, SameRules<Float>())
                     total += 1
                     guard clear.isSet else { continue }
                     clearFrames += 1
@@ -73,18 +73,20 @@ import Testing
                 }
                 let s = PongFrame(x: lanes(\.ballX), y: lanes(\.ballY), vx: lanes(\.ballVX), vy: lanes(\.ballVY),
                                   bx: lanes(\.bottomX), by: lanes(\.bottomY), tx: lanes(\.topX), ty: lanes(\.topY))
-                let m = physics.moves(bottom: SIMD8(rows.map { Float($0.1) }), top: SIMD8(rows.map { Float($0.2) }))
-                let (next, clear) = physics.frame(s, m, ExactFrame.self)
-                let (bandNext, bandClear) = physics.frame(s, m, BandFrame.self)
+                let k = SameRules<SIMD8<Float>>()
+                let m = physics.moves(bottom: SIMD8(rows.map { Float($0.1) }), top: SIMD8(rows.map { Float($0.2) }), k)
+                let (next, clear) = physics.frame(s, m, ExactFrame.self, k)
+                let (bandNext, bandClear) = physics.frame(s, m, BandFrame.self, k)
                 let inField = physics.inField(next.y)
                 let sides = PongSide.allCases.map {
                     physics.observation(s, speed: lanes(\.speed), scoreBottom: lanes { Float($0.scoreBottom) },
-                                        scoreTop: lanes { Float($0.scoreTop) }, side: $0)
+                                        scoreTop: lanes { Float($0.scoreTop) }, side: $0, k)
                 }
                 for g in 0 ..< 8 {
                     let (state, b, t) = rows[g]
                     let one = PongFrame(state)
-                    let (n1, c1) = physics.frame(one, physics.moves(bottom: Float(b), top: Float(t)), ExactFrame.self)
+                    let (n1, c1) = physics.frame(one, physics.moves(bottom: Float(b), top: Float(t), SameRules<Float>()),
+                                                 ExactFrame.self, SameRules<Float>())
                     let same = [n1.x, n1.y, n1.bx, n1.by, n1.tx, n1.ty].map(\.bitPattern)
                         == [next.x[g], next.y[g], next.bx[g], next.by[g], next.tx[g], next.ty[g]].map(\.bitPattern)
                     #expect(same && c1.isSet == clear[g] && physics.inField(n1.y).isSet == inField[g],

@@ -121,6 +121,10 @@ import Testing
                 }
             }
         }
+        // Groups of eight games under their own rules take the lanes.
+        if size >= 8, let pong = batch as? PongBatch {
+            #expect(pong.quietFrames > steps, "pong \(name) \(mode) \(size): the lanes carried \(pong.quietFrames) frames")
+        }
         // An explicit reset without rules goes back to the batch's config.
         batch.reset(0, seed: 1)
         #expect(batch.rules(0) == config)
@@ -189,4 +193,116 @@ protocol SavedGameCoding {
 extension Snapshot: SavedGameCoding {
     typealias SavedConfig = Config
     static func decodeSaved(_ data: Data) throws -> Self { try decode(data) }
+}
+
+/// Rule contexts in a batch (``RuleContextVector``): every episode's rules
+/// drawn from its seed, the same for any batch size and position, and
+/// each game equal to one-game references under the drawn rules.
+@Suite struct VectorContextTests {
+    /// The one-game reference of global game `g` of a batch seeded `seed`
+    /// under a context: episode `k` seeded `Seeds.episode(runSeed: Seeds.stream(seed, g), index: k)`
+    /// and played by a fresh game under the rules drawn from that seed.
+    struct Reference<G: ContractGame> where G.Batch.Config: VariantConfig {
+        let context: RuleContext<G.Batch.Config>
+        let run: UInt64
+        var next = 0
+        var game: G.Single
+        var rules: G.Batch.Config
+
+        init(_ context: RuleContext<G.Batch.Config>, batchSeed: UInt64, globalIndex: Int) {
+            self.context = context
+            run = Seeds.stream(batchSeed, UInt64(globalIndex))
+            game = G.single(context.base, seed: 0)
+            rules = context.base
+            restart()
+        }
+
+        mutating func restart() {
+            let s = Seeds.episode(runSeed: run, index: next)
+            next += 1
+            rules = context.rules(episodeSeed: s).config
+            game = G.single(rules, seed: s)
+        }
+    }
+
+    @Test(arguments: GameUnderTest.allCases, [AutoresetMode.sameStep, .nextStep])
+    func contextsGiveTheSameGamesForAnyBatchSize(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
+        switch game {
+        case .pong: try sizes(PongContract.self, mode)
+        case .breakout: try sizes(BreakoutContract.self, mode)
+        }
+    }
+
+    /// A batch of 1024 games, its slices of 1, 8 and 9 games (their
+    /// `firstIndex` the slice's place) and one-game references of the 9-game
+    /// slice's games: the same rules, outputs and states, step after step.
+    func sizes<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws
+        where G.Batch: RuleContextVector, G.Batch.Config: VariantConfig {
+        let (name, config) = try G.shortConfig()
+        let file = try VariantFile<G.Batch.Config>.decode(try #require(ShippedVariants.text(game: G.name)), source: "shipped")
+        let context = try RuleContext(base: config, set: try file.set("train", source: "t"), visible: false, source: "t")
+        let seed: UInt64 = 77
+        let big = G.Batch(config: config, count: 1024, seed: seed, firstIndex: 0, autoresetMode: mode, context: context)
+        let slices = [(0, 1), (517, 1), (8, 8), (1000, 9)].map { first, n in
+            (first, G.Batch(config: config, count: n, seed: seed, firstIndex: first, autoresetMode: mode, context: context))
+        }
+        var refs = (0 ..< 9).map { Reference<G>(context, batchSeed: seed, globalIndex: 1000 + $0) }
+        let bb = VectorBuffers(big), sb = slices.map { VectorBuffers($0.1) }
+        let seats = big.seats, n = big.observationLayout.count
+        var play = ContractPlay(seed: seed, actions: big.actionCount)
+        var rewards = [Float](repeating: 0, count: seats), row = [Float](repeating: 0, count: n)
+        var restarts = 0
+        var seenRules = Set<Int>()
+        let steps = G.self == PongContract.self ? 1500 : 1000
+        for step in 0 ..< steps {
+            bb.drawActions(&play)
+            for ((first, slice), b) in zip(slices, sb) {
+                for k in 0 ..< slice.count * seats { b.actions[k] = bb.actions[first * seats + k] }
+                b.step(slice)
+            }
+            bb.step(big)
+            for ((first, slice), b) in zip(slices, sb) {
+                for i in 0 ..< slice.count where !(b.sameStep(i, as: bb, first + i) && slice.rules(i) == big.rules(first + i)
+                                                   && G.state(slice, i) == G.state(big, first + i)) {
+                    Issue.record("\(G.name) \(name) \(mode): game \(first + i) in a batch of \(slice.count) differs at step \(step)")
+                    return
+                }
+            }
+            let (_, nine) = slices[3], b9 = sb[3]
+            for i in 0 ..< 9 {
+                var events = G.Batch.Events()
+                var r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+                if mode == .nextStep, G.isOver(refs[i].game) {
+                    refs[i].restart()
+                    for s in 0 ..< seats { rewards[s] = 0 }
+                } else {
+                    r = rewards.withUnsafeMutableBufferPointer { rw in
+                        G.step(&refs[i].game, b9.actions.baseAddress.unsafelyUnwrapped + i * seats,
+                               rewards: rw.baseAddress.unsafelyUnwrapped, events: &events)
+                    }
+                }
+                if r.isDone, mode == .sameStep { refs[i].restart() }
+                if r.isDone { restarts += 1 }
+                var ok = (0 ..< seats).allSatisfy { b9.rewards[i * seats + $0].bitPattern == rewards[$0].bitPattern }
+                    && (b9.terminated[i] == 1) == r.terminated && (b9.truncated[i] == 1) == r.truncated
+                    && b9.events[i] == events && nine.rules(i) == refs[i].rules && G.state(nine, i) == G.state(refs[i].game)
+                for s in 0 ..< seats {
+                    row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
+                    ok = ok && b9.observation(i, s) == row.map(\.bitPattern)
+                }
+                seenRules.insert(refs[i].rules.configHashValue)
+                guard ok else {
+                    Issue.record("\(G.name) \(name) \(mode): game \(1000 + i) differs from its reference at step \(step)")
+                    return
+                }
+            }
+        }
+        #expect(restarts > 3, "\(G.name) \(name) \(mode): \(restarts) restarts, the context's draws barely tested")
+        #expect(seenRules.count > 9, "\(G.name) \(name) \(mode): \(seenRules.count) distinct rules")
+    }
+}
+
+extension GameConfig {
+    /// A hash of the config's JSON text (distinct rules, distinct hashes in practice).
+    var configHashValue: Int { json.serialized(pretty: false).hashValue }
 }

@@ -27,7 +27,7 @@
 ///
 /// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
 /// at `init`.
-public final class BreakoutBatch: VectorEnvironment {
+public final class BreakoutBatch: RuleContextVector {
     public typealias Config = BreakoutConfig
     public typealias Events = BreakoutEvents
     public typealias SavedGame = BreakoutGame.SavedGame
@@ -38,6 +38,9 @@ public final class BreakoutBatch: VectorEnvironment {
     public let firstIndex: Int
     public let autoresetMode: AutoresetMode
     public let observationLayout: ObservationLayout
+    /// The context every episode started without explicit rules draws its
+    /// rules from (``RuleContextVector``); nil: the batch's config.
+    public let ruleContext: RuleContext<BreakoutConfig>?
     /// Brick cells per game.
     public let cellCount: Int
     /// Floats per game's observation.
@@ -81,9 +84,19 @@ public final class BreakoutBatch: VectorEnvironment {
     public var seats: Int { 1 }
 
     /// A batch of `count` games, each starting its episode 0.
+    public convenience init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            autoresetMode: AutoresetMode = .sameStep) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
+                  context: nil)
+    }
+
+    /// A batch of `count` games whose episodes play the rules `context`
+    /// draws from their seeds (``RuleContextVector``; `context.base` is `config`).
     public init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                autoresetMode: AutoresetMode = .sameStep) {
+                autoresetMode: AutoresetMode = .sameStep, context: RuleContext<BreakoutConfig>?) {
         precondition(count >= 1, "a batch needs at least one game")
+        precondition(context.map { $0.base == config } ?? true, "a rule context's base must be the batch's config")
+        ruleContext = context
         physics = BreakoutPhysics(config: config)
         self.count = count
         self.seed = seed
@@ -116,7 +129,9 @@ public final class BreakoutBatch: VectorEnvironment {
         ownRules = .allocate(capacity: count)
         ownRules.initialize(repeating: 0, count: count)
         for i in 0 ..< count {
-            start(i, seed: restarts.draw(i))
+            let s = restarts.draw(i)
+            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            start(i, seed: s)
         }
     }
 
@@ -219,7 +234,7 @@ public final class BreakoutBatch: VectorEnvironment {
     /// episode of that game); its later restarts draw from `seed`'s restart
     /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
-        reset(i, seed: seed, rules: config)
+        reset(i, seed: seed, rules: episodeRules(seed: seed))
     }
 
     /// Starts a new episode of game `i` with seed `seed` under `rules`
@@ -489,6 +504,8 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) {
         episodes[i] &+= 1
-        start(i, seed: restarts.draw(i))
+        let s = restarts.draw(i)
+        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        start(i, seed: s)
     }
 }

@@ -172,7 +172,9 @@ public struct VectorStepOutput<Events> {
 ///   values); its automatic restarts keep the rules it plays, an explicit
 ///   reset without rules (``reset(_:seed:)``, ``reset(_:stream:)``, a seeded
 ///   ``reset(mask:seeds:)``) goes back to `config`. A game under rules `R`
-///   plays exactly what a batch of `R` would.
+///   plays exactly what a batch of `R` would. A batch built with a rule
+///   context (``RuleContextVector``) instead draws the rules of every
+///   episode started without explicit rules from the episode's seed.
 /// - Determinism: the same seeds and actions give bit-identical outputs,
 ///   whatever the batch size or a game's position in it.
 public protocol VectorEnvironment: AnyObject {

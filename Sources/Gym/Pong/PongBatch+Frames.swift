@@ -10,8 +10,8 @@ extension PongBatch {
     /// observations; the caller has stored a quiet step's outputs (zeros)
     /// for all eight.
     @inline(__always)
-    func framesLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>, _ seen: Int,
-                     _ counts: inout PathFrames, _ p: PongPhysics) {
+    func framesLanes<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>,
+                                        _ seen: Int, _ counts: inout PathFrames, _ p: PongPhysics, _ k: K) where K.L == Lanes {
         // The running games, as a mask and as bits (masks from float
         // compares: integer compares on SIMD8 went lane by lane through memory).
         let started = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
@@ -23,13 +23,13 @@ extension PongBatch {
         let sticky = p.config.stickyActionProbability
         let touched: UInt8
         if sticky == 0 {
-            let same = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top)))
-            touched = runFrames(i, same, started: started, &counts, p)
+            let same = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top), k))
+            touched = runFrames(i, same, started: started, &counts, p, k)
         } else {
             let frames = p.config.frameSkip
-            drawActions(i, bottom: bottom, top: top, frames: frames, sticky, p)
+            drawActions(i, bottom: bottom, top: top, frames: frames, sticky, p, k)
             counts.laneDraws &+= frames &* startedBits.nonzeroBitCount
-            touched = runFrames(i, DrawnActions(actions: frameActions, moves: frameMoves), started: started, &counts, p)
+            touched = runFrames(i, DrawnActions(actions: frameActions, moves: frameMoves), started: started, &counts, p, k)
         }
         // The step counter and the step limit of every game that ran.
         let stepsNow = Lane8.load(steps, i)
@@ -52,8 +52,8 @@ extension PongBatch {
     /// actions) the generators.
     /// - Returns: the games in which anything happened (bit `j` for game `i + j`).
     @inline(__always)
-    func runFrames<A: FrameActions>(_ i: Int, _ a: A, started: LaneMask, _ counts: inout PathFrames,
-                                    _ p: PongPhysics) -> UInt8 {
+    func runFrames<A: FrameActions, K: PongRuleValues>(_ i: Int, _ a: A, started: LaneMask, _ counts: inout PathFrames,
+                                                       _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
         let frames = p.config.frameSkip
         var allowed = started
         var running = Lane8.bits(started)
@@ -72,7 +72,7 @@ extension PongBatch {
         var f = 0
         while f < frames && running != 0 {
             let (done, quiet) = Self.quietRun(&s, a, from: f, allowed: allowed, frames: frames - f,
-                                              band: banded, flat: flat, p)
+                                              band: banded, flat: flat, p, k)
             // The quiet frames, with the quiet games of a frame with a busy
             // game (those have moved).
             let busy = done == frames - f ? 0 : running & ~Lane8.bits(quiet)
@@ -87,7 +87,7 @@ extension PongBatch {
             // actions as its last.
             storePositions(s, i)
             Lane8.forEachLane(in: busy) { j in
-                if fullFrame(i + j, bottom: Int(b[j]), top: Int(t[j]), events: &laneEvents[j], p) {
+                if fullFrame(i + j, bottom: Int(b[j]), top: Int(t[j]), events: &laneEvents[j]) {
                     running &= ~(1 << UInt8(j))
                     allowed[j] = false
                     lastB[j] = b[j] & 0xFF
@@ -110,12 +110,12 @@ extension PongBatch {
     }
 
     /// Game `i`'s full frame (``PongPhysics/playFrame(_:bottom:top:events:)``
-    /// on its columns), its events added to `events`.
+    /// under its rules on its columns), its events added to `events`.
     /// - Returns: whether the game ended.
     @inline(never)
-    func fullFrame(_ i: Int, bottom: Int, top: Int, events: inout PongEvents, _ p: PongPhysics) -> Bool {
+    func fullFrame(_ i: Int, bottom: Int, top: Int, events: inout PongEvents) -> Bool {
         var s = load(i)
-        let over = p.playFrame(&s, bottom: bottom, top: top, events: &events)
+        let over = physics(i).playFrame(&s, bottom: bottom, top: top, events: &events)
         store(s, i)
         return over
     }
@@ -123,7 +123,7 @@ extension PongBatch {
 
 /// Each frame's actions and paddle moves of a step of eight games.
 protocol FrameActions {
-    /// Whether the actions come from sticky draws (``PongBatch/drawActions(_:bottom:top:frames:_:_:)``).
+    /// Whether the actions come from sticky draws (``PongBatch/drawActions(_:bottom:top:frames:_:_:_:)``).
     static var drawn: Bool { get }
     /// Frame `f`'s actions (bottom and top seats).
     func actions(_ f: Int) -> (bottom: PongBatch.LaneInts, top: PongBatch.LaneInts)

@@ -15,6 +15,34 @@ extension PongBatch {
     typealias LaneState = PongFrame<Lanes>
     /// Eight games' paddle moves of one frame.
     typealias LaneMoves = PongMoves<Lanes>
+    /// Eight games' rule values.
+    typealias RuleLanes = PongRuleLanes<Lanes>
+
+    /// Where a step's groups of eight games take their rule values from
+    /// (each step loop is specialised for each source).
+    protocol RuleSource {
+        associatedtype Values: PongRuleValues where Values.L == Lanes
+        /// The rule values of games `i ..< i + 8`.
+        func lanes(_ i: Int) -> Values
+    }
+
+    /// Every game plays the batch's rules: the physics' own values.
+    struct UniformRules: RuleSource {
+        @inline(__always) func lanes(_: Int) -> SameRules<Lanes> { SameRules() }
+    }
+
+    /// Each game plays its own rules: each group's values loaded from the
+    /// batch's rule columns (``ruleColumns``).
+    struct GameRules: RuleSource {
+        let columns: UnsafeMutablePointer<Float>
+        let count: Int
+        @inline(__always) func lanes(_ i: Int) -> RuleLanes {
+            let c = columns, n = count
+            return RuleLanes(halfW: Lane8.load(c, i), minPaddleX: Lane8.load(c + n, i), maxPaddleX: Lane8.load(c + 2 * n, i),
+                             hSpeed: Lane8.load(c + 3 * n, i), vSpeed: Lane8.load(c + 4 * n, i),
+                             invS: Lane8.load(c + 5 * n, i), invV: Lane8.load(c + 6 * n, i))
+        }
+    }
 
     /// Games `i ..< i + 8`'s moving state from the columns.
     @inline(__always)
@@ -33,12 +61,13 @@ extension PongBatch {
     }
 
     /// Steps the games `i ..< i + 8` whose one-frame step is quiet (running,
-    /// under the step limit, and a quiet frame: ``PongPhysics/quietFrame(_:_:_:)``)
+    /// under the step limit, and a quiet frame: ``PongPhysics/quietFrame(_:_:_:_:)``)
     /// and leaves the others unchanged.
     /// - Returns: a bit per lane (bit `j` for game `i + j`) that was not
     ///   quiet and still needs its full step.
     @inline(__always)
-    func quietLanes(_ i: Int, bottom: LaneInts, top: LaneInts, _ counts: inout PathFrames, _ p: PongPhysics) -> UInt8 {
+    func quietLanes<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, _ counts: inout PathFrames,
+                                       _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
         // A finished game (only without same-step autoreset) takes the full
         // path; then so do its seven neighbours, nothing is changed here.
         if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
@@ -48,10 +77,10 @@ extension PongBatch {
         let underLimit = .!p.reachesStepLimit(Lane8.floats(next))
 
         var s = loadLanes(i)
-        let m = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top)))
+        let m = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top), k))
         let banded = p.staysInBand(s, allowed: underLimit, frames: 1, band: band)
         let flat = p.flatPaddles(s, allowed: underLimit)
-        let quiet = Self.quietRun(&s, m, from: 0, allowed: underLimit, frames: 1, band: banded, flat: flat, p).quiet
+        let quiet = Self.quietRun(&s, m, from: 0, allowed: underLimit, frames: 1, band: banded, flat: flat, p, k).quiet
         counts.addQuiet(Lane8.bits(quiet).nonzeroBitCount, band: banded, flat: flat)
         storePositions(s, i)
         Lane8.store(stepsNow.replacing(with: next, where: quiet), steps, i)
@@ -62,7 +91,7 @@ extension PongBatch {
         return Lane8.bits(.!quiet)
     }
 
-    /// Up to `frames` quiet frames (``PongPhysics/quietFrame(_:_:_:)``) for
+    /// Up to `frames` quiet frames (``PongPhysics/quietFrame(_:_:_:_:)``) for
     /// the lanes of `s` in `allowed`, the `k`-th with the moves
     /// `a.moves(first + k)`, the state kept in registers, for as long as
     /// every allowed lane's frame is quiet. In the frame that stops it the
@@ -74,24 +103,27 @@ extension PongBatch {
     ///   allowed lanes that were quiet in the frame after them (all of
     ///   them when it ran `frames`).
     @inline(__always)
-    static func quietRun<A: FrameActions>(_ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int,
-                                          band: Bool, flat: Bool, _ p: PongPhysics) -> (done: Int, quiet: LaneMask) {
+    static func quietRun<A: FrameActions, K: PongRuleValues>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, band: Bool, flat: Bool,
+        _ p: PongPhysics, _ k: K
+    ) -> (done: Int, quiet: LaneMask) where K.L == Lanes {
         switch (band, flat) {
-        case (false, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, ExactFrame.self)
-        case (false, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, ExactFlatFrame.self)
-        case (true, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, BandFrame.self)
-        case (true, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, BandFlatFrame.self)
+        case (false, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, k, ExactFrame.self)
+        case (false, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, k, ExactFlatFrame.self)
+        case (true, false): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, k, BandFrame.self)
+        case (true, true): quietRun(&s, a, from: first, allowed: allowed, frames: frames, p, k, BandFlatFrame.self)
         }
     }
 
-    /// ``quietRun(_:_:from:allowed:frames:band:flat:_:)`` for one form: a
+    /// ``quietRun(_:_:from:allowed:frames:band:flat:_:_:)`` for one form: a
     /// run, or a single frame on its own (without the run's loop and its copies).
     @inline(__always)
-    static func quietRun<Form: QuietFrameForm, A: FrameActions>(
-        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
-    ) -> (done: Int, quiet: LaneMask) {
-        guard frames == 1 else { return run(&s, a, from: first, allowed: allowed, frames: frames, p, form) }
-        let quiet = single(&s, a.moves(first), allowed: allowed, p, form)
+    static func quietRun<Form: QuietFrameForm, A: FrameActions, K: PongRuleValues>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ k: K,
+        _ form: Form.Type
+    ) -> (done: Int, quiet: LaneMask) where K.L == Lanes {
+        guard frames == 1 else { return run(&s, a, from: first, allowed: allowed, frames: frames, p, k, form) }
+        let quiet = single(&s, a.moves(first), allowed: allowed, p, k, form)
         return (Lane8.bits(quiet) == Lane8.bits(allowed) ? 1 : 0, quiet)
     }
 
@@ -99,9 +131,10 @@ extension PongBatch {
     /// others do not.
     /// - Returns: the lanes that moved.
     @inline(never)
-    static func single<Form: QuietFrameForm>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
-                                             _ p: PongPhysics, _ form: Form.Type) -> LaneMask {
-        let (next, clear) = p.quietFrame(s, m, form)
+    static func single<Form: QuietFrameForm, K: PongRuleValues>(_ s: inout LaneState, _ m: LaneMoves, allowed: LaneMask,
+                                                                _ p: PongPhysics, _ k: K, _ form: Form.Type) -> LaneMask
+        where K.L == Lanes {
+        let (next, clear) = p.quietFrame(s, m, form, k)
         let quiet = clear .& allowed
         s.take(next, where: quiet)
         return quiet
@@ -113,14 +146,15 @@ extension PongBatch {
     /// quiet lanes, and the lanes not allowed get their start values back
     /// at the end.
     @inline(never)
-    static func run<Form: QuietFrameForm, A: FrameActions>(
-        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ form: Form.Type
-    ) -> (done: Int, quiet: LaneMask) {
+    static func run<Form: QuietFrameForm, A: FrameActions, K: PongRuleValues>(
+        _ s: inout LaneState, _ a: A, from first: Int, allowed: LaneMask, frames: Int, _ p: PongPhysics, _ k: K,
+        _ form: Form.Type
+    ) -> (done: Int, quiet: LaneMask) where K.L == Lanes {
         var t = s
         var quiet = allowed
         var done = 0
         while done < frames {
-            let (next, clear) = p.quietFrame(t, a.moves(first + done), form)
+            let (next, clear) = p.quietFrame(t, a.moves(first + done), form, k)
             if Lane8.bits(allowed .& .!clear) != 0 {
                 quiet = allowed .& clear
                 t.take(next, where: quiet)

@@ -13,7 +13,8 @@ extension PongBatch {
     /// their paddle moves in ``frameMoves``; the generators after the draws
     /// in ``drawnGenerators``. Four games at a time (``GeneratorLanes``).
     @inline(never)
-    func drawActions(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float, _ p: PongPhysics) {
+    func drawActions<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float,
+                                        _ p: PongPhysics, _ k: K) where K.L == Lanes {
         let actions = UnsafeMutableRawPointer(frameActions)
         let laneBytes = MemoryLayout<LaneInts>.stride
         let rotation = generatorRotations.pointee
@@ -32,7 +33,7 @@ extension PongBatch {
             drawnGenerators[half] = g
         }
         for f in 0 ..< frames {
-            frameMoves[f] = p.moves(bottom: Lane8.floats(frameActions[2 * f]), top: Lane8.floats(frameActions[2 * f + 1]))
+            frameMoves[f] = p.moves(bottom: Lane8.floats(frameActions[2 * f]), top: Lane8.floats(frameActions[2 * f + 1]), k)
         }
     }
 

@@ -17,7 +17,7 @@
 ///
 /// ## Autoreset and seeds
 /// As ``VectorEnvironment`` states, in the mode given at `init`.
-public final class PongBatch: VectorEnvironment {
+public final class PongBatch: RuleContextVector {
     public typealias Config = PongConfig
     public typealias Events = PongEvents
     public typealias SavedGame = PongGame.SavedGame
@@ -31,6 +31,9 @@ public final class PongBatch: VectorEnvironment {
     public let firstIndex: Int
     public let autoresetMode: AutoresetMode
     public let observationLayout: ObservationLayout
+    /// The context every episode started without explicit rules draws its
+    /// rules from (``RuleContextVector``); nil: the batch's config.
+    public let ruleContext: RuleContext<PongConfig>?
 
     // MARK: - Columns (one entry per game)
 
@@ -67,6 +70,11 @@ public final class PongBatch: VectorEnvironment {
     /// Games whose rules differ from the batch's config (0: every game
     /// plays ``physics``, the uniform path).
     var ownRulesCount = 0
+    /// Each game's rule values as the lanes read them (``PongRuleLanes``):
+    /// ``ruleColumnCount`` columns of `count` floats, in the order of
+    /// ``PongRuleLanes``'s fields.
+    let ruleColumns: UnsafeMutablePointer<Float>
+    static let ruleColumnCount = 7
     /// The frames each fast path took since `init` (tests check that every
     /// path carries the frames it should: a path that silently stopped
     /// being taken would still give the right games).
@@ -96,9 +104,19 @@ public final class PongBatch: VectorEnvironment {
     ///   - count: number of games, at least 1.
     ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
     ///   - firstIndex: global index of game 0 when this batch is a slice.
+    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
+                            autoresetMode: AutoresetMode = .sameStep) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
+                  context: nil)
+    }
+
+    /// A batch of `count` games whose episodes play the rules `context`
+    /// draws from their seeds (``RuleContextVector``; `context.base` is `config`).
     public init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                autoresetMode: AutoresetMode = .sameStep) {
+                autoresetMode: AutoresetMode = .sameStep, context: RuleContext<PongConfig>?) {
         precondition(count >= 1, "a batch needs at least one game")
+        precondition(context.map { $0.base == config } ?? true, "a rule context's base must be the batch's config")
+        ruleContext = context
         physics = PongPhysics(config: config)
         self.count = count
         self.seed = seed
@@ -127,8 +145,12 @@ public final class PongBatch: VectorEnvironment {
         laneEvents = column(PongEvents(), Lanes.scalarCount)
         gamePhysics = column(physics)
         ownRules = column(0)
+        ruleColumns = column(0, Self.ruleColumnCount * count)
+        for i in 0 ..< count { writeRuleColumns(PongRuleLanes(physics), i) }
         for i in 0 ..< count {
-            store(physics.initialState(seed: restarts.draw(i)), i)
+            let s = restarts.draw(i)
+            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            store(physics(i).initialState(seed: s), i)
         }
     }
 
@@ -141,7 +163,7 @@ public final class PongBatch: VectorEnvironment {
         laneEvents.deallocate()
         frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
-        gamePhysics.deallocate(); ownRules.deallocate()
+        gamePhysics.deallocate(); ownRules.deallocate(); ruleColumns.deallocate()
     }
 
     // MARK: - Each game's rules
@@ -167,6 +189,13 @@ public final class PongBatch: VectorEnvironment {
             ownRules[i] = own ? 1 : 0
         }
         gamePhysics[i] = own ? PongPhysics(config: rules) : physics
+        writeRuleColumns(PongRuleLanes(gamePhysics[i]), i)
+    }
+
+    /// Writes one game's rule values into its entries of ``ruleColumns``.
+    func writeRuleColumns(_ v: PongRuleLanes<Float>, _ i: Int) {
+        let values = [v.halfW, v.minPaddleX, v.maxPaddleX, v.hSpeed, v.vSpeed, v.invS, v.invV]
+        for (c, x) in values.enumerated() { ruleColumns[c * count + i] = x }
     }
 
     // MARK: - One game's state (snapshots)
@@ -218,7 +247,7 @@ public final class PongBatch: VectorEnvironment {
     /// episode of that game); its later restarts draw from `seed`'s restart
     /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
-        reset(i, seed: seed, rules: config)
+        reset(i, seed: seed, rules: episodeRules(seed: seed))
     }
 
     /// Starts a new episode of game `i` with seed `seed` under `rules`
@@ -274,7 +303,9 @@ public final class PongBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
-        return physics(i).initialState(seed: restarts.draw(i))
+        let s = restarts.draw(i)
+        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        return physics(i).initialState(seed: s)
     }
 
     // MARK: - Stepping
@@ -292,31 +323,23 @@ public final class PongBatch: VectorEnvironment {
         // step of the last `count % 8` games, runs the full `PongPhysics`
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
+        let oneFrame = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
         if ownRulesCount != 0 {
-            stepEach(actions, out)
-        } else if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
-            stepOneFrame(actions, out)
+            // Games under their own rules: each group's rule values loaded
+            // into its lanes (the same kernels).
+            let rules = GameRules(columns: ruleColumns, count: count)
+            if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
-            stepFrames(actions, out)
-        }
-    }
-
-    /// ``step(actions:into:)`` when some game plays its own rules: every game
-    /// on its own through ``fullStep(_:bottom:top:_:_:)`` under its rules.
-    @inline(never)
-    func stepEach(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
-        let seen = out.seatsObserved(of: Self.seatCount)
-        for i in 0 ..< count {
-            fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
-            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics(i)) }
+            let rules = UniformRules()
+            if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         }
     }
 
     /// ``step(actions:into:)`` when a step is one frame without sticky actions.
     @inline(never)
-    func stepOneFrame(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
-        stepBlocks(actions, out) { i, bottom, top, seen, counts, p in
-            Lane8.forEachLane(in: quietLanes(i, bottom: bottom, top: top, &counts, p)) { j in
+    func stepOneFrame<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R) {
+        stepBlocks(actions, out, rules) { i, bottom, top, seen, counts, p, k in
+            Lane8.forEachLane(in: quietLanes(i, bottom: bottom, top: top, &counts, p, k)) { j in
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
             }
         }
@@ -324,18 +347,19 @@ public final class PongBatch: VectorEnvironment {
 
     /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
     @inline(never)
-    func stepFrames(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
-        stepBlocks(actions, out) { i, bottom, top, seen, counts, p in
-            framesLanes(i, bottom: bottom, top: top, out, seen, &counts, p)
+    func stepFrames<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R) {
+        stepBlocks(actions, out, rules) { i, bottom, top, seen, counts, p, k in
+            framesLanes(i, bottom: bottom, top: top, out, seen, &counts, p, k)
         }
     }
 
     /// The step's loop: each block of eight games through `block` (its
-    /// actions given, the outputs of a quiet step stored for it), then its
-    /// observations; the last `count % 8` games through ``fullStep(_:bottom:top:_:_:)``.
+    /// actions given, the outputs of a quiet step stored for it, its rule
+    /// values from `rules`), then its observations; the last `count % 8`
+    /// games through ``fullStep(_:bottom:top:_:_:)``.
     @inline(__always)
-    func stepBlocks(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>,
-                    _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics) -> Void) {
+    func stepBlocks<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R,
+                                   _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics, R.Values) -> Void) {
         // A local copy of the rules: its derived constants (and the
         // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics
@@ -344,17 +368,20 @@ public final class PongBatch: VectorEnvironment {
         var i = 0
         while i + Lanes.scalarCount <= count {
             let (bottom, top) = laneActions(actions, i, out)
-            block(i, bottom, top, seen, &counts, physics)
+            block(i, bottom, top, seen, &counts, physics, rules.lanes(i))
             if let o = out.observations, seen > 0 {
+                // The rules after the step: a game that restarted in it may
+                // play others now.
+                let k = rules.lanes(i)
                 let n = Self.observationCount
-                observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
-                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
+                observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
+                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k) }
             }
             i += Lanes.scalarCount
         }
         while i < count {
             fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
-            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
+            if let o = out.observations { writeObservations(i, into: o, seats: seen, self.physics(i)) }
             i += 1
         }
         pathFrames.add(counts)

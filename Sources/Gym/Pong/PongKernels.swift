@@ -28,6 +28,72 @@ extension PongFrame where L == Float {
     }
 }
 
+/// Where the kernels read the rule values a variant key
+/// (``PongConfig/variantKeys``) can change, for one game or eight (one per
+/// lane), so that eight games under their own rules
+/// (``VectorEnvironment/reset(_:seed:rules:)``) step in one set of lanes:
+/// ``SameRules`` reads the physics' own (one game, or eight under the same
+/// rules: nothing to pass, the same code as constants), ``PongRuleLanes``
+/// holds eight games' values. Every other constant is the physics' (the
+/// field, the ball, the paddles' heights and depth range are the same for
+/// every game of a batch).
+@usableFromInline
+protocol PongRuleValues {
+    associatedtype L: LaneFloat
+    /// Half the paddle's width; the lowest and highest paddle centre (units).
+    func halfW(_ p: PongPhysics) -> L
+    func minPaddleX(_ p: PongPhysics) -> L
+    func maxPaddleX(_ p: PongPhysics) -> L
+    /// Horizontal and vertical paddle speed (units/frame; vertical 0 without vertical movement).
+    func hSpeed(_ p: PongPhysics) -> L
+    func vSpeed(_ p: PongPhysics) -> L
+    /// The observation's reciprocals of the top speed and of twice it.
+    func invS(_ p: PongPhysics) -> L
+    func invV(_ p: PongPhysics) -> L
+}
+
+/// The physics' own rule values, in every lane.
+@usableFromInline
+struct SameRules<L: LaneFloat>: PongRuleValues {
+    @inlinable @inline(__always) init() {}
+    @inlinable @inline(__always) func halfW(_ p: PongPhysics) -> L { L(repeating: p.halfW) }
+    @inlinable @inline(__always) func minPaddleX(_ p: PongPhysics) -> L { L(repeating: p.minPaddleX) }
+    @inlinable @inline(__always) func maxPaddleX(_ p: PongPhysics) -> L { L(repeating: p.maxPaddleX) }
+    @inlinable @inline(__always) func hSpeed(_ p: PongPhysics) -> L { L(repeating: p.hSpeed) }
+    @inlinable @inline(__always) func vSpeed(_ p: PongPhysics) -> L { L(repeating: p.vSpeed) }
+    @inlinable @inline(__always) func invS(_ p: PongPhysics) -> L { L(repeating: p.observationScales.invS) }
+    @inlinable @inline(__always) func invV(_ p: PongPhysics) -> L { L(repeating: p.observationScales.invV) }
+}
+
+/// Eight games' rule values (or one game's), each its own physics' values.
+@usableFromInline
+struct PongRuleLanes<L: LaneFloat>: PongRuleValues {
+    @usableFromInline var halfW, minPaddleX, maxPaddleX, hSpeed, vSpeed, invS, invV: L
+
+    @inlinable @inline(__always)
+    init(halfW: L, minPaddleX: L, maxPaddleX: L, hSpeed: L, vSpeed: L, invS: L, invV: L) {
+        self.halfW = halfW; self.minPaddleX = minPaddleX; self.maxPaddleX = maxPaddleX
+        self.hSpeed = hSpeed; self.vSpeed = vSpeed; self.invS = invS; self.invV = invV
+    }
+
+    @inlinable @inline(__always) func halfW(_: PongPhysics) -> L { halfW }
+    @inlinable @inline(__always) func minPaddleX(_: PongPhysics) -> L { minPaddleX }
+    @inlinable @inline(__always) func maxPaddleX(_: PongPhysics) -> L { maxPaddleX }
+    @inlinable @inline(__always) func hSpeed(_: PongPhysics) -> L { hSpeed }
+    @inlinable @inline(__always) func vSpeed(_: PongPhysics) -> L { vSpeed }
+    @inlinable @inline(__always) func invS(_: PongPhysics) -> L { invS }
+    @inlinable @inline(__always) func invV(_: PongPhysics) -> L { invV }
+}
+
+extension PongRuleLanes where L == Float {
+    /// One game's values: those of `p`.
+    init(_ p: PongPhysics) {
+        let r = SameRules<Float>()
+        self.init(halfW: r.halfW(p), minPaddleX: r.minPaddleX(p), maxPaddleX: r.maxPaddleX(p), hSpeed: r.hSpeed(p),
+                  vSpeed: r.vSpeed(p), invS: r.invS(p), invV: r.invV(p))
+    }
+}
+
 /// The paddle moves of one frame's actions, field units per frame:
 /// `horizontal(a) × hSpeed` and `vertical(a) × vSpeed` per side, which the
 /// bottom paddle adds and the top one (mirrored) subtracts.
@@ -84,13 +150,16 @@ extension PongPhysics {
     }
 
     /// The paddle moves of the (egocentric) actions `bottom` and `top`,
-    /// given as floats. Without vertical movement (`vSpeed` 0) the vertical
-    /// moves are 0, which leave a paddle's height as ±0 would.
+    /// given as floats, at the speeds of `k`. Without vertical movement
+    /// (`vSpeed` 0, for every game of a batch: `verticalMovement` is not a
+    /// rule value) the vertical moves are 0, which leave a paddle's height
+    /// as ±0 would.
     @inlinable @inline(__always)
-    func moves<L: LaneFloat>(bottom: L, top: L) -> PongMoves<L> {
-        let bx = Self.horizontal(bottom) * hSpeed, tx = Self.horizontal(top) * hSpeed
+    func moves<K: PongRuleValues>(bottom: K.L, top: K.L, _ k: K) -> PongMoves<K.L> {
+        typealias L = K.L
+        let bx = Self.horizontal(bottom) * k.hSpeed(self), tx = Self.horizontal(top) * k.hSpeed(self)
         guard vSpeed != 0 else { return PongMoves(bx: bx, by: L(repeating: 0), tx: tx, ty: L(repeating: 0)) }
-        return PongMoves(bx: bx, by: Self.vertical(bottom) * vSpeed, tx: tx, ty: Self.vertical(top) * vSpeed)
+        return PongMoves(bx: bx, by: Self.vertical(bottom) * k.vSpeed(self), tx: tx, ty: Self.vertical(top) * k.vSpeed(self))
     }
 
     // MARK: - Sticky actions
@@ -122,12 +191,14 @@ extension PongPhysics {
     /// may still touch nothing). Only a `clear` lane may take `next`; a
     /// point is not part of the test (``inField(_:)``).
     @inlinable @inline(__always)
-    func frame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>,
-                                                   _: Form.Type) -> (next: PongFrame<L>, clear: L.Condition) {
+    func frame<K: PongRuleValues, Form: QuietFrameForm>(_ s: PongFrame<K.L>, _ m: PongMoves<K.L>, _: Form.Type,
+                                                        _ k: K) -> (next: PongFrame<K.L>, clear: K.L.Condition) {
+        typealias L = K.L
         let x = s.x, y = s.y, vx = s.vx, vy = s.vy
         let bx0 = s.bx, by0 = s.by, tx0 = s.tx, ty0 = s.ty
-        let bx1 = L.min(L.max(bx0 + m.bx, minPaddleX), maxPaddleX)
-        let tx1 = L.min(L.max(tx0 - m.tx, minPaddleX), maxPaddleX)
+        let minX = k.minPaddleX(self), maxX = k.maxPaddleX(self)
+        let bx1 = L.min(L.max(bx0 + m.bx, minX), maxX)
+        let tx1 = L.min(L.max(tx0 - m.tx, minX), maxX)
         let by1 = Form.flat ? by0 : L.min(L.max(by0 + m.by, homeY), homeY + maxDepth)
         let ty1 = Form.flat ? ty0 : L.max(L.min(ty0 - m.ty, height - homeY), height - homeY - maxDepth)
         let x1 = x + vx, y1 = y + vy
@@ -138,7 +209,7 @@ extension PongPhysics {
         // reach added to each end: `max(a, b) + r` is `max(a + r, b + r)`,
         // as rounding is monotonic).
         let margin: Float = 0.01
-        let reachX = r + halfW + margin, reachY = r + halfH + margin
+        let reachX = k.halfW(self) + r + margin, reachY = r + halfH + margin
         let meetBottom = L.spanBelow(x, x1, bx0 + reachX, bx1 + reachX) .& L.spanAbove(x, x1, bx0 - reachX, bx1 - reachX)
             .& L.spanBelow(y, y1, by0 + reachY, by1 + reachY) .& L.spanAbove(y, y1, by0 - reachY, by1 - reachY)
         let meetTop = L.spanBelow(x, x1, tx0 + reachX, tx1 + reachX) .& L.spanAbove(x, x1, tx0 - reachX, tx1 - reachX)
@@ -161,19 +232,19 @@ extension PongPhysics {
         .!(y .> height) .& .!(y .< 0)
     }
 
-    /// ``frame(_:_:_:)`` with the point test: `quiet` holds where the
+    /// ``frame(_:_:_:_:)`` with the point test: `quiet` holds where the
     /// frame is clear and scores no point, so that `next` is the whole
     /// frame of ``tick(_:bottom:top:events:)``. The band form needs no point
     /// test (a ball in the band is inside the field).
     @inlinable @inline(__always)
-    func quietFrame<L: LaneFloat, Form: QuietFrameForm>(_ s: PongFrame<L>, _ m: PongMoves<L>,
-                                                        _ form: Form.Type) -> (next: PongFrame<L>, quiet: L.Condition) {
-        let (next, clear) = frame(s, m, form)
+    func quietFrame<K: PongRuleValues, Form: QuietFrameForm>(_ s: PongFrame<K.L>, _ m: PongMoves<K.L>, _ form: Form.Type,
+                                                             _ k: K) -> (next: PongFrame<K.L>, quiet: K.L.Condition) {
+        let (next, clear) = frame(s, m, form, k)
         return (next, Form.band ? clear : clear .& inField(next.y))
     }
 
     /// Whether every game of `s` in `allowed` may take the flat form of
-    /// ``frame(_:_:_:)``: without a depth range (`maxDepth` 0) its clamps
+    /// ``frame(_:_:_:_:)``: without a depth range (`maxDepth` 0) its clamps
     /// put the bottom paddle at `homeY` and the top one at `height − homeY`
     /// whatever the move, so a paddle already there stays there, bit for bit.
     @inlinable @inline(__always)
@@ -182,7 +253,7 @@ extension PongPhysics {
     }
 
     /// Whether every game of `s` in `allowed` may take the band form of
-    /// ``frame(_:_:_:)`` for `frames` frames: its ball stays inside `band`
+    /// ``frame(_:_:_:_:)`` for `frames` frames: its ball stays inside `band`
     /// (``quietBand``) at its current vertical velocity, between
     /// `y − frames·|vy|` and `y + frames·|vy|` (up to rounding, some
     /// thousandths of a unit after at most 16 frames; the band's unit of
@@ -195,7 +266,7 @@ extension PongPhysics {
     }
 
     /// The ball heights between which no paddle can be reached and no
-    /// point scored (the band form of ``frame(_:_:_:)``): (lowest, highest),
+    /// point scored (the band form of ``frame(_:_:_:_:)``): (lowest, highest),
     /// each a unit inside the exact limits, which covers the rounding of a
     /// ball's heights over up to 16 frames.
     var quietBand: (low: Float, high: Float) {
@@ -214,9 +285,11 @@ extension PongPhysics {
     /// clamped to it: a product with a precomputed reciprocal can pass it by
     /// a rounding step.
     @inlinable @inline(__always)
-    func observation<L: LaneFloat>(_ s: PongFrame<L>, speed: L, scoreBottom: L, scoreTop: L,
-                                   side: PongSide) -> PongObservation<L> {
-        let (cx, cy, invCX, invCY, invW, invS, invV, invDepth, invMax) = observationScales
+    func observation<K: PongRuleValues>(_ s: PongFrame<K.L>, speed: K.L, scoreBottom: K.L, scoreTop: K.L,
+                                        side: PongSide, _ k: K) -> PongObservation<K.L> {
+        typealias L = K.L
+        let (cx, cy, invCX, invCY, invW, _, _, invDepth, invMax) = observationScales
+        let invS = k.invS(self), invV = k.invV(self)
         let m = side.mirror
         let bottomDepth = s.by - homeY, topDepth = (height - homeY) - s.ty
         let bottom = side == .bottom

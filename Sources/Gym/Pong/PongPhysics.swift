@@ -159,10 +159,11 @@ public struct PongPhysics: Sendable {
     @inlinable
     public func tick(_ s: inout PongState, bottom: Int, top: Int, events: inout PongEvents) -> PongSide? {
         // 1. Paddles: egocentric actions to moves and targets, each clamped
-        // to its lane (``frame(_:_:_:)``).
+        // to its lane (``frame(_:_:_:_:)``).
         // 2. Ball: a frame in which no contact can happen only moves;
         // otherwise the contacts are resolved in time order.
-        let (next, clear) = frame(PongFrame(s), moves(bottom: Float(bottom), top: Float(top)), ExactFrame.self)
+        let k = SameRules<Float>()
+        let (next, clear) = frame(PongFrame(s), moves(bottom: Float(bottom), top: Float(top), k), ExactFrame.self, k)
         if clear.isSet {
             s.ballX = next.x; s.ballY = next.y
             s.bottomX = next.bx; s.bottomY = next.by; s.topX = next.tx; s.topY = next.ty
@@ -307,11 +308,11 @@ public struct PongPhysics: Sendable {
                 maxDepth > 0 ? 1 / maxDepth : 0, 1 / Float(config.maxScore))
     }
 
-    /// Writes `side`'s egocentric observation (``observation(_:speed:scoreBottom:scoreTop:side:)``).
+    /// Writes `side`'s egocentric observation (``observation(_:speed:scoreBottom:scoreTop:side:_:)``).
     @inlinable @inline(__always)
     public func observe(_ s: PongState, side: PongSide, into o: UnsafeMutablePointer<Float>) {
         let f = observation(PongFrame(s), speed: s.speed, scoreBottom: Float(s.scoreBottom),
-                            scoreTop: Float(s.scoreTop), side: side)
+                            scoreTop: Float(s.scoreTop), side: side, SameRules())
         o[0] = f.f0; o[1] = f.f1; o[2] = f.f2; o[3] = f.f3; o[4] = f.f4; o[5] = f.f5
         o[6] = f.f6; o[7] = f.f7; o[8] = f.f8; o[9] = f.f9; o[10] = f.f10; o[11] = f.f11
     }

@@ -25,8 +25,11 @@ struct Bench: ParsableCommand {
         median of the paired scaling ratios (with their range). Allocations: malloc calls counted \
         over two dispatches after warm-up, divided by the steps: in all threads, and inside the \
         workers' step loops alone (the rest is Dispatch's own bookkeeping, per dispatch). \
-        ×real time = steps/s × frameSkip / 60. Release build only (a debug build is many times \
-        slower).
+        ×real time = steps/s × frameSkip / 60. Rule contexts (--variants SET): beside the batched \
+        figure, the same batches with every episode's rules drawn from the game's shipped variant \
+        set SET by its seed (every game its own rules), measured in the same rounds (fixed rules and \
+        contexts alternating), with the ratio of the two. Release build only (a debug build is many \
+        times slower).
         """
     )
 
@@ -60,6 +63,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: "The master seed.")
     var seed: UInt64 = 1
+
+    @Option(help: "A set of the game's shipped variant file (train, near, far): also measure the batched figure with every episode's rules drawn from it, alternating with the fixed rules.")
+    var variants: String?
 
     @Option(help: "Where to write the JSON report (default: Results/bench/<UTC time>.json).")
     var out: String?
@@ -107,6 +113,10 @@ struct Bench: ParsableCommand {
                     cases += Bench.defaultExtraFrameSkips.map { (g, first, $0, sticky) }
                 }
             }
+        }
+        if let variants {
+            // An unknown set is refused before anything is measured.
+            for g in games { try Bench.checkSet(g.game, variants) }
         }
         let all = min(workerOptions.count, envs)
         let machine = BenchMachine.current(workers: all)
@@ -199,10 +209,14 @@ struct Bench: ParsableCommand {
                                    workers all: Int, chunk: Int) throws -> JSONValue {
         let config = try Bench.adjusted(try loadConfig(G.Config.self, name), frameSkip: skip, sticky: sticky)
         let envs = self.envs, seconds = self.seconds, seed = self.seed, ticks = self.ticks
-        // The environment of `count` games from global game `first`, seeded with `seed`.
-        let make = { (first: Int, count: Int, seed: UInt64) in
-            G.Vector(config: config, count: count, seed: seed, firstIndex: first, autoresetMode: .sameStep)
+        let context = try variants.map { try Bench.context(G.Config.self, set: $0, base: config) }
+        // The environment of `count` games from global game `first`, seeded
+        // with `seed`, under fixed rules or (`contexts`) the variant set's.
+        let makeVector = { (first: Int, count: Int, seed: UInt64, contexts: Bool) in
+            G.Vector(config: config, count: count, seed: seed, firstIndex: first, autoresetMode: .sameStep,
+                     context: contexts ? context : nil)
         }
+        let make = { (first: Int, count: Int, seed: UInt64) in makeVector(first, count, seed, false) }
         let probe = make(0, 1, seed)
         let frameSkip = Bench.frameSkip(config.json)
         // Two-seat games as users run them: the default opponent (`tracker`) in seat 1, batched.
@@ -219,7 +233,10 @@ struct Bench: ParsableCommand {
                          batched: { runner, control in
                              Throughput.vector(environments: envs, runner: runner, control: control, seconds: seconds,
                                                seed: seed, ticksPerRound: ticks, chunk: chunk) { make($0, $1, seed) }
-                         }, allocations: { runner, control in
+                         }, contexts: context.map { c in (c.set.name, { runner in
+                             Throughput.vector(environments: envs, runner: runner, control: .random, seconds: seconds,
+                                               seed: seed, ticksPerRound: ticks, chunk: chunk) { makeVector($0, $1, seed, true) }
+                         }) }, allocations: { runner, control in
                              let bench = VectorBench(environments: envs, seed: seed, runner: runner, control: control,
                                                      chunk: chunk) { make($0, $1, seed) }
                              return Bench.allocations(environments: envs, workers: runner.workers, ticks: ticks) {
@@ -243,6 +260,7 @@ struct Bench: ParsableCommand {
     func benchCase(game: String, preset: String, frameSkip: Int, workers all: Int, policy: LinearPolicy,
                    seated: BatchControl?,
                    batched: (ParallelRunner, BatchControl) -> Throughput.Measurement,
+                   contexts: (set: String, batched: (ParallelRunner) -> Throughput.Measurement)? = nil,
                    allocations: (ParallelRunner, BatchControl) -> AllocationCount?,
                    single: ((Int) -> Throughput.Measurement)?) -> JSONValue {
         print("\(game) \(preset) (frameSkip \(frameSkip)):")
@@ -258,13 +276,26 @@ struct Bench: ParsableCommand {
         }
         for (label, key, control) in controls {
             var pairs: [(one: Throughput.Measurement, many: Throughput.Measurement)] = []
+            // With contexts, the random-action rounds alternate: fixed rules, then contexts.
+            let withContexts = key == "batched" ? contexts : nil
+            var contextPairs: [(one: Throughput.Measurement, many: Throughput.Measurement)] = []
             for _ in 0 ..< repeats {
                 let m1 = batched(one, control)
                 pairs.append((m1, all > 1 ? batched(many, control) : m1))
+                if let withContexts {
+                    let c1 = withContexts.batched(one)
+                    contextPairs.append((c1, all > 1 ? withContexts.batched(many) : c1))
+                }
             }
             let alloc1 = allocations(one, control)
             let allocN = all > 1 ? allocations(many, control) : alloc1
             rows.append((key, figure(label, pairs, alloc1, allocN, frameSkip)))
+            if let withContexts {
+                rows.append(("batchedContexts", figure("batched, every episode's rules drawn from \(withContexts.set)",
+                                                       contextPairs, nil, nil, frameSkip)))
+                rows.append(("contextsVariantSet", .string(withContexts.set)))
+                rows.append(("contextsOverFixed", contextRatios(pairs, contextPairs)))
+            }
         }
         if let single {
             let s1 = single(1)
@@ -272,6 +303,47 @@ struct Bench: ParsableCommand {
             rows.append(("singleAPI", figure("single API", [(s1, sN)], nil, nil, frameSkip)))
         }
         return .object(rows)
+    }
+
+    /// The ratios of the context figures' rates to the fixed rules' (per
+    /// round, medians), printed and as JSON.
+    func contextRatios(_ fixed: [(one: Throughput.Measurement, many: Throughput.Measurement)],
+                       _ contexts: [(one: Throughput.Measurement, many: Throughput.Measurement)]) -> JSONValue {
+        let one = zip(fixed, contexts).map { $1.one.stepsPerSecond / $0.one.stepsPerSecond }
+        let many = zip(fixed, contexts).map { $1.many.stepsPerSecond / $0.many.stepsPerSecond }
+        let range = { (r: [Double]) in "[\(String(format: "%.2f", r.min() ?? 0))–\(String(format: "%.2f", r.max() ?? 0))]" }
+        var line = "  contexts / fixed rules: 1 worker \(String(format: "%.2f", Bench.median(one)))× \(range(one))"
+        if contexts.first.map({ $0.many.workers > 1 }) ?? false {
+            line += "; \(contexts[0].many.workers) workers \(String(format: "%.2f", Bench.median(many)))× \(range(many))"
+        }
+        print(line + " (median of \(one.count) alternating rounds [min–max])")
+        return .object([("oneWorker", .number(Bench.median(one))), ("allWorkers", .number(Bench.median(many))),
+                        ("oneWorkerPerRepeat", .array(one.map { .number($0) })),
+                        ("allWorkersPerRepeat", .array(many.map { .number($0) }))])
+    }
+
+    /// Throws when the game's shipped variant file has no set `name`.
+    static func checkSet<G: CommandGame>(_: G.Type, _ name: String) throws {
+        guard let text = ShippedVariants.text(game: G.Config.gameName) else {
+            throw CLIError("--variants \(name): \(G.Config.gameName) has no shipped variant file")
+        }
+        do {
+            let source = "Configs/variants/\(G.Config.gameName).json"
+            _ = try VariantFile<G.Config>.decode(text, source: source).set(name, source: source)
+        } catch { throw CLIError("--variants \(name): \(error)") }
+    }
+
+    /// The rule context of the shipped variant set `name` on `base` (hidden:
+    /// the bench observes the game's own features).
+    static func context<C: VariantConfig>(_: C.Type, set name: String, base: C) throws -> RuleContext<C> {
+        guard let text = ShippedVariants.text(game: C.gameName) else {
+            throw CLIError("--variants \(name): \(C.gameName) has no shipped variant file")
+        }
+        do {
+            let source = "Configs/variants/\(C.gameName).json"
+            let file = try VariantFile<C>.decode(text, source: source)
+            return try RuleContext(base: base, set: try file.set(name, source: source), visible: false, source: source)
+        } catch { throw CLIError("--variants \(name): \(error)") }
     }
 
     /// A fixed random linear policy (its values do not matter for speed).

@@ -8,7 +8,7 @@ import Gym
 /// conformance per game (Games/PongCommands.swift, Games/BreakoutCommands.swift);
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
-protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig {
+protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig, Vector: RuleContextVector {
     /// `eval`'s files (episodes.csv, summary.json) and printed summary.
     static func reportEval(_ records: [Record], _ run: EvalRun, config: Config) throws
 
