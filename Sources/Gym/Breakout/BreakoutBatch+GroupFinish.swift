@@ -2,7 +2,7 @@ extension BreakoutBatch {
     // MARK: - Finishing quiet steps of a group together
 
     /// Finishes the steps of the games `i + g` of the group `i ..< i + 8`
-    /// for each bit `g` set in `lanes` (bits 0 ... 7), games whose frames
+    /// for each lane `g` set in `lanes`, games whose frames
     /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
@@ -21,7 +21,7 @@ extension BreakoutBatch {
     /// step ends here; the counters wrap as that function's do.
     /// Branch-free over the eight games: a game not in `lanes` adds 0.
     @inline(always)
-    func finishQuietGroup(_ i: Int, lanes: UInt32, rewards: UnsafeMutablePointer<Float>,
+    func finishQuietGroup(_ i: Int, lanes: LaneMask, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                           ends: UnsafeMutablePointer<UInt8>?, events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
         let c = cores + i
@@ -30,21 +30,17 @@ extension BreakoutBatch {
         // iff the largest of the eight games' counts (the next ones in
         // `lanes`, counted as the counters wrap) does, unless the largest
         // is a game outside `lanes` that has reached a limit already (then
-        // `false` as well). Scalar reads and adds, each game's two counters
-        // once (cheaper than gathering them into lanes and back).
-        var steps = Int32.min, sinceProgress = Int32.min
-        for g in 0 ..< 8 {
-            let add = Int32(truncatingIfNeeded: lanes &>> UInt32(g) & 1)
-            steps = Swift.max(steps, c[g].steps &+ add)
-            sinceProgress = Swift.max(sinceProgress, c[g].stepsSinceProgress &+ add)
-        }
-        if physics.limitEnd(steps: steps, stepsSinceProgress: sinceProgress) != .none {
+        // `false` as well). The counters in lanes (a mask lane is all ones
+        // where set, so `& 1` is the 1 each game in `lanes` adds).
+        let add = unsafeBitCast(lanes, to: SIMD8<Int32>.self) & 1
+        let steps = BreakoutPhysics.gatherIntegers(c) { $0.pointee.steps } &+ add
+        let sinceProgress = BreakoutPhysics.gatherIntegers(c) { $0.pointee.stepsSinceProgress } &+ add
+        if physics.limitEnd(steps: steps.max(), stepsSinceProgress: sinceProgress.max()) != .none {
             return false
         }
         for g in 0 ..< 8 {
-            let add = Int32(truncatingIfNeeded: lanes &>> UInt32(g) & 1)
-            c[g].steps &+= add
-            c[g].stepsSinceProgress &+= add
+            c[g].steps = steps[g]
+            c[g].stepsSinceProgress = sinceProgress[g]
         }
         UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
         // `.none` is raw value 0: eight zero bytes per flag array.
@@ -107,11 +103,5 @@ extension BreakoutBatch {
         return true
     }
 
-    /// The lanes of `runs` equal to `skip` as bits 0 ... 7 (lane `g`, bit `g`):
-    /// each lane's 0 or 2^g summed in floats (exact).
-    @inline(__always)
-    static func fullLanes(_ runs: SIMD8<Float>, skip: Float) -> UInt32 {
-        let bits = SIMD8<Float>().replacing(with: SIMD8(1, 2, 4, 8, 16, 32, 64, 128), where: runs .== skip)
-        return UInt32(Lane8.sum(bits))
-    }
+    typealias LaneMask = SIMDMask<SIMD8<Int32>>
 }

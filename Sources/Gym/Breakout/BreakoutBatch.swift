@@ -340,9 +340,10 @@ public final class BreakoutBatch: RuleContextVector {
             let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields, serveFrames: &counts.laneServes)
             // The games that ran every frame in lanes finish their steps
             // together unless one of them ends; the others step on their own.
-            let full = Self.fullLanes(runs, skip: skip)
+            let fullLanes = runs .== skip
+            let full = UInt32(Lane8.bits(fullLanes))
             var others: UInt32 = 0xFF
-            if full != 0, finishQuietGroup(i, lanes: full, rewards: rewards, terminated: terminated,
+            if full != 0, finishQuietGroup(i, lanes: fullLanes, rewards: rewards, terminated: terminated,
                                            truncated: truncated, ends: ends, events: eventsOut) {
                 let finished = full.nonzeroBitCount
                 counts.lanes &+= finished &* frames

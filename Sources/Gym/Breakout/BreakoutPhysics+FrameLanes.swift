@@ -42,9 +42,9 @@ extension BreakoutPhysics {
     @inline(always)
     func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
                     fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
-        // Each game's case (``laneCase(_:)``): the lanes' sum counts both
+        // Each game's case (``laneCases(_:)``): the lanes' sum counts both
         // cases at once (exact in floats).
-        let kind = Self.gather(UnsafePointer(c)) { Self.laneCase($0) }
+        let kind = Self.laneCases(UnsafePointer(c))
         let none = Lanes(repeating: -1)
         let cases = Lane8.sum(kind)
         guard cases != 0 else { return none }
@@ -108,9 +108,10 @@ extension BreakoutPhysics {
         }
         // Written back to every game's core: a game that ran no frame gets
         // its own values back (its cooldown and a run of 0 through floats,
-        // exact) and keeps its last action.
-        let frameCounts = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(done))
-        let cooldowns = SIMD8<Int32>(truncatingIfNeeded: Lane8.integers(cooldown))
+        // exact) and keeps its last action. Both counts are below 2^23, so
+        // their unsigned bits are the signed integers'.
+        let frameCounts = unsafeBitCast(Lane8.integers(done), to: SIMD8<Int32>.self)
+        let cooldowns = unsafeBitCast(Lane8.integers(cooldown), to: SIMD8<Int32>.self)
         for g in 0 ..< 8 {
             let s = c + g
             s.pointee.paddleX = px[g]
@@ -146,15 +147,22 @@ extension BreakoutPhysics {
     /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
-    /// The game's case in ``quietLanes(_:actions:frames:fields:serveFrames:)``:
-    /// 1 one ball in play and no serve pending, 16 a serve pending and no
-    /// ball in play (a ball count plus pending flag of 1 either way), 0
-    /// neither, the episode ended or no brick left.
-    @inline(__always)
-    static func laneCase(_ c: UnsafePointer<BreakoutCore>) -> Float {
-        let pending: Int32 = c.pointee.servePending ? 1 : 0
-        let fits = c.pointee.end == .none && c.pointee.bricksLeft != 0 && c.pointee.ballCount &+ pending == 1
-        return fits ? (pending == 1 ? 16 : 1) : 0
+    /// Each game's case in ``quietLanes(_:actions:frames:fields:serveFrames:)``,
+    /// lane `g` for game `g`: 1 one ball in play and no serve pending, 16 a
+    /// serve pending and no ball in play (a ball count plus pending flag of
+    /// 1 either way), 0 neither, the episode ended or no brick left. The
+    /// fields are gathered as integers and compared as floats (exact: a
+    /// nonzero integer converts to a nonzero float, and a count plus a flag
+    /// is 1 only from 0 and 1 or 1 and 0). A unit of its own: inlined into
+    /// the batch's step it costs more there than the call.
+    @inline(never)
+    static func laneCases(_ c: UnsafePointer<BreakoutCore>) -> Lanes {
+        let pending = Lane8.floats(gatherIntegers(c) { $0.pointee.servePending ? 1 : 0 })
+        let ended = Lane8.floats(gatherIntegers(c) { Int32($0.pointee.end.rawValue) })
+        let left = Lane8.floats(gatherIntegers(c) { $0.pointee.bricksLeft })
+        let balls = Lane8.floats(gatherIntegers(c) { $0.pointee.ballCount })
+        let fits = (ended .== 0) .& .!(left .== 0) .& (balls + pending .== 1)
+        return Lanes().replacing(with: Lanes(repeating: 1).replacing(with: 16, where: pending .== 1), where: fits)
     }
 }
 

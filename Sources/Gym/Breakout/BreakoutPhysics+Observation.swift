@@ -11,7 +11,7 @@ extension BreakoutPhysics {
     @inlinable public var observationCount: Int { 15 + 8 * Int(maxBalls) + cells }
 
     /// Index of the first paddle-relative feature (after the brick cells).
-    @inlinable public var relativeStart: Int { 8 + 5 * Int(maxBalls) + cells }
+    @inlinable @inline(__always) public var relativeStart: Int { 8 + 5 * Int(maxBalls) + cells }
 
     /// Writes the observation (see ``BreakoutGame``'s table; bounds in
     /// ``observationLayout``) into `o`.
@@ -137,7 +137,7 @@ extension BreakoutPhysics {
     }
 
     /// The last paddle-relative entry's index (from ``relativeStart``).
-    @inlinable var aimEntry: Int { 3 * Int(maxBalls) + 6 }
+    @inlinable @inline(__always) var aimEntry: Int { 3 * Int(maxBalls) + 6 }
 
     /// The last paddle-relative entry: the aim column (the column with the
     /// most hits left nearest the crossing, ties to the leftmost; −1 with

@@ -132,6 +132,13 @@ extension BreakoutPhysics {
         return (left.replacing(with: -1, where: lowSet .== 0), right.replacing(with: -1, where: rightBit .== 0))
     }
 
+    /// One integer of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
+    @inline(always)
+    static func gatherIntegers(_ c: UnsafePointer<BreakoutCore>,
+                               _ read: (UnsafePointer<BreakoutCore>) -> Int32) -> SIMD8<Int32> {
+        SIMD8(read(c), read(c + 1), read(c + 2), read(c + 3), read(c + 4), read(c + 5), read(c + 6), read(c + 7))
+    }
+
     /// One float of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
     @inline(always)
     static func gather(_ c: UnsafePointer<BreakoutCore>, _ read: (UnsafePointer<BreakoutCore>) -> Float) -> Lanes {
