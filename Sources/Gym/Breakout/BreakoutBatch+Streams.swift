@@ -1,8 +1,9 @@
 /// Breakout's restart streams as ``VectorEnvironment`` states them ("Seeds").
 extension BreakoutBatch {
     /// Restarts game `i`'s stream at `runSeed` and plays its episode 0
-    /// (counted as an episode of that game).
+    /// (counted as an episode of that game) under the batch's config.
     public func reset(_ i: Int, stream runSeed: UInt64) {
+        setRules(config, i)
         restarts.set(RestartStream(runSeed: runSeed, next: 0), i)
         nextEpisode(i)
     }

@@ -66,6 +66,14 @@ public final class BreakoutBatch: VectorEnvironment {
     /// What the fast paths took so far (all games): how tests see that
     /// each path is used.
     var fastPath = FastPathCounts()
+    /// Each game's rules (``rules(_:)``) as physics: ``physics`` for a game
+    /// playing the batch's config.
+    let gamePhysics: UnsafeMutablePointer<BreakoutPhysics>
+    /// 1 for a game whose rules differ from the batch's config, else 0.
+    let ownRules: UnsafeMutablePointer<UInt8>
+    /// Games whose rules differ from the batch's config (0: every game
+    /// plays ``physics``, the uniform path).
+    var ownRulesCount = 0
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -103,6 +111,10 @@ public final class BreakoutBatch: VectorEnvironment {
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
+        gamePhysics = .allocate(capacity: count)
+        gamePhysics.initialize(repeating: physics, count: count)
+        ownRules = .allocate(capacity: count)
+        ownRules.initialize(repeating: 0, count: count)
         for i in 0 ..< count {
             start(i, seed: restarts.draw(i))
         }
@@ -111,6 +123,36 @@ public final class BreakoutBatch: VectorEnvironment {
     deinit {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
+        gamePhysics.deinitialize(count: count); gamePhysics.deallocate(); ownRules.deallocate()
+    }
+
+    // MARK: - Each game's rules
+
+    /// Game `i`'s physics: its own rules' (``rules(_:)``).
+    @inline(__always)
+    func physics(_ i: Int) -> BreakoutPhysics {
+        ownRulesCount == 0 ? physics : gamePhysics[i]
+    }
+
+    /// The rules game `i` is playing (its episode's; ``config`` until given others).
+    public func rules(_ i: Int) -> BreakoutConfig {
+        precondition(i >= 0 && i < count, "game index out of range")
+        return physics(i).config
+    }
+
+    /// Sets game `i`'s rules (its state is left as it is); `rules` differs
+    /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
+    func setRules(_ rules: BreakoutConfig, _ i: Int) {
+        let own = rules != config
+        if own != (ownRules[i] != 0) {
+            ownRulesCount += own ? 1 : -1
+            ownRules[i] = own ? 1 : 0
+        }
+        if own {
+            if gamePhysics[i].config != rules { gamePhysics[i] = BreakoutPhysics(config: rules) }
+        } else {
+            gamePhysics[i] = physics
+        }
     }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
@@ -120,13 +162,14 @@ public final class BreakoutBatch: VectorEnvironment {
     func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { bricks + i * cellCount }
 
     func start(_ i: Int, seed: UInt64) {
-        physics.reset(&cores[i], bricks: grid(i), seed: seed)
+        physics(i).reset(&cores[i], bricks: grid(i), seed: seed)
         bricksChanged(i)
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
     /// candidates and cell entries): after every change of the grid.
     func bricksChanged(_ i: Int) {
+        let physics = self.physics(i)
         aim[i] = physics.aimColumns(grid(i))
         physics.writeCells(grid(i), into: cellRows + i * observationCount + physics.cellStart)
     }
@@ -141,20 +184,24 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Game `i` as a saved game (state and config).
     public func snapshot(_ i: Int) -> BreakoutGame.SavedGame {
-        BreakoutGame.SavedGame(config: config, state: state(i))
+        BreakoutGame.SavedGame(config: rules(i), state: state(i))
     }
 
-    /// Restores game `i` from a saved game of this batch's config (its
-    /// episode counter and restart stream are kept).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` when the config differs,
+    /// Restores game `i` from a saved game whose config is the batch's or
+    /// differs from it only in rule values: the game then plays the
+    /// snapshot's rules (its episode counter and restart stream are kept).
+    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config
+    ///   differs from the batch's in a key that is not a rule value (the
+    ///   field, the wall, the observation layout),
     ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
     ///   breaks one of Breakout's invariants (``BreakoutState/checkInvariants(_:)``).
     public func restore(_ snapshot: BreakoutGame.SavedGame, into i: Int) throws(SnapshotError) {
         precondition(i >= 0 && i < count, "game index out of range")
-        guard snapshot.config == config else {
-            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) is not the batch's (hash \(String(config.configHash, radix: 16)))")
+        if let key = config.layoutDifference(snapshot.config) {
+            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(BreakoutConfig.variantKeys.joined(separator: ", ")))")
         }
-        try snapshot.state.checkInvariants(config)
+        try snapshot.state.checkInvariants(snapshot.config)
+        setRules(snapshot.config, i)
         cores[i] = snapshot.state.core
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
@@ -163,7 +210,7 @@ public final class BreakoutBatch: VectorEnvironment {
 
     /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
     public func render(_ i: Int, into frame: inout GrayFrame) {
-        var game = BreakoutGame(config: config)
+        var game = BreakoutGame(config: rules(i))
         game.state = state(i)
         game.render(into: &frame)
     }
@@ -172,7 +219,19 @@ public final class BreakoutBatch: VectorEnvironment {
     /// episode of that game); its later restarts draw from `seed`'s restart
     /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
+        reset(i, seed: seed, rules: config)
+    }
+
+    /// Starts a new episode of game `i` with seed `seed` under `rules`
+    /// (which differ from ``config`` only in rule values: a precondition;
+    /// callers taking rules from outside check them with
+    /// ``VariantConfig/layoutDifference(_:)`` and ``GameConfig/validate(source:)``),
+    /// as ``reset(_:seed:)`` does under ``config``; its automatic restarts
+    /// keep these rules.
+    public func reset(_ i: Int, seed: UInt64, rules: BreakoutConfig) {
         precondition(i >= 0 && i < count, "game index out of range")
+        precondition(config.layoutDifference(rules) == nil, "rules must differ from the batch's config only in rule values")
+        setRules(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
         start(i, seed: seed)
@@ -190,13 +249,13 @@ public final class BreakoutBatch: VectorEnvironment {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out)
+        physics(i).observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out)
     }
 
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
         var i = 0
-        while i + 8 <= count {
+        while ownRulesCount == 0, i + 8 <= count {
             observeGroup(i, into: out)
             i += 8
         }
@@ -222,7 +281,7 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(__always)
     func observeOne(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         let n = observationCount
-        physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out + i * n)
+        physics(i).observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out + i * n)
     }
 
     // MARK: - Stepping
@@ -231,6 +290,10 @@ public final class BreakoutBatch: VectorEnvironment {
     /// actions, out-of-range actions act as noop.
     /// - Complexity: O(count × (balls + cells)), no allocation.
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
+        if ownRulesCount != 0 {
+            stepEach(actions, out)
+            return
+        }
         let physics = self.physics
         let n = observationCount
         let observed = out.seatsObserved(of: 1) > 0
@@ -304,6 +367,21 @@ public final class BreakoutBatch: VectorEnvironment {
         fastPath &+= counts
     }
 
+    /// ``step(actions:into:)`` when some game plays its own rules: every game
+    /// on its own under its rules.
+    @inline(never)
+    func stepEach(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>) {
+        let observed = out.seatsObserved(of: 1) > 0
+        let finals = observed ? out.finalObservations : nil
+        var counts = FastPathCounts()
+        var events = BreakoutEvents()
+        for i in 0 ..< count {
+            stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
+            if observed, let o = out.observations { observeOne(i, into: o) }
+        }
+        fastPath &+= counts
+    }
+
     /// One agent step of game `i` within ``step(actions:into:)`` and its
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
@@ -312,7 +390,7 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
-        let physics = self.physics
+        let physics = self.physics(i)
         let frames = physics.config.frameSkip
         let r: StepResult
         if autoresetMode == .nextStep, cores[i].end != .none {
@@ -385,7 +463,7 @@ public final class BreakoutBatch: VectorEnvironment {
     @inline(__always)
     func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout FastPathCounts,
               laneRun: Int = -1) -> StepResult {
-        let physics = self.physics
+        let physics = self.physics(i)
         let s = cores + i
         let r: StepResult
         if laneRun > 0 {

@@ -17,3 +17,21 @@ extension VariantConfig {
         return fields.first { $0.key == key }
     }
 }
+
+extension VariantConfig {
+    /// The first key outside ``variantKeys`` in which `other` differs from
+    /// this config (nil when they differ at most in rule values: the same
+    /// seats, actions, field and observation layout, so a game of one can
+    /// play in a batch of the other).
+    public func layoutDifference(_ other: Self) -> String? {
+        for f in Self.fields where !Self.variantKeys.contains(f.key) && f.read(self) != f.read(other) {
+            return f.key
+        }
+        // Every property is a field; should one not be, the whole config names it.
+        var rebuilt = self
+        for f in Self.fields where Self.variantKeys.contains(f.key) {
+            do { try f.write(&rebuilt, f.read(other), "rules") } catch { return f.key }
+        }
+        return rebuilt == other ? nil : "config"
+    }
+}

@@ -167,6 +167,12 @@ public struct VectorStepOutput<Events> {
 ///     plays `Seeds.episode(runSeed: r, index: k)`. So a batch of one game
 ///     reset with `s` and game `i` of any batch reset with `s` play the
 ///     same episodes, whatever happened to the game before.
+/// - Rules: every game plays the batch's `config` unless reset with its own
+///   rules (``reset(_:seed:rules:)``, or a restored snapshot of other rule
+///   values); its automatic restarts keep the rules it plays, an explicit
+///   reset without rules (``reset(_:seed:)``, ``reset(_:stream:)``, a seeded
+///   ``reset(mask:seeds:)``) goes back to `config`. A game under rules `R`
+///   plays exactly what a batch of `R` would.
 /// - Determinism: the same seeds and actions give bit-identical outputs,
 ///   whatever the batch size or a game's position in it.
 public protocol VectorEnvironment: AnyObject {
@@ -190,8 +196,15 @@ public protocol VectorEnvironment: AnyObject {
     var observationLayout: ObservationLayout { get }
     var autoresetMode: AutoresetMode { get }
 
-    /// Starts a new episode of game `i` with seed `seed`.
+    /// Starts a new episode of game `i` with seed `seed` under the batch's
+    /// `config` (a game playing other rules goes back to it).
     func reset(_ i: Int, seed: UInt64)
+    /// Starts a new episode of game `i` with seed `seed` under `rules` (a config of the
+    /// batch's kind that differs from `config` only in rule values: the same seats,
+    /// actions and observation layout), as `reset(_:seed:)` does under `config`.
+    func reset(_ i: Int, seed: UInt64, rules: Config)
+    /// The rules game `i` is playing (its episode's; `config` until given others).
+    func rules(_ i: Int) -> Config
     /// Restarts game `i`'s restart stream at run seed `runSeed` and plays its
     /// first episode (see "Seeds").
     func reset(_ i: Int, stream runSeed: UInt64)
@@ -208,9 +221,12 @@ public protocol VectorEnvironment: AnyObject {
     /// One agent step of every game (see the type's doc).
     func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<Events>)
 
-    /// Game `i` as a saved game (config and full state, generators included).
+    /// Game `i` as a saved game (its rules, ``rules(_:)``, and full state,
+    /// generators included).
     func snapshot(_ i: Int) -> SavedGame
-    /// Restores game `i` from a saved game of this batch's config.
+    /// Restores game `i` from a saved game whose config is this batch's or
+    /// differs from it only in rule values (the game then plays those
+    /// rules); any other config is refused with one ``SnapshotError``.
     func restore(_ snapshot: SavedGame, into i: Int) throws(SnapshotError)
     /// Draws game `i` as a grayscale frame of the game's own size.
     func render(_ i: Int, into frame: inout GrayFrame)

@@ -59,6 +59,14 @@ public final class PongBatch: VectorEnvironment {
     let generatorRotations: UnsafeMutablePointer<GeneratorLanes.Rotations>
     /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
     let band: (low: Float, high: Float)
+    /// Each game's rules (``rules(_:)``) as physics: ``physics`` for a game
+    /// playing the batch's config.
+    let gamePhysics: UnsafeMutablePointer<PongPhysics>
+    /// 1 for a game whose rules differ from the batch's config, else 0.
+    let ownRules: UnsafeMutablePointer<UInt8>
+    /// Games whose rules differ from the batch's config (0: every game
+    /// plays ``physics``, the uniform path).
+    var ownRulesCount = 0
     /// The frames each fast path took since `init` (tests check that every
     /// path carries the frames it should: a path that silently stopped
     /// being taken would still give the right games).
@@ -117,6 +125,8 @@ public final class PongBatch: VectorEnvironment {
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
+        gamePhysics = column(physics)
+        ownRules = column(0)
         for i in 0 ..< count {
             store(physics.initialState(seed: restarts.draw(i)), i)
         }
@@ -131,6 +141,32 @@ public final class PongBatch: VectorEnvironment {
         laneEvents.deallocate()
         frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
+        gamePhysics.deallocate(); ownRules.deallocate()
+    }
+
+    // MARK: - Each game's rules
+
+    /// Game `i`'s physics: its own rules' (``rules(_:)``).
+    @inline(__always)
+    func physics(_ i: Int) -> PongPhysics {
+        ownRulesCount == 0 ? physics : gamePhysics[i]
+    }
+
+    /// The rules game `i` is playing (its episode's; ``config`` until given others).
+    public func rules(_ i: Int) -> PongConfig {
+        precondition(i >= 0 && i < count, "game index out of range")
+        return physics(i).config
+    }
+
+    /// Sets game `i`'s rules (its state is left as it is); `rules` differs
+    /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
+    func setRules(_ rules: PongConfig, _ i: Int) {
+        let own = rules != config
+        if own != (ownRules[i] != 0) {
+            ownRulesCount += own ? 1 : -1
+            ownRules[i] = own ? 1 : 0
+        }
+        gamePhysics[i] = own ? PongPhysics(config: rules) : physics
     }
 
     // MARK: - One game's state (snapshots)
@@ -150,26 +186,30 @@ public final class PongBatch: VectorEnvironment {
 
     /// Game `i` as a saved game (state and config).
     public func snapshot(_ i: Int) -> PongGame.SavedGame {
-        PongGame.SavedGame(config: config, state: state(i))
+        PongGame.SavedGame(config: rules(i), state: state(i))
     }
 
-    /// Restores game `i` from a saved game of the same config (its episode
-    /// counter and restart stream are kept).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config is
-    ///   not this batch's (a game cannot change rules inside a batch),
+    /// Restores game `i` from a saved game whose config is the batch's or
+    /// differs from it only in rule values: the game then plays the
+    /// snapshot's rules (its episode counter and restart stream are kept).
+    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config
+    ///   differs from the batch's in a key that is not a rule value (the
+    ///   field, seats, actions or observation layout),
     ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
     ///   breaks one of Pong's invariants (``PongState/checkInvariants(_:)``).
     public func restore(_ snapshot: PongGame.SavedGame, into i: Int) throws(SnapshotError) {
-        guard snapshot.config == config else {
-            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) is not the batch's (hash \(String(config.configHash, radix: 16)))")
+        precondition(i >= 0 && i < count, "game index out of range")
+        if let key = config.layoutDifference(snapshot.config) {
+            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(PongConfig.variantKeys.joined(separator: ", ")))")
         }
-        try snapshot.state.checkInvariants(config)
+        try snapshot.state.checkInvariants(snapshot.config)
+        setRules(snapshot.config, i)
         setState(snapshot.state, i)
     }
 
     /// Draws game `i` as ``PongGame/render(into:)`` does.
     public func render(_ i: Int, into frame: inout GrayFrame) {
-        var game = PongGame(config: config)
+        var game = PongGame(config: rules(i))
         game.state = state(i)
         game.render(into: &frame)
     }
@@ -178,10 +218,22 @@ public final class PongBatch: VectorEnvironment {
     /// episode of that game); its later restarts draw from `seed`'s restart
     /// stream (see ``VectorEnvironment``, "Seeds").
     public func reset(_ i: Int, seed: UInt64) {
+        reset(i, seed: seed, rules: config)
+    }
+
+    /// Starts a new episode of game `i` with seed `seed` under `rules`
+    /// (which differ from ``config`` only in rule values: a precondition;
+    /// callers taking rules from outside check them with
+    /// ``VariantConfig/layoutDifference(_:)`` and ``GameConfig/validate(source:)``),
+    /// as ``reset(_:seed:)`` does under ``config``; its automatic restarts
+    /// keep these rules.
+    public func reset(_ i: Int, seed: UInt64, rules: PongConfig) {
         precondition(i >= 0 && i < count, "game index out of range")
+        precondition(config.layoutDifference(rules) == nil, "rules must differ from the batch's config only in rule values")
+        setRules(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
-        store(physics.initialState(seed: seed), i)
+        store(gamePhysics[i].initialState(seed: seed), i)
     }
 
     public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
@@ -195,7 +247,7 @@ public final class PongBatch: VectorEnvironment {
 
     /// Writes both seats' observations of every game (`count × 2 × 12`).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        for i in 0 ..< count { writeObservations(i, into: out, seats: 2, physics) }
+        for i in 0 ..< count { writeObservations(i, into: out, seats: 2, physics(i)) }
     }
 
     @inline(__always)
@@ -222,7 +274,7 @@ public final class PongBatch: VectorEnvironment {
     @inline(never)
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
-        return physics.initialState(seed: restarts.draw(i))
+        return physics(i).initialState(seed: restarts.draw(i))
     }
 
     // MARK: - Stepping
@@ -240,10 +292,23 @@ public final class PongBatch: VectorEnvironment {
         // step of the last `count % 8` games, runs the full `PongPhysics`
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
-        if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
+        if ownRulesCount != 0 {
+            stepEach(actions, out)
+        } else if physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0 {
             stepOneFrame(actions, out)
         } else {
             stepFrames(actions, out)
+        }
+    }
+
+    /// ``step(actions:into:)`` when some game plays its own rules: every game
+    /// on its own through ``fullStep(_:bottom:top:_:_:)`` under its rules.
+    @inline(never)
+    func stepEach(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>) {
+        let seen = out.seatsObserved(of: Self.seatCount)
+        for i in 0 ..< count {
+            fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
+            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics(i)) }
         }
     }
 
@@ -323,7 +388,7 @@ public final class PongBatch: VectorEnvironment {
             writeOutputs(i, events: events, end: .none, out)
             return
         }
-        _ = physics.step(&s, top: top, bottom: bottom, events: &events)
+        _ = physics(i).step(&s, top: top, bottom: bottom, events: &events)
         store(s, i)
         finishStep(i, events: events, out, seen)
     }
@@ -336,7 +401,7 @@ public final class PongBatch: VectorEnvironment {
         let e = EpisodeEnd(rawValue: end[i]) ?? .none
         writeOutputs(i, events: events, end: e, out)
         if e != .none, autoresetMode == .sameStep {
-            if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics) }
+            if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics(i)) }
             store(nextEpisode(i), i)
         }
     }

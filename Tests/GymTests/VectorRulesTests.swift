@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+@testable import Gym
+
+/// Per-game rules in a ``VectorEnvironment`` (``VectorEnvironment/reset(_:seed:rules:)``):
+/// a game of any batch under rules `R` plays what a one-game reference under
+/// `R` plays, bit for bit, beside games under other rules; snapshots carry
+/// the rules.
+@Suite struct VectorRulesTests {
+    /// Rules for tests on top of `base`: draws of the shipped `train` set
+    /// and the `far` set's points (each a config that differs from `base`
+    /// only in rule values).
+    static func variants<C: VariantConfig>(_ base: C, draws: Int = 6) throws -> [C] {
+        let file = try VariantFile<C>.decode(try #require(ShippedVariants.text(game: C.gameName)), source: "shipped")
+        let train = try RuleContext(base: base, set: try file.set("train", source: "t"), visible: false, source: "t")
+        var out = (0 ..< draws).map { train.rules(episodeSeed: UInt64(100 + $0)).config }
+        // The far points that are games on this base (not every one is on every base).
+        if case let .points(points) = try file.set("far", source: "t").content {
+            out += points.compactMap { try? $0.apply(to: base, source: "t") }
+        }
+        return out
+    }
+
+    /// The configs the tests run under: the short one (episodes end, so
+    /// restarts run) and one with several frames per step (or sticky actions).
+    static func configs<G: ContractGame>(_: G.Type) throws -> [(String, G.Batch.Config)] {
+        let all = try G.testConfigs()
+        let frames = all.first { $0.0.contains("skip") || $0.0.contains("ale") }
+        return [try G.shortConfig()] + (frames.map { [$0] } ?? [])
+    }
+
+    // MARK: - A game under its own rules plays the one-game reference
+
+    @Test(arguments: GameUnderTest.allCases, AutoresetMode.allCases)
+    func gamesPlayTheirOwnRules(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
+        switch game {
+        case .pong: try ownRules(PongContract.self, mode)
+        case .breakout: try ownRules(BreakoutContract.self, mode)
+        }
+    }
+
+    func ownRules<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws where G.Batch.Config: VariantConfig {
+        for (name, config) in try Self.configs(G.self) {
+            let rules = try Self.variants(config)
+            #expect(rules.allSatisfy { config.layoutDifference($0) == nil && $0 != config })
+            var ended = 0
+            for size in [1, 7, 8, 9, 64] {
+                try playOwnRules(G.self, name, config, rules, size: size, mode, ended: &ended)
+            }
+            if name.hasPrefix("short") { #expect(ended > 0, "\(G.name) \(name) \(mode): no episode ended, restarts untested") }
+        }
+    }
+
+    /// Every game but each fourth plays its own rules (the others the
+    /// batch's), reset with its own seed, against a reference game each.
+    func playOwnRules<G: ContractGame>(_: G.Type, _ name: String, _ config: G.Batch.Config, _ rules: [G.Batch.Config],
+                                       size: Int, _ mode: AutoresetMode, ended: inout Int) throws where G.Batch.Config: VariantConfig {
+        let seed = UInt64(size) &* 31 &+ 7
+        let batch = G.Batch(config: config, count: size, seed: seed, firstIndex: 0, autoresetMode: mode)
+        var refs: [ReferenceGame<G>] = []
+        for i in 0 ..< size {
+            let own = i % 4 != 3
+            let r = own ? rules[(i + size) % rules.count] : config
+            let s = 5000 &+ UInt64(i) &* 13 &+ seed
+            if own { batch.reset(i, seed: s, rules: r) } else { batch.reset(i, seed: s) }
+            #expect(batch.rules(i) == r)
+            var ref = ReferenceGame<G>(r, batchSeed: 0, globalIndex: 0)
+            ref.reset(seed: s)
+            refs.append(ref)
+        }
+        let seats = batch.seats, n = batch.observationLayout.count
+        let b = VectorBuffers(batch)
+        var play = ContractPlay(seed: seed, actions: batch.actionCount)
+        var rewards = [Float](repeating: 0, count: seats), row = [Float](repeating: 0, count: n)
+        var mask = [UInt8](repeating: 0, count: size)
+        let steps = size > 9 ? 300 : 700
+        for step in 0 ..< steps {
+            if mode == .disabled, step % 50 == 25 {
+                // Finished games restart from their streams, keeping their rules.
+                for i in 0 ..< size {
+                    mask[i] = G.isOver(refs[i].game) ? 1 : 0
+                    if mask[i] != 0 { refs[i].restart() }
+                }
+                batch.reset(mask: mask, seeds: nil)
+            }
+            b.drawActions(&play)
+            b.step(batch)
+            for i in 0 ..< size {
+                var events = G.Batch.Events()
+                var r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+                if mode == .nextStep, G.isOver(refs[i].game) {
+                    refs[i].restart()
+                    for s in 0 ..< seats { rewards[s] = 0 }
+                } else {
+                    r = rewards.withUnsafeMutableBufferPointer { rw in
+                        G.step(&refs[i].game, b.actions.baseAddress.unsafelyUnwrapped + i * seats,
+                               rewards: rw.baseAddress.unsafelyUnwrapped, events: &events)
+                    }
+                }
+                var ok = (0 ..< seats).allSatisfy { b.rewards[i * seats + $0].bitPattern == rewards[$0].bitPattern }
+                    && (b.terminated[i] == 1) == r.terminated && (b.truncated[i] == 1) == r.truncated
+                    && b.ends[i] == r.end.rawValue && b.events[i] == events
+                if r.isDone {
+                    ended += 1
+                    if mode == .sameStep {
+                        for s in 0 ..< seats {
+                            row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
+                            ok = ok && b.finalObservation(i, s) == row.map(\.bitPattern)
+                        }
+                        refs[i].restart()
+                    }
+                }
+                for s in 0 ..< seats {
+                    row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
+                    ok = ok && b.observation(i, s) == row.map(\.bitPattern)
+                }
+                ok = ok && G.state(batch, i) == G.state(refs[i].game)
+                guard ok else {
+                    Issue.record("\(G.name) \(name), \(mode), \(size) games: game \(i) (own rules: \(i % 4 != 3)) differs at step \(step)")
+                    return
+                }
+            }
+        }
+        // An explicit reset without rules goes back to the batch's config.
+        batch.reset(0, seed: 1)
+        #expect(batch.rules(0) == config)
+    }
+
+    // MARK: - Snapshots carry the rules
+
+    @Test(arguments: GameUnderTest.allCases)
+    func snapshotsCarryTheRules(_ game: GameUnderTest) throws {
+        switch game {
+        case .pong: try snapshots(PongContract.self)
+        case .breakout: try snapshots(BreakoutContract.self)
+        }
+    }
+
+    func snapshots<G: ContractGame>(_: G.Type) throws
+        where G.Batch.Config: VariantConfig, G.Batch.SavedGame: SavedGameCoding, G.Batch.SavedGame.SavedConfig == G.Batch.Config {
+        let (name, config) = try G.shortConfig()
+        let rules = try Self.variants(config)
+        let a = G.Batch(config: config, count: 9, seed: 3, firstIndex: 0, autoresetMode: .sameStep)
+        let bBatch = G.Batch(config: config, count: 9, seed: 4, firstIndex: 0, autoresetMode: .sameStep)
+        for i in 0 ..< 9 { a.reset(i, seed: 70 &+ UInt64(i), rules: rules[i % rules.count]) }
+        let ab = VectorBuffers(a), bb = VectorBuffers(bBatch)
+        var play = ContractPlay(seed: 9, actions: a.actionCount)
+        for _ in 0 ..< 120 {
+            ab.drawActions(&play)
+            ab.step(a)
+        }
+        // Game 2's snapshot holds its rules and moves them, through its
+        // encoding, into game 5 of a batch that plays the base rules.
+        let saved = a.snapshot(2)
+        #expect(saved.config == rules[2])
+        let data = try saved.encoded()
+        let decoded = try G.Batch.SavedGame.decodeSaved(data)
+        try bBatch.restore(decoded, into: 5)
+        #expect(bBatch.rules(5) == rules[2])
+        bBatch.setRestartStream(a.restartStream(2), 5)
+        for step in 0 ..< 400 {
+            ab.drawActions(&play)
+            for s in 0 ..< a.seats { bb.actions[5 * a.seats + s] = ab.actions[2 * a.seats + s] }
+            ab.step(a); bb.step(bBatch)
+            guard ab.sameStep(2, as: bb, 5), G.state(a, 2) == G.state(bBatch, 5), bBatch.rules(5) == a.rules(2) else {
+                Issue.record("\(G.name) \(name): the restored game differs at step \(step)")
+                return
+            }
+        }
+        // A snapshot of the base rules takes the game back to them.
+        try bBatch.restore(bBatch.snapshot(0), into: 5)
+        #expect(bBatch.rules(5) == config)
+        // Another layout is refused with one error, changing nothing.
+        let other = try G.testConfigs().map(\.1).first { config.layoutDifference($0) != nil }
+        let foreign = G.Batch(config: try #require(other), count: 1, seed: 1, firstIndex: 0, autoresetMode: .sameStep).snapshot(0)
+        let kept = G.state(a, 4), keptRules = a.rules(4)
+        #expect(throws: SnapshotError.self) { try a.restore(foreign, into: 4) }
+        #expect(G.state(a, 4) == kept && a.rules(4) == keptRules)
+    }
+}
+
+/// A saved game of either game: its config, encoding and decoding.
+protocol SavedGameCoding {
+    associatedtype SavedConfig
+    var config: SavedConfig { get }
+    func encoded() throws -> Data
+    static func decodeSaved(_ data: Data) throws -> Self
+}
+extension Snapshot: SavedGameCoding {
+    typealias SavedConfig = Config
+    static func decodeSaved(_ data: Data) throws -> Self { try decode(data) }
+}
