@@ -184,21 +184,28 @@ public enum BreakoutEvaluation {
 /// does not matter). ES and REINFORCE episodes and evaluations are played
 /// one by one on ``BreakoutGame``s or batched on ``BreakoutBatch``es through
 /// the slot engine, with the same results; the automatic path batches them.
+/// Under a variant set (``rules``) each episode plays the rules its seed
+/// draws, on the slot engine only.
 public struct BreakoutTask: GameTrainingTask {
     public typealias Game = Breakout
 
     public let config: BreakoutConfig
     public let episodeSteps: Int
+    public let rules: TrainingRules<BreakoutConfig>?
 
-    public init(config: BreakoutConfig, episodeSteps: Int) {
+    public init(config: BreakoutConfig, episodeSteps: Int, rules: TrainingRules<BreakoutConfig>? = nil) {
         precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
         self.config = config
         self.episodeSteps = episodeSteps
+        self.rules = rules
     }
 
-    public var target: PolicyTarget { .breakout(config) }
+    public var target: PolicyTarget { PolicyTarget.breakout(config).reading(features: rules?.featureCount ?? 0) }
 
-    public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame { BreakoutGame(config: config) }
+    public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame {
+        precondition(rules == nil, "a task under a variant set plays on the slot engine only")
+        return BreakoutGame(config: config)
+    }
 
     public func seating(_ k: Int) -> (learner: Int, opponent: Int) { (0, 0) }
 
@@ -383,10 +390,11 @@ public enum BreakoutBalance {
 
 extension Breakout: TrainableGame {
     /// The policy plays alone; the score is the mean score per episode.
-    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig,
-                                     evalGame: BreakoutConfig) throws(TrainingSetupError) -> TrainingSetup<BreakoutTask> {
-        TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps),
-                      evaluationTasks: [BreakoutTask(config: evalGame, episodeSteps: config.evalSteps)],
+    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig, evalGame: BreakoutConfig,
+                                     rules: TrainingRules<BreakoutConfig>?) throws(TrainingSetupError)
+        -> TrainingSetup<BreakoutTask> {
+        TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps, rules: rules),
+                      evaluationTasks: [BreakoutTask(config: evalGame, episodeSteps: config.evalSteps, rules: rules?.fixed)],
                       scoreName: "score per episode",
                       score: { $0.first?.meanReturn ?? 0 })
     }
