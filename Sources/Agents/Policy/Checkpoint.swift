@@ -224,7 +224,7 @@ public struct Checkpoint: Equatable, Sendable {
 }
 
 /// Typed field access with errors that name the file and the field.
-private struct Reader {
+struct Reader {
     let path: String
     let doc: JSONValue
     var prefix = ""
@@ -276,6 +276,21 @@ private struct Reader {
                 throw bad(key, "an array of finite numbers")
             }
             out.append(f)
+        }
+        return out
+    }
+
+    func bool(_ key: String) throws(CheckpointError) -> Bool {
+        guard case let .bool(b) = try value(key) else { throw bad(key, "true or false") }
+        return b
+    }
+
+    func strings(_ key: String) throws(CheckpointError) -> [String] {
+        guard case let .array(items) = try value(key) else { throw bad(key, "an array of strings") }
+        var out: [String] = []
+        for item in items {
+            guard case let .string(s) = item else { throw bad(key, "an array of strings") }
+            out.append(s)
         }
         return out
     }

@@ -14,9 +14,8 @@ import Gym
 /// wherever it plays (eval, robustness, tournaments) it is given them
 /// (``ContextFeatureAgent``). A hidden one reads the game's observation alone.
 public struct PolicyContext: Equatable, Sendable {
-    public var set: String
-    /// The variant file's version.
-    public var version: Int
+    /// The set's name, and its variant file's version.
+    public var set: String, version: Int
     public var visible: Bool
     public var features: ContextFeatures
 
@@ -37,36 +36,11 @@ public struct PolicyContext: Equatable, Sendable {
 
     /// Decodes a checkpoint's `variants` (errors name the file and the field).
     static func decode(_ doc: JSONValue, path: String) throws(CheckpointError) -> PolicyContext {
-        func bad(_ key: String, _ expected: String) -> CheckpointError {
-            .corrupt(path: path, reason: "field \"variants.\(key)\" must be \(expected)")
-        }
-        guard case let .string(set)? = doc["set"] else { throw bad("set", "a string") }
-        guard case let .number(_, versionText)? = doc["version"], let version = Int(versionText), version >= 1 else {
-            throw bad("version", "a positive integer")
-        }
-        guard case let .bool(visible)? = doc["visible"] else { throw bad("visible", "true or false") }
-        guard case let .array(keyValues)? = doc["keys"] else { throw bad("keys", "an array of strings") }
-        var keys: [String] = []
-        for k in keyValues {
-            guard case let .string(s) = k else { throw bad("keys", "an array of strings") }
-            keys.append(s)
-        }
-        func ends(_ key: String) throws(CheckpointError) -> [Double] {
-            guard case let .array(items)? = doc[key], items.count == keys.count else {
-                throw bad(key, "an array of \(keys.count) numbers (one per key)")
-            }
-            var out: [Double] = []
-            for item in items {
-                guard case let .number(_, text) = item, let x = Double(text), x.isFinite else {
-                    throw bad(key, "an array of finite numbers")
-                }
-                out.append(x)
-            }
-            return out
-        }
-        let lower = try ends("lower"), upper = try ends("upper")
-        guard zip(lower, upper).allSatisfy({ $0 <= $1 }) else { throw bad("upper", "at least \"lower\", key by key") }
-        return PolicyContext(set: set, version: version, visible: visible,
-                             features: ContextFeatures(keys: keys, lower: lower, upper: upper))
+        let r = Reader(path: path, doc: doc, prefix: "variants.")
+        let keys = try r.strings("keys")
+        let lower = try r.doubles("lower", count: keys.count), upper = try r.doubles("upper", count: keys.count)
+        guard zip(lower, upper).allSatisfy({ $0 <= $1 }) else { throw r.bad("upper", "at least \"lower\", key by key") }
+        return PolicyContext(set: try r.string("set"), version: try r.int("version", 1 ... Int.max),
+                             visible: try r.bool("visible"), features: ContextFeatures(keys: keys, lower: lower, upper: upper))
     }
 }
