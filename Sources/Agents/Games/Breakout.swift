@@ -277,15 +277,24 @@ public enum BreakoutDuplicate {
 ///
 /// Keys: `game` ("breakout"), `agent` (spec), `episode` (seed index), `seed`,
 /// `score`, `steps`, `end`, `bricksBroken`, `ballsLost`, `livesLost`,
-/// `levelsCleared`, `pushes`, `configHash` (hex), `config`.
+/// `levelsCleared`, `pushes`, `configHash` (hex), `config` (under `rules`:
+/// the base the rules apply to) and, for an episode played under a variant
+/// set, `rules` (``RecordedRules``).
 public struct BreakoutEpisodeRecord: Equatable, Sendable {
     public var agent: String
     public var episode: Int
     public var config: BreakoutConfig
     public var result: BreakoutEpisode
+    /// The episode's rules under a variant set (nil: it played `config`).
+    public var rules: RecordedRules?
+    /// The rules the episode played: `config`, or `config` with `rules`.
+    public var played: BreakoutConfig
 
-    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode) {
+    /// - Parameter played: the rules the episode played under `rules` (`config` without them).
+    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode,
+                rules: RecordedRules? = nil, played: BreakoutConfig? = nil) {
         self.agent = agent; self.episode = episode; self.config = config; self.result = result
+        self.rules = rules; self.played = played ?? config
     }
 
     public var line: String {
@@ -297,7 +306,7 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
             ("ballsLost", .number(Int(e.ballsLost))), ("livesLost", .number(Int(e.livesLost))),
             ("levelsCleared", .number(Int(e.levelsCleared))), ("pushes", .number(Int(e.pushes))),
             ("configHash", .string(String(config.configHash, radix: 16))), ("config", config.json),
-        ]).serialized(pretty: false)
+        ] + (rules.map { [("rules", $0.json)] } ?? [])).serialized(pretty: false)
     }
 
     /// Decodes a record line (`source` names it in errors).
@@ -309,6 +318,8 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
         let agent = try record.string("agent", expected: "an agent spec")
         let seed = try record.seed()
         let config = try record.config(BreakoutConfig.self)
+        let rules = try record.rules()
+        let played = try rules?.config(on: config, seed: seed, source: source) ?? config
         let end = try record.end(try? record.string("end"))
         var events = BreakoutEvents()
         events.ballsLost = Int32(clamping: (try? record.int("ballsLost")) ?? 0)
@@ -319,20 +330,21 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
                                      result: BreakoutEpisode(index: (try? record.int("episode")) ?? 0, seed: seed,
                                                              score: try record.int("score"), steps: try record.int("steps"),
                                                              end: end, levelsCleared: Int(events.levelsCleared),
-                                                             livesLost: Int(events.livesLost), events: events))
+                                                             livesLost: Int(events.livesLost), events: events),
+                                     rules: rules, played: played)
     }
 
     /// Plays the recorded episode again (by ``Matches``, the agent batched).
     /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when the agent faults.
     public func replay() throws -> BreakoutEpisode {
         let spec = try AgentSpec.parse(agent)
-        try Breakout.check(spec, config: config)
+        try Breakout.check(spec, config: played)
         let seed = result.seed
-        var played = try Matches.play(Breakout.self, config: config, roster: [spec], count: 1, slots: 1,
-                                      runner: ParallelRunner(workers: 1),
-                                      game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
-        played.index = episode
-        return played
+        var episode = try Matches.play(Breakout.self, config: played, roster: [spec], count: 1, slots: 1,
+                                       runner: ParallelRunner(workers: 1),
+                                       game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
+        episode.index = self.episode
+        return episode
     }
 }
 

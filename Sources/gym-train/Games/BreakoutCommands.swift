@@ -49,7 +49,7 @@ extension Breakout: CommandGame {
 
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Breakout> {
         let record = try BreakoutEpisodeRecord.decode(line, source: source)
-        return Replay(config: record.config, seed: record.result.seed, seats: [record.agent],
+        return Replay(config: record.played, seed: record.result.seed, seats: [record.agent],
                       label: "episode \(record.episode)", expected: record.result, runInfo: [])
     }
 

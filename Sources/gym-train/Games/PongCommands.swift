@@ -59,7 +59,7 @@ extension Pong: CommandGame {
 
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Pong> {
         let record = try PongMatchRecord.decode(line, source: source)
-        return Replay(config: record.config, seed: record.result.seed, seats: [record.bottom, record.top],
+        return Replay(config: record.played, seed: record.result.seed, seats: [record.bottom, record.top],
                       label: "match \(record.match)", expected: record.result, runInfo: [("replayOf", record.json)])
     }
 

@@ -1,0 +1,78 @@
+import Testing
+import Gym
+@testable import Agents
+
+/// Records of episodes played under a variant set carry their rules
+/// (``RecordedRules``): the recorded episode replays bit for bit under them,
+/// and a forged or mismatched rules entry is refused with one line.
+@Suite struct RecordedRulesTests {
+    static func drawn<C: VariantConfig>(_: C.Type, seed: UInt64) throws -> (base: C, rules: RecordedRules, played: C) {
+        let base = try C.preset("classic")
+        let file = RecordedRules.shippedFile(game: C.gameName)
+        let set = try VariantFile<C>.decode(ShippedVariants.text(game: C.gameName) ?? "", source: file).set("train", source: file)
+        let (variant, played) = try RuleContext(base: base, set: set, visible: false, source: "test").rules(episodeSeed: seed)
+        return (base, RecordedRules(set: "train", file: file, version: 1, variant: variant), played)
+    }
+
+    @Test func aBreakoutEpisodeUnderDrawnRulesReplaysBitForBit() throws {
+        let seed = Seeds.episode(runSeed: 3, index: 2)
+        let (base, rules, played) = try Self.drawn(BreakoutConfig.self, seed: seed)
+        #expect(played != base)
+        let result = try Matches.play(Breakout.self, config: played, roster: [try AgentSpec.parse("tracker")], count: 1,
+                                      runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
+        let record = BreakoutEpisodeRecord(agent: "tracker", episode: 2, config: base, result: result, rules: rules, played: played)
+        let decoded = try BreakoutEpisodeRecord.decode(record.line, source: "episodes.jsonl:2")
+        #expect(decoded.played == played && decoded.rules?.variant.name == "train~")
+        var replayed = try decoded.replay()
+        replayed.index = result.index
+        #expect(replayed == result)
+        // Without its rules the line plays the base rules: another episode.
+        let plain = BreakoutEpisodeRecord(agent: "tracker", episode: 2, config: base, result: result)
+        #expect(try BreakoutEpisodeRecord.decode(plain.line, source: "x").replay().steps != result.steps)
+    }
+
+    @Test func aPongGameUnderDrawnRulesReplaysBitForBit() throws {
+        let seed = Seeds.episode(runSeed: 5, index: 0)
+        let (base, rules, played) = try Self.drawn(PongConfig.self, seed: seed)
+        let roster = [try AgentSpec.parse("tracker"), try AgentSpec.parse("tracker:noise=2")]
+        let result = try Matches.play(Pong.self, config: played, roster: roster, count: 1, runner: ParallelRunner(workers: 1),
+                                      game: { _ in SeatedGame(seed: seed, seats: [0, 1]) })[0]
+        let record = PongMatchRecord(match: 0, pairing: 0, pair: 0, bottom: "tracker", top: "tracker:noise=2", config: base,
+                                     result: result, rules: rules, played: played)
+        let decoded = try PongMatchRecord.decode(record.line, source: "matches.jsonl:0")
+        #expect(decoded.played == played && decoded.result == record.result && decoded.rules?.set == "train")
+        #expect(try decoded.replay() == result)
+        let plain = PongMatchRecord(match: 0, pairing: 0, pair: 0, bottom: "tracker", top: "tracker:noise=2", config: base,
+                                    result: result)
+        #expect(try PongMatchRecord.decode(plain.line, source: "x").replay() != result)
+    }
+
+    /// A forged entry: another draw's values, a value out of range, a key that is not a rule.
+    @Test func aForgedOrMismatchedRulesEntryIsRefusedWithOneLine() throws {
+        let seed = Seeds.episode(runSeed: 3, index: 2)
+        let (base, rules, played) = try Self.drawn(BreakoutConfig.self, seed: seed)
+        let result = BreakoutEpisode(index: 2, seed: seed, score: 0, steps: 1, end: .none, levelsCleared: 0, livesLost: 0,
+                                     events: BreakoutEvents())
+        func refusal(_ edit: (inout RuleVariant) -> Void, name: String? = nil) -> String? {
+            var forged = rules
+            edit(&forged.variant)
+            if let name { forged.variant.name = name }
+            let line = BreakoutEpisodeRecord(agent: "tracker", episode: 2, config: base, result: result, rules: forged,
+                                             played: played).line
+            do {
+                _ = try BreakoutEpisodeRecord.decode(line, source: "episodes.jsonl:2")
+                return nil
+            } catch { return error.description }
+        }
+        #expect(refusal { _ in } == nil)
+        let other = try Self.drawn(BreakoutConfig.self, seed: seed &+ 1).rules.variant
+        let mismatch = refusal { $0.values = other.values }
+        #expect(mismatch?.contains("are not what set \"train\" of Configs/variants/breakout.json (shipped) draws for seed \(seed)") == true,
+                "\(mismatch ?? "accepted")")
+        let range = refusal({ $0.values[0].value = .number(500) }, name: "wide")
+        #expect(range?.contains("\"paddleWidth\" = 500 is out of range") == true, "\(range ?? "accepted")")
+        let key = refusal({ $0.values.append(.init(key: "brickRows", value: .number(3))) }, name: "more-rows")
+        #expect(key?.contains("unknown key \"brickRows\"") == true, "\(key ?? "accepted")")
+        for text in [mismatch, range, key] { #expect(text?.contains("\n") == false) }
+    }
+}
