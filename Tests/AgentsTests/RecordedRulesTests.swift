@@ -18,8 +18,10 @@ import Gym
         let seed = Seeds.episode(runSeed: 3, index: 2)
         let (base, rules, played) = try Self.drawn(BreakoutConfig.self, seed: seed)
         #expect(played != base)
-        let result = try Matches.play(Breakout.self, config: played, roster: [try AgentSpec.parse("tracker")], count: 1,
-                                      runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
+        // As a tournament under the set plays it: the agent made for the base rules, the game under the drawn ones.
+        let result = try Matches.play(Breakout.self, config: base, roster: [try AgentSpec.parse("tracker")], count: 1,
+                                      runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0]) },
+                                      rules: { _ in played })[0]
         let record = BreakoutEpisodeRecord(agent: "tracker", episode: 2, config: base, result: result, rules: rules, played: played)
         let decoded = try BreakoutEpisodeRecord.decode(record.line, source: "episodes.jsonl:2")
         #expect(decoded.played == played && decoded.rules?.variant.name == "train~")
@@ -35,8 +37,8 @@ import Gym
         let seed = Seeds.episode(runSeed: 5, index: 0)
         let (base, rules, played) = try Self.drawn(PongConfig.self, seed: seed)
         let roster = [try AgentSpec.parse("tracker"), try AgentSpec.parse("tracker:noise=2")]
-        let result = try Matches.play(Pong.self, config: played, roster: roster, count: 1, runner: ParallelRunner(workers: 1),
-                                      game: { _ in SeatedGame(seed: seed, seats: [0, 1]) })[0]
+        let result = try Matches.play(Pong.self, config: base, roster: roster, count: 1, runner: ParallelRunner(workers: 1),
+                                      game: { _ in SeatedGame(seed: seed, seats: [0, 1]) }, rules: { _ in played })[0]
         let record = PongMatchRecord(match: 0, pairing: 0, pair: 0, bottom: "tracker", top: "tracker:noise=2", config: base,
                                      result: result, rules: rules, played: played)
         let decoded = try PongMatchRecord.decode(record.line, source: "matches.jsonl:0")
@@ -53,10 +55,11 @@ import Gym
         let (base, rules, played) = try Self.drawn(BreakoutConfig.self, seed: seed)
         let result = BreakoutEpisode(index: 2, seed: seed, score: 0, steps: 1, end: .none, levelsCleared: 0, livesLost: 0,
                                      events: BreakoutEvents())
-        func refusal(_ edit: (inout RuleVariant) -> Void, name: String? = nil) -> String? {
+        /// The refusal of `rules` edited (and said to come from `file`, which no draw check knows).
+        func refusal(_ edit: (inout RuleVariant) -> Void, file: String? = nil) -> String? {
             var forged = rules
             edit(&forged.variant)
-            if let name { forged.variant.name = name }
+            if let file { forged.file = file }
             let line = BreakoutEpisodeRecord(agent: "tracker", episode: 2, config: base, result: result, rules: forged,
                                              played: played).line
             do {
@@ -69,10 +72,12 @@ import Gym
         let mismatch = refusal { $0.values = other.values }
         #expect(mismatch?.contains("are not what set \"train\" of Configs/variants/breakout.json (shipped) draws for seed \(seed)") == true,
                 "\(mismatch ?? "accepted")")
-        let range = refusal({ $0.values[0].value = .number(500) }, name: "wide")
+        let wide = refusal { $0.values[0].value = .number(500) }
+        #expect(wide?.contains("are not what set \"train\"") == true, "\(wide ?? "accepted")")
+        let range = refusal({ $0.values[0].value = .number(500) }, file: "my-variants.json")
         #expect(range?.contains("\"paddleWidth\" = 500 is out of range") == true, "\(range ?? "accepted")")
-        let key = refusal({ $0.values.append(.init(key: "brickRows", value: .number(3))) }, name: "more-rows")
+        let key = refusal({ $0.values.append(.init(key: "brickRows", value: .number(3))) }, file: "my-variants.json")
         #expect(key?.contains("unknown key \"brickRows\"") == true, "\(key ?? "accepted")")
-        for text in [mismatch, range, key] { #expect(text?.contains("\n") == false) }
+        for text in [mismatch, wide, range, key] { #expect(text?.contains("\n") == false) }
     }
 }

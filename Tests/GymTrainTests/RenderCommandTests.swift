@@ -54,8 +54,9 @@ import Testing
         let set = try VariantFile<BreakoutConfig>.decode(ShippedVariants.breakout, source: file).set("train", source: file)
         let context = try RuleContext(base: base, set: set, visible: false, source: "test")
         let (variant, played) = context.rules(episodeSeed: seed)
-        let result = try Matches.play(Breakout.self, config: played, roster: [try AgentSpec.parse("tracker")], count: 1,
-                                      runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
+        let result = try Matches.play(Breakout.self, config: base, roster: [try AgentSpec.parse("tracker")], count: 1,
+                                      runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0]) },
+                                      rules: { _ in played })[0]
         let rules = RecordedRules(set: "train", file: file, version: 1, variant: variant)
         let line = BreakoutEpisodeRecord(agent: "tracker", episode: 1, config: base, result: result, rules: rules,
                                          played: played).line

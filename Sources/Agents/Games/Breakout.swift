@@ -239,13 +239,14 @@ public enum BreakoutDuplicate {
     /// of (seed, g) alone, so any slice (a shard) plays what the whole run plays.
     public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                             games: Range<Int>, runner: ParallelRunner, path: RolloutPath = .automatic,
-                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
+                            progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> BreakoutConfig?)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
         let first = games.lowerBound
         let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
                                 path: path, runner: runner, game: { offset in
             let job = first + offset
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
-        }, progress: progress)
+        }, progress: progress, rules: rules)
         return flat.enumerated().map { offset, episode in
             var e = episode
             e.index = (first + offset) % episodes
@@ -334,15 +335,20 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
                                      rules: rules, played: played)
     }
 
-    /// Plays the recorded episode again (by ``Matches``, the agent batched).
+    /// Plays the recorded episode again (by ``Matches``, the agent batched):
+    /// under `rules` the game plays `played` and the agent is made for
+    /// `config`, as the tournament made it.
     /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when the agent faults.
     public func replay() throws -> BreakoutEpisode {
         let spec = try AgentSpec.parse(agent)
-        try Breakout.check(spec, config: played)
-        let seed = result.seed
-        var episode = try Matches.play(Breakout.self, config: played, roster: [spec], count: 1, slots: 1,
+        try Breakout.check(spec, config: config)
+        let seed = result.seed, played = self.played
+        var perGame: (@Sendable (UInt64) -> BreakoutConfig?)?
+        if rules != nil { perGame = { _ in played } }
+        var episode = try Matches.play(Breakout.self, config: config, roster: [spec], count: 1, slots: 1,
                                        runner: ParallelRunner(workers: 1),
-                                       game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
+                                       game: { _ in SeatedGame(seed: seed, seats: [0]) },
+                                       rules: perGame)[0]
         episode.index = self.episode
         return episode
     }

@@ -75,15 +75,18 @@ public enum ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The rules of an episode played under a variant set, as its record holds
 /// them (`rules`): the set, the variant file it came from and the variant's
 /// values, applied on the record's `config` (the base rules) to give the
-/// rules the episode played.
+/// rules the episode played. Its agents were made for `config` (a tracker
+/// knows the base rules), as the slot engine makes them; a replay makes
+/// them so again.
 ///
 /// ```json
 /// "rules": { "set": "train", "file": "Configs/variants/pong.json (shipped)", "version": 1,
 ///            "variant": "train~", "values": { "paddleWidth": 61.7, … } }
 /// ```
-/// A drawn variant (named `<set>~`) of a shipped set must be the one the set
-/// draws for the record's seed (``VariantSet/draw(episodeSeed:)``), so a
-/// forged or mismatched entry is refused, not replayed under other rules.
+/// The variant is the one its set draws for the record's seed
+/// (``VariantSet/draw(episodeSeed:)``); for a set of a shipped file that is
+/// checked, so a forged or mismatched entry is refused, not replayed under
+/// other rules.
 public struct RecordedRules: Equatable, Sendable {
     public var set: String
     /// The variant file's source (its path, or the shipped file's name) and version.
@@ -105,14 +108,13 @@ public struct RecordedRules: Equatable, Sendable {
     /// The rules the episode played: the values on `base`, checked like a
     /// config, and a drawn variant of a shipped set checked against its draw for `seed`.
     func config<C: VariantConfig>(on base: C, seed: UInt64, source: String) throws(ReplayError) -> C {
-        if file == Self.shippedFile(game: C.gameName), variant.name == set + "~",
-           let text = ShippedVariants.text(game: C.gameName),
+        if file == Self.shippedFile(game: C.gameName), let text = ShippedVariants.text(game: C.gameName),
            let shipped = try? VariantFile<C>.decode(text, source: file).set(set, source: file) {
             let drawn = shipped.draw(episodeSeed: seed)
             func floats(_ v: RuleVariant) -> [String: Float] {
                 Dictionary(uniqueKeysWithValues: v.values.map { ($0.key, Float($0.value.numeric ?? .nan)) })
             }
-            guard floats(drawn) == floats(variant) else {
+            guard floats(drawn) == floats(variant), drawn.name == variant.name else {
                 throw .malformed(source: source, message: "\"rules\" \(variant.assignments) are not what set \"\(set)\" of \(file) draws for seed \(seed) (\(drawn.assignments)); a record's rules must be its episode's")
             }
         }

@@ -37,31 +37,35 @@ public enum Matches {
     ///     every other path is the slot engine, where agents act batched.
     ///   - slots: episodes each worker steps together on the batched path, at least 1.
     ///   - progress: called after each finished episode, from worker threads.
+    ///   - rules: the rules of the episode seeded `s` (nil, or a nil result: `config`), e.g.
+    ///     ``EpisodeRules/draw`` of a variant set.
     /// - Returns: episode `g`'s record at index `g`.
     /// - Throws: the first ``AgentFault`` of an agent (the run stops).
     public static func play<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int = defaultSlots, path: RolloutPath = .automatic,
                                              runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [G.Record] {
+                                             progress: (@Sendable () -> Void)? = nil,
+                                             rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) -> [G.Record] {
         precondition(slots >= 1, "slots must be at least 1")
         if path == .oneByOne {
             return playOneByOne(G.self, config: config, roster: roster, count: count, runner: runner, game: game,
-                                progress: progress)
+                                progress: progress, rules: rules)
         }
         return try playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
-                           game: game, progress: progress)
+                           game: game, progress: progress, rules: rules)
     }
 
     /// The reference: each episode alone (``PlayableGame/playAlone(config:seed:agents:)``).
     static func playOneByOne<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                               runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                              progress: (@Sendable () -> Void)? = nil) -> [G.Record] {
+                                              progress: (@Sendable () -> Void)? = nil,
+                                              rules: (@Sendable (UInt64) -> G.Config?)? = nil) -> [G.Record] {
         runner.map(count: count, makeWorker: { _ in
             (0 ..< G.seats).map { _ in roster.map { G.makeAgent($0, config: config) } }
         }, job: { players, g in
             let spec = game(g)
             var seated = (0 ..< G.seats).map { s in players[s][spec.seats[s]] }
-            let record = G.playAlone(config: config, seed: spec.seed, agents: &seated)
+            let record = G.playAlone(config: rules?(spec.seed) ?? config, seed: spec.seed, agents: &seated)
             for s in 0 ..< G.seats { players[s][spec.seats[s]] = seated[s] }
             return record
         }, progress: progress)
@@ -71,7 +75,8 @@ public enum Matches {
     static func playBatched<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int, runner: ParallelRunner,
                                              game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [G.Record] {
+                                             progress: (@Sendable () -> Void)? = nil,
+                                             rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) -> [G.Record] {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<G.Record?>.allocate(capacity: count)
         results.initialize(repeating: nil)
@@ -83,7 +88,7 @@ public enum Matches {
         try SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) {
             (n, vector) throws(AgentFault) in
             try MatchWork<G>(config: config, roster: roster, slots: n, vector: vector, game: game, results: shared,
-                             progress: progress)
+                             progress: progress, rules: rules)
         }
         return (0 ..< count).map { g in
             guard let record = results[g] else { preconditionFailure("episode \(g) was not played") }
@@ -107,10 +112,11 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     let game: @Sendable (Int) -> SeatedGame
     let results: SlotPointer<G.Record?>
     let progress: (@Sendable () -> Void)?
+    let episodeRules: (@Sendable (UInt64) -> G.Config?)?
 
     init(config: G.Config, roster: [AgentSpec], slots: Int, vector: G.Vector,
          game: @escaping @Sendable (Int) -> SeatedGame, results: SlotPointer<G.Record?>,
-         progress: (@Sendable () -> Void)?) throws(AgentFault) {
+         progress: (@Sendable () -> Void)?, rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) {
         seats = G.seats
         rosterCount = roster.count
         observationCount = G.policyTarget(config).inputs
@@ -122,6 +128,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         self.game = game
         self.results = results
         self.progress = progress
+        episodeRules = rules
     }
 
     deinit {
@@ -139,6 +146,8 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         for s in 0 ..< seats { seating[i * seats + s] = spec.seats[s] }
         return spec.seed
     }
+
+    func rules(slot _: Int, seed: UInt64) -> G.Config? { episodeRules?(seed) }
 
     func started(slot i: Int, vector: G.Vector, seed: UInt64) throws(AgentFault) {
         for s in 0 ..< seats { try players.start(seating[i * seats + s], slot: i, seat: s, seed: Seeds.agent(seed, seat: s)) }

@@ -1,3 +1,4 @@
+import Agents
 import Gym
 
 /// The text of a game's variant file and the name its errors give it: the
@@ -22,7 +23,7 @@ struct VariantText {
         guard let shipped = ShippedVariants.text(game: game) else {
             throw CLIError("\(game) ships no variant file; give \(option) FILE")
         }
-        source = "Configs/variants/\(game).json (shipped)"
+        source = RecordedRules.shippedFile(game: game)
         text = shipped
     }
 

@@ -86,14 +86,18 @@ public struct PongMatchRecord: Equatable, Sendable {
     }
 
     /// Plays the recorded game again from its seed, config and agents (by
-    /// ``Matches``, agents batched).
+    /// ``Matches``, agents batched): under `rules` the game plays `played`
+    /// and the agents are made for `config`, as the tournament made them.
     /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when an agent faults.
     public func replay() throws -> PongMatchResult {
         let bottomSpec = try AgentSpec.parse(bottom), topSpec = try AgentSpec.parse(top)
-        try Pong.check(bottomSpec, config: played)
-        try Pong.check(topSpec, config: played)
-        let seed = result.seed
-        return try Matches.play(Pong.self, config: played, roster: [bottomSpec, topSpec], count: 1, slots: 1,
-                                runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0, 1]) })[0]
+        try Pong.check(bottomSpec, config: config)
+        try Pong.check(topSpec, config: config)
+        let seed = result.seed, played = self.played
+        var perGame: (@Sendable (UInt64) -> PongConfig?)?
+        if rules != nil { perGame = { _ in played } }
+        return try Matches.play(Pong.self, config: config, roster: [bottomSpec, topSpec], count: 1, slots: 1,
+                                runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0, 1]) },
+                                rules: perGame)[0]
     }
 }

@@ -41,15 +41,15 @@ public enum PongTournament {
     /// Plays the games `games` of `schedule` (a slice, for sequential tests
     /// that play batch by batch); results in game order.
     public static func play(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
-                            games: Range<Int>, runner: ParallelRunner,
-                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [PongTournamentGame] {
+                            games: Range<Int>, runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> PongConfig?)? = nil) throws(AgentFault) -> [PongTournamentGame] {
         precondition(agents.count == schedule.agentCount, "one spec per scheduled agent")
         let first = games.lowerBound
         let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
                                    game: { offset in
             let slot = schedule.slot(first + offset)
             return SeatedGame(seed: schedule.pairSeed(slot.pair), seats: slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b])
-        }, progress: progress)
+        }, progress: progress, rules: rules)
         return matches.enumerated().map { offset, result in
             PongTournamentGame(slot: schedule.slot(first + offset), result: result)
         }
