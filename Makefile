@@ -184,7 +184,8 @@ example-ppo: setup
 # with its `trainers` extra), then python/tests_trainers (one test per client
 # and check, short learning runs) and every code block of docs/python.md
 # (PBGYM_DOC_BLOCKS=trainers: the shell blocks marked to run here too, and a
-# Python block whose client is missing fails); the matrix is
+# Python block whose client is missing fails) and the torch agent tests of
+# python/tests/test_agents.py (skipped by make test); the matrix is
 # printed as docs/python.md's table (and kept in $(MATRIX)). torch: the
 # CPU-only wheel when pip's local wheel folder (TORCH_WHEELS) holds one, else
 # PyPI's default wheel (about 3 GB with CUDA libraries the tests never use).
@@ -200,7 +201,9 @@ test-trainers: setup
 	$(TRAINERS_VENV)/bin/python -m pip install -q "$(TORCH)"
 	$(TRAINERS_VENV)/bin/python -m pip install -q "./python[trainers]"
 	mkdir -p Results && rm -f $(MATRIX)
-	PBGYM_MATRIX=$(CURDIR)/$(MATRIX) PBGYM_DOC_BLOCKS=trainers $(TRAINERS_VENV)/bin/pytest -q -p no:cacheprovider python/tests_trainers python/tests/test_docs.py
+	PBGYM_MATRIX=$(CURDIR)/$(MATRIX) PBGYM_DOC_BLOCKS=trainers $(TRAINERS_VENV)/bin/pytest -q -p no:cacheprovider python/tests_trainers python/tests/test_docs.py \
+	  python/tests/test_agents.py::test_torch_module_is_served_under_no_grad \
+	  python/tests/test_agents.py::test_a_torch_module_plays_the_builtin_policys_games_through_serve
 	$(TRAINERS_VENV)/bin/python python/tests_trainers/matrix.py $(MATRIX)
 
 clean:

@@ -54,7 +54,12 @@ let package = Package(
         // Pure game environments: no printing, no threads, no process exit.
         .target(name: "Gym", swiftSettings: hostCPU),
         // Agents, training, and the one parallel runner.
-        .target(name: "Agents", dependencies: ["Gym", "CBLAS"], swiftSettings: hostCPU),
+        .target(name: "Agents", dependencies: ["Gym", "CBLAS", "AgentSpawn"], swiftSettings: hostCPU),
+        // How a library inside another program's process (libpbgym in
+        // Python) starts external agents: fork/exec from a thread of its own,
+        // tied to the host's life, no signal handler installed (C: the code
+        // between fork and exec must be async-signal-safe).
+        .target(name: "AgentSpawn"),
         // Counts heap allocations (a malloc replacement forwarding to glibc's);
         // linked only into gym-train (for `bench`) and the tests.
         .target(name: "MallocCounter"),

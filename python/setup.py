@@ -122,6 +122,10 @@ class BuildWithSwift(build_py):
         for game in ("pong", "breakout"):
             shutil.copy2(docs / f"{game}.md", target / "spec" / f"{game}.md")
         (target / "bin").mkdir(exist_ok=True)
+        # A build folder reused from an earlier build may hold tuned copies this build does not
+        # make (PBGYM_CPU_LEVELS=none, PBGYM_PREBUILT): the loader prefers them, so none may stay.
+        for stale in [*target.glob("libpbgym-x86-64-v*.so"), *(target / "bin").glob("gym-train-x86-64-v*")]:
+            stale.unlink()
         gym_train = build_gym_train()
         if gym_train is not None:
             shutil.copy2(gym_train, target / "bin" / "gym-train")

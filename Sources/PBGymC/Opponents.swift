@@ -5,6 +5,12 @@ import Gym
 /// single-agent Pong, named by an agent spec as on the command line, as one
 /// batched agent (``BatchAgent``) playing the opponent's seat of every game
 /// of the session's batch: one call per step over all the games.
+///
+/// The caller named the spec in code, so an external agent (`process:`) is
+/// started: one process per session, started as a library inside the
+/// caller's process does (``AgentChildren/useEmbedded()``: no signal handler
+/// of the host's is touched; the process dies with the host) and told
+/// goodbye when the session is destroyed.
 final class Opponents {
     let agent: any BatchAgent
     let count: Int
@@ -19,8 +25,9 @@ final class Opponents {
     /// seat `side` of every game of `batch`.
     init(spec: String, config: PongConfig, batch: PongBatch, side: PongSide) throws(ABIError) {
         let parsed: AgentSpec
+        AgentChildren.useEmbedded()
         do {
-            parsed = try AgentSpec.parse(spec)
+            parsed = try AgentSpec.parse(spec, commandLine: true)
             try Pong.check(parsed, config: config)
         } catch { throw ABIError(.badConfig, "config: opponent: \(error.description)") }
         count = batch.count

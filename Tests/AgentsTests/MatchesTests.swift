@@ -144,21 +144,35 @@ import Gym
         }
     }
 
-    @Test func everyEpisodeIsCountedOnceByProgress() throws {
+    /// Every finished episode reaches the sink once, with its index and the
+    /// record the call returns at that index (what a run's journal appends).
+    @Test(arguments: [RolloutPath.automatic, .oneByOne])
+    func everyEpisodeReachesTheSinkOnceWithItsRecord(path: RolloutPath) throws {
         let config = Self.pongConfigs()[0].1
         let roster = try Self.pongRoster(config)
-        let counter = ProgressTally()
-        let got = try Matches.playBatched(Pong.self, config: config, roster: roster, count: 11, slots: 4,
-                                      runner: ParallelRunner(workers: 2), game: { g in
+        let counter = ProgressTally(), sink = RecordSink<PongMatchResult>()
+        let got = try Matches.play(Pong.self, config: config, roster: roster, count: 11, slots: 4, path: path,
+                                   runner: ParallelRunner(workers: 2), game: { g in
             Self.game(g, rosterCount: roster.count, seats: 2)
-        }, progress: { counter.add() })
+        }, progress: { counter.add() }, finished: { sink.add($0, $1) })
         #expect(got.map(\.seed) == (0 ..< 11).map { Seeds.episode(runSeed: 99, index: $0) })
         #expect(counter.value == 11)
+        let seen = sink.values
+        #expect(seen.map(\.0).sorted() == Array(0 ..< 11))
+        for (g, record) in seen { #expect(record == got[g], "episode \(g)") }
         #expect(try Matches.playBatched(Pong.self, config: config, roster: roster, count: 0, slots: 4,
                                     runner: ParallelRunner(workers: 2)) { g in
             Self.game(g, rosterCount: roster.count, seats: 2)
         }.isEmpty)
     }
+}
+
+/// Thread-safe (index, record) pairs in the order a sink received them.
+final class RecordSink<R>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pairs: [(Int, R)] = []
+    func add(_ g: Int, _ r: R) { lock.withLock { pairs.append((g, r)) } }
+    var values: [(Int, R)] { lock.withLock { pairs } }
 }
 
 /// A thread-safe tally for progress callbacks.

@@ -49,6 +49,43 @@ import Gym
         #expect(try PongMatchRecord.decode(plain.line, source: "x").replay() != result)
     }
 
+    /// A line of an external agent under a variant set carries both: the
+    /// program right after the agent spec, the rules last; it decodes to the
+    /// same record, and the built-in fields keep their places.
+    @Test func aRecordCarriesAnAgentProgramAndItsRulesInAFixedOrder() throws {
+        let seed = Seeds.episode(runSeed: 3, index: 2)
+        let program = JSONValue.object([("name", .string("C")), ("file", .string("agents/c.sh")), ("sha256", .string("ab12"))])
+        let (base, rules, played) = try Self.drawn(BreakoutConfig.self, seed: seed)
+        let result = BreakoutEpisode(index: 2, seed: seed, score: 3, steps: 40, end: .stepLimit, levelsCleared: 0, livesLost: 0,
+                                     events: BreakoutEvents())
+        let episode = BreakoutEpisodeRecord(agent: "process:cmd=c.sh,name=C", episode: 2, config: base, result: result,
+                                            program: program, rules: rules, played: played)
+        let line = episode.line
+        let keys = ["\"agent\"", "\"program\"", "\"episode\"", "\"config\"", "\"rules\""]
+        let places = keys.map { line.range(of: $0)?.lowerBound }
+        #expect(!places.contains(nil) && places.map { $0! } == places.map { $0! }.sorted(), "\(line)")
+        let back = try BreakoutEpisodeRecord.decode(line, source: "episodes.jsonl:2")
+        #expect(back.program == program)
+        #expect(back.rules?.variant.name == rules.variant.name)
+        #expect(back.played == played)
+        #expect(back.line == line)
+
+        let (pongBase, pongRules, pongPlayed) = try Self.drawn(PongConfig.self, seed: seed)
+        let game = PongMatchResult(seed: seed, scoreBottom: 1, scoreTop: 2, steps: 90, end: .stepLimit, hitsBottom: 0, hitsTop: 0,
+                                   receiverPoints: 0, pointSpeedSum: 0)
+        let match = PongMatchRecord(match: 4, pairing: 1, pair: 2, bottom: "tracker", top: "process:cmd=c.sh,name=C",
+                                    config: pongBase, result: game, topProgram: program, rules: pongRules, played: pongPlayed)
+        let pongLine = match.line
+        let pongKeys = ["\"top\"", "\"topProgram\"", "\"scoreBottom\"", "\"config\"", "\"rules\""]
+        let pongPlaces = pongKeys.map { pongLine.range(of: $0)?.lowerBound }
+        #expect(!pongPlaces.contains(nil) && pongPlaces.map { $0! } == pongPlaces.map { $0! }.sorted(), "\(pongLine)")
+        #expect(!pongLine.contains("bottomProgram"))
+        let pongBack = try PongMatchRecord.decode(pongLine, source: "matches.jsonl:4")
+        #expect(pongBack.topProgram == program && pongBack.bottomProgram == nil && pongBack.result == game)
+        #expect(pongBack.played == pongPlayed && pongBack.rules?.set == "train")
+        #expect(pongBack.line == pongLine)
+    }
+
     /// A forged entry: another draw's values, a value out of range, a key that is not a rule.
     @Test func aForgedOrMismatchedRulesEntryIsRefusedWithOneLine() throws {
         let seed = Seeds.episode(runSeed: 3, index: 2)

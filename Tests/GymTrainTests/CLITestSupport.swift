@@ -67,12 +67,12 @@ final class HeldRun {
     }
 
     /// Reads stderr until the hold line (true) or its end (false: the run ended first).
-    func waitForHold() -> Bool {
+    func waitForHold(_ marker: String = "gym-train: holding at iteration") -> Bool {
         while true {
             let chunk = err.fileHandleForReading.availableData
             if chunk.isEmpty { return false }
             seen.append(chunk)
-            if String(decoding: seen, as: UTF8.self).contains("gym-train: holding at iteration") { return true }
+            if String(decoding: seen, as: UTF8.self).contains(marker) { return true }
         }
     }
 

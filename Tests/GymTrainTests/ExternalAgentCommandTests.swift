@@ -150,6 +150,30 @@ extension ExternalAgentCommandTests {
         #expect(sweep.status == 0, "\(sweep.stderr)")
     }
 
+    /// A record keeps an external agent's name, agent file and the file's
+    /// SHA-256 (what `sha256sum` prints); a built-in agent's side has none.
+    @Test func matchRecordsKeepTheAgentFileAndItsSha256() throws {
+        let dir = GymTrainProcess.temporaryFolder("agent-hash")
+        let file = try Self.agentFile([try Self.agent("constant_agent"), "2"], extra: #", "name": "K""#)
+        let run = dir.appendingPathComponent("run")
+        let t = try GymTrainProcess.run(["tournament", "--agent", "process:\(file)", "--agent", "random", "--pairs", "1",
+                                         "--out", run.path])
+        #expect(t.status == 0, "\(t.stderr)")
+        let sum = Process()
+        sum.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sum.arguments = ["sha256sum", file]
+        let pipe = Pipe()
+        sum.standardOutput = pipe
+        try sum.run()
+        let digest = String(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64))
+        sum.waitUntilExit()
+        let program = #"{"name":"K","file":"\#(file)","sha256":"\#(digest)"}"#
+        let lines = try String(contentsOf: run.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains(#""bottomProgram":\#(program),"#) && !lines[0].contains("topProgram"), "\(lines[0])")
+        #expect(lines[1].contains(#""topProgram":\#(program),"#) && !lines[1].contains("bottomProgram"), "\(lines[1])")
+    }
+
     @Test func sprtPrintsTheFastchessReportLine() throws {
         let dir = GymTrainProcess.temporaryFolder("sprt-line")
         let out = try GymTrainProcess.run(["tournament", "--mode", "sprt", "--candidate", "tracker:noise=2",
@@ -225,9 +249,106 @@ struct ExternalAgentEquivalenceTests {
             #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("agents").path) || what.contains("merged"),
                     "\(what): no agents/ logs")
             for name in files {
+                // An external agent's records also keep its name and agent file (topProgram, bottomProgram).
                 let got = try Self.text(url, name).replacingOccurrences(of: external, with: builtIn)
+                    .replacingOccurrences(of: #""(bottom|top)Program":\{[^}]*\},"#, with: "", options: .regularExpression)
                 #expect(got == (try Self.text(reference, name)), "\(command) \(what): \(name) differs from the built-in agent's")
             }
+        }
+    }
+}
+
+/// `train` with external opponents and evaluation opponents: each worker
+/// starts its own process; the C agent playing `constant`'s policy trains
+/// the weights the built-in gives, for 1 and 2 workers; a config file's
+/// external agent starts only with --allow-agent-programs.
+struct ExternalAgentTrainTests {
+    @Test func trainingAgainstTheCAgentEqualsTrainingAgainstTheBuiltInPolicy() throws {
+        let dir = GymTrainProcess.temporaryFolder("train-ext")
+        let config = dir.appendingPathComponent("t.json").path
+        try #"{ "preset": "smoke", "iterations": 2, "episodeSteps": 300, "evalEpisodes": 2, "evalSteps": 300 }"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let agent = try ExternalAgentCommandTests.agent("constant_agent")
+        func train(_ opponent: String, _ evalOpponent: String, workers: Int, name: String) throws -> [String: String] {
+            let out = dir.appendingPathComponent(name)
+            let r = try GymTrainProcess.run(["train", "--config", config, "--opponent", opponent, "--eval-opponent", evalOpponent,
+                                             "--workers", "\(workers)", "--out", out.path])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            var files = try KillResumeTests.comparableFiles(out)
+            // config.json and checkpoint.json's trainConfigHash name the opponents as given.
+            files["config.json"] = nil
+            files["checkpoint.json"] = files["checkpoint.json"]?.replacingOccurrences(
+                of: #""trainConfigHash": "[0-9a-f]+""#, with: "\"trainConfigHash\": \"-\"", options: .regularExpression)
+            return files
+        }
+        let reference = try train("constant:action=1,name=K", "constant:action=2,name=K2", workers: 1, name: "builtin")
+        for workers in [1, 2] {
+            let got = try train("process:cmd=\(agent) 1,name=K", "process:cmd=\(agent) 2,name=K2", workers: workers,
+                                name: "external-w\(workers)")
+            #expect(got.keys.sorted() == reference.keys.sorted())
+            for name in reference.keys.sorted() {
+                #expect(got[name] == reference[name], "\(workers) workers: \(name) differs from the built-in opponent's run")
+            }
+            let logs = CLI.files(in: dir.appendingPathComponent("external-w\(workers)/agents"))
+            #expect(logs.contains { $0.hasPrefix("K-") } && logs.contains { $0.hasPrefix("K2-") }, "\(logs)")
+        }
+
+        let fileConfig = dir.appendingPathComponent("f.json").path
+        try #"{ "preset": "smoke", "iterations": 1, "episodeSteps": 100, "evalEpisodes": 1, "evalSteps": 100, "opponent": "process:cmd=\#(agent) 1,name=K" }"#
+            .write(toFile: fileConfig, atomically: true, encoding: .utf8)
+        let refused = try GymTrainProcess.run(["train", "--config", fileConfig, "--out", dir.appendingPathComponent("f1").path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("agent K: was read from a file") && refused.stderr.contains("--allow-agent-programs"),
+                "\(refused.stderr)")
+        let allowed = try GymTrainProcess.run(["train", "--config", fileConfig, "--allow-agent-programs",
+                                               "--out", dir.appendingPathComponent("f2").path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+}
+
+/// The C agent where the other tests do not seat it: `render` (named on the
+/// command line, not replayed) and Breakout (eval, tournament); each gives
+/// what the built-in `constant` with the same action gives, byte for byte.
+struct ExternalAgentRenderAndBreakoutTests {
+    @Test func renderingTheCAgentDrawsTheBuiltInPolicysEpisode() throws {
+        let dir = GymTrainProcess.temporaryFolder("render-ext")
+        let agent = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 1,name=K"
+        var outputs: [String] = []
+        for (k, spec) in [agent, "constant:action=1,name=K"].enumerated() {
+            let gif = dir.appendingPathComponent("r\(k).gif").path
+            let r = try GymTrainProcess.run(["render", "--agent", spec, "--opponent", "tracker:noise=2", "--seed", "4",
+                                             "--episode", "1", "--max-steps", "0", "--every", "50", "--gif", gif])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(r.stdout.replacingOccurrences(of: gif, with: "GIF"))
+        }
+        #expect(outputs[0] == outputs[1] && outputs[0].contains("K [top]"), "\(outputs)")
+        let a = try Data(contentsOf: dir.appendingPathComponent("r0.gif")), b = try Data(contentsOf: dir.appendingPathComponent("r1.gif"))
+        #expect(a == b && a.starts(with: Array("GIF89a".utf8)))
+    }
+
+    @Test(arguments: ["eval", "tournament"])
+    func theCAgentPlaysBreakoutAsTheBuiltInPolicy(command: String) throws {
+        let dir = GymTrainProcess.temporaryFolder("breakout-ext-\(command)")
+        let agent = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 2,name=K"
+        let builtIn = "constant:action=2,name=K"
+        func arguments(_ spec: String) -> [String] {
+            command == "eval" ? ["eval", "--game", "breakout", "--agent", spec, "--episodes", "3"]
+                : ["tournament", "--game", "breakout", "--agent", spec, "--agent", "tracker", "--episodes", "3"]
+        }
+        let files = command == "eval" ? ["episodes.csv", "summary.json"] : ["matches.jsonl", "ratings.csv", "scores.csv"]
+        for (k, spec) in [agent, builtIn].enumerated() {
+            let r = try GymTrainProcess.run(arguments(spec) + ["--workers", "2", "--out", dir.appendingPathComponent("o\(k)").path])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for name in files {
+            let got = try String(contentsOf: dir.appendingPathComponent("o0/\(name)"), encoding: .utf8)
+                .replacingOccurrences(of: agent, with: builtIn)
+                .replacingOccurrences(of: #""program":\{[^}]*\},"#, with: "", options: .regularExpression)
+            #expect(got == (try String(contentsOf: dir.appendingPathComponent("o1/\(name)"), encoding: .utf8)), "\(name)")
+        }
+        if command == "tournament" {
+            let lines = try String(contentsOf: dir.appendingPathComponent("o0/matches.jsonl"), encoding: .utf8).split(separator: "\n")
+            #expect(lines.filter { $0.contains(#""program":{"name":"K","file":null,"sha256":null}"#) }.count == 3, "\(lines)")
         }
     }
 }

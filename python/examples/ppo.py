@@ -62,6 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="pixels only: the Nature-DQN network, or smaller ones for CPUs "
                         "(SmallPixelAgent, PixelMLPAgent)")
     p.add_argument("--save", default=None, metavar="PATH", help="write the trained network's weights here (torch.save)")
+    p.add_argument("--save-every", type=int, default=0, metavar="UPDATES",
+                   help="with --save: also write the weights after every UPDATES updates, as PATH with "
+                        "-update<N> before its suffix (earlier checkpoints of the run, e.g. for an SPRT)")
     p.add_argument("--init", default=None, metavar="PATH",
                    help="start from these weights (a --save of the same env and network), e.g. a policy "
                         "trained against random, then trained on against the tracker")
@@ -96,6 +99,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             args.game_config[key] = json.loads(value)
         except json.JSONDecodeError:
             args.game_config[key] = value
+    if args.save_every < 0 or (args.save_every and not args.save):
+        p.error(f"--save-every={args.save_every} is invalid; allowed: updates >= 0, with --save")
     for name in ("total_steps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "threads", "frame_stack"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')}={getattr(args, name)} is invalid; allowed: an integer >= 1")
@@ -105,6 +110,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.time_limit < 0:
         p.error(f"--time-limit={args.time_limit} is invalid; allowed: seconds >= 0")
     return args
+
+
+def checkpoint_path(save: str, update: int) -> str:
+    """--save's path with ``-update<N>`` before its suffix (``ppo.pt`` -> ``ppo-update20.pt``)."""
+    stem, dot, suffix = save.rpartition(".")
+    return f"{stem}-update{update}.{suffix}" if dot and "/" not in suffix else f"{save}-update{update}"
 
 
 def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias: float = 0.0) -> nn.Module:
@@ -370,6 +381,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line, flush=True)
         ep_returns.clear()
         points_won = points_lost = games_won = games_done = 0
+        if args.save_every and update % args.save_every == 0:
+            path = checkpoint_path(args.save, update)
+            torch.save(agent.state_dict(), path)
+            print(f"ppo: weights after update {update} written to {path}", flush=True)
         if args.time_limit and elapsed >= args.time_limit:
             print(f"ppo: time limit {args.time_limit:.0f}s reached after {update} updates", flush=True)
             break

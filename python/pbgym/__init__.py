@@ -17,7 +17,7 @@ from importlib import metadata
 import _pbgym_registration as _registration
 import gymnasium as gym
 
-from ._lib import ABI_VERSION, NativeEnv, PBGymError, PBGymMemoryError
+from ._lib import ABI_VERSION, NativeEnv, PBGymAgentError, PBGymError, PBGymMemoryError
 from .env import BreakoutEnv, PBGymEnv, PongEnv
 from .vector import BreakoutVectorEnv, PBGymVectorEnv, PongVectorEnv
 
@@ -26,7 +26,7 @@ try:
 except metadata.PackageNotFoundError:  # imported from a source tree, not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "ABI_VERSION", "NativeEnv", "PBGymError", "PBGymMemoryError", "PBGymEnv", "PongEnv", "BreakoutEnv",
+__all__ = ["__version__", "ABI_VERSION", "NativeEnv", "PBGymError", "PBGymMemoryError", "PBGymAgentError", "PBGymEnv", "PongEnv", "BreakoutEnv",
            "PBGymVectorEnv", "PongVectorEnv", "BreakoutVectorEnv", "ENV_IDS"]
 
 ENV_IDS = tuple(env_id for env_id, _, _ in _registration.ENV_IDS)

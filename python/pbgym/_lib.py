@@ -34,6 +34,13 @@ class PBGymMemoryError(PBGymError, MemoryError):
     """The library could not allocate what a call needs (status 8); nothing was changed."""
 
 
+class PBGymAgentError(PBGymError, RuntimeError):
+    """The opponent could not act (status 9): an external agent (``opponent="process:..."``)
+    exited, crashed, hung past its time limit, wrote junk or answered badly. The message
+    names the agent and its command, the game and step, what was wrong and the last lines
+    of its standard error; the agent process is gone, and the environment cannot step on."""
+
+
 def cpu_level(folder: Path | None = None) -> int:
     """The newest x86-64 level (1-4) this CPU runs, from the library's CPUID
     probe (libpbgym-cpu.so); 0 where the probe is missing or not x86-64."""
@@ -138,7 +145,7 @@ def last_error() -> str:
 
 def check(status: int) -> None:
     if status != 0:
-        kind = PBGymMemoryError if STATUS_NAMES.get(status) == "out of memory" else PBGymError
+        kind = {"out of memory": PBGymMemoryError, "agent fault": PBGymAgentError}.get(STATUS_NAMES.get(status), PBGymError)
         raise kind(f"pbgym: {last_error()}", status)
 
 

@@ -212,20 +212,63 @@ def _option(args: Sequence[str], name: str) -> List[str]:
     return values
 
 
+def _agent_files(spec: str) -> List[str]:
+    """Files an agent spec reads, by relative path: ``linear:PATH``'s checkpoint; ``process:PATH``'s
+    (or ``process:file=PATH``'s) agent file, and in the agent's working folder (the file's own
+    unless it names another) the scripts and modules its command names: an argument that is a
+    file there (``agent.py``) or a ``MODULE:CALLABLE`` with ``MODULE.py`` there (``python -m
+    pbgym.agents ppo_agent:act``). A program the command runs directly must be on every node."""
+    kind, _, rest = spec.partition(":")
+    if kind == "linear":
+        return [rest]
+    if kind != "process" or rest.startswith("cmd="):
+        return []
+    path = rest[len("file="):] if rest.startswith("file=") else rest
+    if not path or os.path.isabs(path) or not os.path.isfile(path):
+        return []
+    names = [path]
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return names  # gym-train reports the bad file
+    directory = doc.get("directory", ".") if isinstance(doc, dict) else "."
+    if not isinstance(directory, str) or os.path.isabs(directory):
+        return names
+    folder = os.path.normpath(os.path.join(os.path.dirname(path), directory))
+    for arg in (doc.get("command") or [])[1:] if isinstance(doc.get("command"), list) else []:
+        if not isinstance(arg, str) or not arg or os.path.isabs(arg):
+            continue
+        module = arg.partition(":")[0].replace(".", "/") + ".py" if ":" in arg else None
+        for candidate in filter(None, (arg, module)):
+            rel = os.path.normpath(os.path.join(folder, candidate))
+            if os.path.isfile(rel) and not rel.startswith(".."):
+                names.append(rel)
+    return names
+
+
 def _needed_files(subcommand: str, args: Sequence[str]) -> Dict[str, bytes]:
     """Files the run reads, by the relative paths ``args`` name them: plain arguments naming a file,
-    ``linear:PATH`` in agent specs, and a balance check's baseline. A node writes them at the same
-    relative paths before it runs its shard; absolute paths must exist on every node."""
+    the files of the agent specs in the arguments and in scenario files (:func:`_agent_files`), and a
+    balance check's baseline. A node writes them at the same relative paths before it runs its shard;
+    absolute paths must exist on every node."""
     names = []
+    specs = []
     for a in args:
         if ".." in Path(a).parts and os.path.exists(a):
             raise DistributedError(f"{a}: a path through .. cannot be shipped to a node; name it inside this "
                                    "folder or by an absolute path that every node has")
         names.append(a)
-        for part in a.split(";"):
-            for spec in part.split(","):
-                if spec.startswith("linear:"):
-                    names.append(spec[len("linear:"):])
+        specs += [spec for part in a.split(";") for spec in part.split(",")]
+        if a.endswith(".json") and not os.path.isabs(a) and os.path.isfile(a):
+            try:
+                doc = json.loads(Path(a).read_text())
+            except (OSError, ValueError):
+                doc = None
+            for scenario in doc.get("scenarios", []) if isinstance(doc, dict) else []:
+                if isinstance(scenario, dict):
+                    specs += [str(scenario[k]).split(",")[0] for k in ("a", "b") if k in scenario]
+    for spec in specs:
+        names += _agent_files(spec)
     if subcommand == "balance check":
         base = (_option(args, "--baselines") or ["Results/baselines"])[-1]
         names += [os.path.join(base, os.path.basename(s)) for s in _option(args, "--scenarios")]
@@ -266,6 +309,13 @@ def run(args: Sequence[str], shards: int, backend: Union[str, Backend] = "local"
             folders.append(str(folder))
         cmd = [executable(), "merge"] + (["--out", out] if out else []) + folders
         proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode in (0, 1) and out:
+            # External agents' standard error logs (agents/NAME-K.log in each shard's folder, not
+            # results: the merge leaves them) are kept as agents/shard-K/NAME-K.log.
+            for k, files_out in enumerate(outputs, start=1):
+                logs = {f"agents/shard-{k}/{rel[len('agents/'):]}": data
+                        for rel, data in files_out.items() if rel.startswith("agents/")}
+                _write_files(Path(out), logs)
     # A balance check whose metrics moved exits 1 after printing its table; any other failure is an error line.
     moved = sub == "balance check" and proc.returncode == 1 and proc.stdout.strip() != ""
     if proc.returncode != 0 and not moved:

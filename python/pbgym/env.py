@@ -103,7 +103,10 @@ class PBGymEnv(AtariConventions, gym.Env):
         return None
 
     def close(self):
-        self._native.close()
+        # Also called on an env whose construction failed (VectorEnv.__del__ closes it): no handle then.
+        native = getattr(self, "_native", None)
+        if native is not None:
+            native.close()
 
     # Copies and pickles: the constructor's arguments, the game (snapshot
     # and frame stacks, NativeEnv.save_state), the generator; the copy

@@ -273,7 +273,10 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         return None
 
     def close_extras(self, **kwargs: Any):
-        self._native.close()
+        # Also called on an env whose construction failed (VectorEnv.__del__ closes it): no handle then.
+        native = getattr(self, "_native", None)
+        if native is not None:
+            native.close()
 
     # Copies and pickles: the constructor's arguments, every game's snapshot
     # and frame stacks (NativeEnv.save_state), the seeding state; the copy

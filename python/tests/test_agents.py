@@ -5,7 +5,10 @@ Each test plays the gym's side by hand over the pipes of a
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -201,19 +204,45 @@ def test_to_actions_takes_integers_or_scores_and_refuses_the_rest():
         agents.to_actions([1, 2], 3)
 
 
+# torch is not a test dependency: the torch tests run under `make test-trainers`
+# (PBGYM_DOC_BLOCKS=trainers, the mark of docs/python.md's blocks), where a
+# missing torch fails them; elsewhere they are skipped saying so.
+UNDER_TRAINERS = os.environ.get("PBGYM_DOC_BLOCKS") == "trainers"
+
+
+def needs_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        if UNDER_TRAINERS:
+            pytest.fail("torch is missing under make test-trainers")
+        pytest.skip("runs under make test-trainers: torch is not a test dependency")
+
+
+TORCH_NET = """
+    import torch
+    net = torch.nn.Linear(12, 3)
+    with torch.no_grad():
+        net.weight.zero_(); net.bias.copy_(torch.tensor([0.0, 1.0, 0.0]))
+"""
+
+
 def test_torch_module_is_served_under_no_grad(tmp_path):
-    pytest.importorskip("torch")
+    needs_torch()
     source = """
-        import torch
-        net = torch.nn.Linear(12, 3)
-        with torch.no_grad():
-            net.weight.zero_(); net.bias.copy_(torch.tensor([0.0, 0.0, 1.0]))
+    import torch
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            assert not torch.is_grad_enabled() and x.dtype == torch.float32 and x.shape[1] == 12
+            return torch.tensor([0.0, 1.0, 0.0]).expand(len(x), 3)
+    net = Net()
     """
     child = Child(tmp_path, source, "agentmod:net")
     child.send(agents.HELLO, hello())
     assert child.receive()[0] == agents.WELCOME
-    child.send(agents.ACT, act_request([0], np.zeros((1, 12))))
-    assert actions_of(child.receive()[1]) == [2]
+    rows = np.zeros((2, 12), np.float32)
+    child.send(agents.ACT, act_request([0, 3], rows))
+    assert actions_of(child.receive()[1]) == [1, 1]
     child.send(agents.BYE)
     assert child.finish() == 0
 
@@ -234,14 +263,13 @@ CONSTANT_AGENT = """
 """
 
 
-def python_agent(tmp_path, source=CONSTANT_AGENT):
+def python_agent(tmp_path, source=CONSTANT_AGENT, attribute="act"):
     (tmp_path / "pyagent.py").write_text(textwrap.dedent(source))
     env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(PACKAGE_PARENT)])}
     if os.environ.get("PBGYM_LIBRARY"):
         env["PBGYM_LIBRARY"] = os.environ["PBGYM_LIBRARY"]
     file = tmp_path / "pyagent.json"
-    import json
-    file.write_text(json.dumps({"command": [sys.executable, "-m", "pbgym.agents", "pyagent:act"],
+    file.write_text(json.dumps({"command": [sys.executable, "-m", "pbgym.agents", f"pyagent:{attribute}"],
                                 "environment": env, "name": "py-one"}))
     return f"process:file={file},name=py-one"
 
@@ -259,6 +287,12 @@ def test_a_python_agent_plays_the_builtin_policys_tournament_exactly(tmp_path):
     assert ref.returncode == 0, ref.stderr
     for name in ("matches.jsonl", "ratings.csv", "matrix.csv"):
         got = (tmp_path / "a" / name).read_text().replace(agent, "constant:action=1,name=py-one")
+        # An external agent's records add its program (name, agent file, SHA-256); the rest is the built-in's.
+        programs = re.findall(r'"(?:bottom|top)Program":(\{[^}]*\}),', got)
+        assert bool(programs) == (name == "matches.jsonl"), name
+        assert all(json.loads(p)["sha256"] == hashlib.sha256((tmp_path / "pyagent.json").read_bytes()).hexdigest()
+                   for p in programs)
+        got = re.sub(r'"(?:bottom|top)Program":\{[^}]*\},', "", got)
         assert got == (tmp_path / "b" / name).read_text(), name
     assert list((tmp_path / "a" / "agents").glob("py-one-*.log"))
 
@@ -307,3 +341,80 @@ def test_the_docs_worked_example_bytes_are_the_protocols():
     ]
     assert shown[:5] == expected
     assert "`08 00 00 00 03 00 00 00 01 00 00 00`" in doc and frame(agents.END, struct.pack("<I", 1)).hex(" ") == "08 00 00 00 03 00 00 00 01 00 00 00"
+
+
+# A Python agent in balance, sweep and render: its files are the built-in policy's.
+
+def scenario_file(tmp_path, a, folder):
+    """The scenario file `scen.json` in `folder` (a baseline names its scenario file's path)."""
+    (tmp_path / folder).mkdir()
+    path = tmp_path / folder / "scen.json"
+    path.write_text(json.dumps({"game": "pong", "preset": "classic", "seed": 3, "alpha": 0.001,
+                                "scenarios": [{"name": "ext", "a": a, "b": "tracker:noise=2", "games": 4}]}))
+    return str(path)
+
+
+BUILTIN = "constant:action=1,name=py-one"
+
+
+def test_a_python_agent_records_and_checks_the_builtin_policys_balance_baseline(tmp_path):
+    agent = python_agent(tmp_path)
+    ours, ref = scenario_file(tmp_path, agent, "ours"), scenario_file(tmp_path, BUILTIN, "ref")
+    refused = run(["balance", "record", "--scenarios", ours, "--baselines", str(tmp_path / "b1")])
+    assert refused.returncode != 0 and "--allow-agent-programs" in refused.stderr
+    record = run(["balance", "record", "--scenarios", ours, "--baselines", str(tmp_path / "b1"), "--allow-agent-programs"])
+    assert record.returncode == 0, record.stderr
+    assert run(["balance", "record", "--scenarios", ref, "--baselines", str(tmp_path / "b2")]).returncode == 0
+    got = (tmp_path / "b1" / "scen.json").read_text().replace(json.dumps(agent)[1:-1], BUILTIN)
+    assert got == (tmp_path / "b2" / "scen.json").read_text().replace("/ref/scen.json", "/ours/scen.json")
+    check = run(["balance", "check", "--scenarios", ours, "--baselines", str(tmp_path / "b1"), "--allow-agent-programs"])
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "PASS" in check.stdout
+
+
+def test_a_python_agent_sweeps_like_the_builtin_policy(tmp_path):
+    agent = python_agent(tmp_path)
+    ours, ref = scenario_file(tmp_path, agent, "ours"), scenario_file(tmp_path, BUILTIN, "ref")
+    grid = ["--grid", "maxScore=3,5", "--workers", "2"]
+    a = run(["sweep", "--scenarios", ours, *grid, "--allow-agent-programs", "--out", str(tmp_path / "a")])
+    assert a.returncode == 0, a.stderr
+    b = run(["sweep", "--scenarios", ref, *grid, "--out", str(tmp_path / "b")])
+    assert b.returncode == 0, b.stderr
+    compared = sorted(p.name for p in (tmp_path / "b").iterdir() if p.is_file() and p.suffix in (".csv", ".json", ".svg")
+                      and p.name != "timing.json")
+    assert "sweep.csv" in compared and "sweep.json" in compared
+    for name in compared:
+        got = (tmp_path / "a" / name).read_text().replace(json.dumps(agent)[1:-1], BUILTIN).replace(agent, BUILTIN)
+        assert got == (tmp_path / "b" / name).read_text().replace("/ref/scen.json", "/ours/scen.json"), name
+
+
+def test_a_python_agent_renders_and_replays_its_game(tmp_path):
+    agent = python_agent(tmp_path)
+    for spec, gif in ((agent, "ours.gif"), (BUILTIN, "ref.gif")):
+        out = run(["render", "--agent", spec, "--opponent", "tracker", "--max-steps", "300", "--gif", str(tmp_path / gif)])
+        assert out.returncode == 0, out.stderr
+    assert (tmp_path / "ours.gif").read_bytes() == (tmp_path / "ref.gif").read_bytes()
+    # A tournament's record of the agent replays the same game (the agent started again on request).
+    t = run(["tournament", "--agent", agent, "--agent", "random", "--pairs", "1", "--out", str(tmp_path / "t")])
+    assert t.returncode == 0, t.stderr
+    matches = str(tmp_path / "t" / "matches.jsonl")
+    refused = run(["render", "--replay", matches, "--index", "0", "--max-steps", "0", "--gif", str(tmp_path / "r.gif")])
+    assert refused.returncode != 0 and "--allow-agent-programs" in refused.stderr
+    replay = run(["render", "--replay", matches, "--index", "0", "--allow-agent-programs", "--gif", str(tmp_path / "r.gif")])
+    assert replay.returncode == 0, replay.stderr
+    assert (tmp_path / "r.gif").stat().st_size > 0
+
+
+def test_a_torch_module_plays_the_builtin_policys_games_through_serve(tmp_path):
+    """A PyTorch module, served as it is (``python -m pbgym.agents MODULE:NET``), in an
+    eval and a tournament: its logits favour action 1, so its files are constant:action=1's."""
+    needs_torch()
+    agent = python_agent(tmp_path, TORCH_NET, attribute="net")
+    ev = run(["eval", "--agent", agent, "--opponent", "tracker:noise=2", "--episodes", "4", "--workers", "2",
+              "--out", str(tmp_path / "e1")])
+    assert ev.returncode == 0, ev.stderr
+    ref = run(["eval", "--agent", BUILTIN, "--opponent", "tracker:noise=2", "--episodes", "4", "--out", str(tmp_path / "e2")])
+    assert ref.returncode == 0, ref.stderr
+    for name in ("episodes.csv", "summary.json"):
+        got = (tmp_path / "e1" / name).read_text().replace(agent, BUILTIN)
+        assert got == (tmp_path / "e2" / name).read_text(), name

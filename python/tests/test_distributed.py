@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,9 @@ def gym_train(*args, check=True):
 
 
 def files(folder: Path):
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    """A results folder's files, but external agents' stderr logs (agents/...: per process, not results)."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file() and not p.relative_to(folder).as_posix().startswith("agents/"))
 
 
 def assert_identical(whole: Path, merged: Path, expected):
@@ -284,3 +287,59 @@ def test_the_command_line_shards_and_merges(work):
     assert bad.returncode == 1
     assert bad.stderr.strip().splitlines() == ['error: command "play" cannot be sharded; allowed: eval, tournament, '
                                                'balance record, balance check, sweep, robustness']
+
+
+# --- Shards with external agents ------------------------------------------------------------
+
+PY_AGENT = """
+import numpy as np
+def act(obs):
+    # Up when the ball is left of the paddle, else down: a policy that depends on the observation.
+    return np.where(obs[:, 4] < obs[:, 0], 1, 2).astype(np.int64)
+"""
+
+
+def python_agent_file(work: Path) -> str:
+    """agents/py.json (relative, as a user names it) running agents/pyagent.py through pbgym.agents;
+    on Ray the driver ships both to the nodes."""
+    from pbgym import agents
+    (work / "agents").mkdir(exist_ok=True)
+    (work / "agents" / "pyagent.py").write_text(PY_AGENT)
+    env = {"PYTHONPATH": str(Path(agents.__file__).resolve().parents[1])}
+    if os.environ.get("PBGYM_LIBRARY"):
+        env["PBGYM_LIBRARY"] = os.environ["PBGYM_LIBRARY"]
+    (work / "agents" / "py.json").write_text(json.dumps(
+        {"command": [sys.executable, "-m", "pbgym.agents", "pyagent:act"], "environment": env, "name": "py"}))
+    return "process:agents/py.json"
+
+
+def c_agent(work: Path) -> str:
+    """tests/agents/constant_agent.c built with cc (as the Swift tests build it), inline by its absolute path."""
+    out = work / "constant_agent"
+    subprocess.run(["cc", "-O2", "-o", str(out), str(REPO / "tests" / "agents" / "constant_agent.c")], check=True)
+    return f"process:cmd={out} 1,name=C1"
+
+
+@pytest.mark.parametrize("language", ["python", "c"])
+def test_shards_with_an_external_agent_merge_to_the_unsharded_run(work, backend, language):
+    agent = python_agent_file(work) if language == "python" else c_agent(work)
+    (work / "scenarios" / "ext.json").write_text(json.dumps(
+        {"game": "pong", "preset": "fast", "seed": 9,
+         "scenarios": [{"name": "ext", "a": agent, "b": "tracker:noise=2", "games": 4}]}))
+    runs = [
+        (["tournament", "--agent", agent, "--agent", "random", "--agent", "tracker:noise=2", "--pairs", "3",
+          "--bootstrap", "200"], TOURNAMENT_FILES),
+        (["eval", "--agent", agent, "--opponent", "tracker:noise=1", "--episodes", "5"],
+         ["config.json", "episodes.csv", "summary.json"]),
+        (["sweep", "--scenarios", "scenarios/ext.json", "--grid", "maxScore=2,3", "--allow-agent-programs"], None),
+    ]
+    for k, (args, expected) in enumerate(runs):
+        whole, merged = work / f"whole-{k}", work / f"merged-{k}"
+        gym_train(*args, "--out", str(whole))
+        dist.run(args, shards=2, backend=backend, out=str(merged))
+        if expected is None:
+            expected = [f for f in files(whole) if f.endswith(".svg")] + ["sweep.csv", "sweep.json"]
+        assert_identical(whole, merged, expected)
+        # Each shard ran the agent (its own process) and its log came back with the merge.
+        for shard in (1, 2):
+            assert list((merged / "agents" / f"shard-{shard}").glob("*.log")), (args[0], shard)

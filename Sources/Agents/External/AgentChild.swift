@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AgentSpawn
 import Foundation
 
 /// Why talking to an agent process failed (turned into an ``AgentFault`` message).
@@ -48,38 +49,25 @@ final class AgentChild {
             close(toChild[1]); close(fromChild[0])
             throw .spawn("cannot open its log \(logPath): \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in file.environment { environment[k] = v }
-        // A working directory is entered by a POSIX shell that then execs the
-        // command (posix_spawn has no portable chdir); a missing program then
-        // shows as exit status 127 and the shell's message in the log.
-        let command = file.directory.map { ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", $0] + file.command } ?? file.command
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        let argv: (_ command: [String]) -> [UnsafeMutablePointer<CChar>?] = { $0.map { strdup($0) } + [nil] }
         let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in argv { free(p) }; for p in envp { free(p) } }
-        // The agent starts with no signal blocked and SIGPIPE, SIGINT,
-        // SIGTERM, SIGHUP at their defaults, whatever the gym's thread has.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        defer { for p in envp { free(p) } }
         var child: pid_t = 0
-        let rc = posix_spawnp(&child, command[0], &actions, &attributes, argv, envp)
+        let rc: Int32
+        if AgentChildren.embedded {
+            // Inside a host's process: agentspawn_start (AgentSpawn.h) enters
+            // the directory itself and ties the child to the host's life.
+            let args = argv(file.command)
+            defer { for p in args { free(p) } }
+            rc = agentspawn_start(args, envp, file.directory, toChild[0], fromChild[1], log, &child)
+        } else {
+            rc = Self.spawn(file, argv: argv, envp: envp, fds: (toChild[0], fromChild[1], log), pid: &child)
+        }
         guard rc == 0 else {
             close(toChild[1]); close(fromChild[0])
-            throw .spawn("cannot start \(command[0]): \(String(cString: strerror(rc)))")
+            throw .spawn("cannot start \(file.command[0]): \(String(cString: strerror(rc)))")
         }
         pid = child
         input = toChild[1]
@@ -96,6 +84,36 @@ final class AgentChild {
 
     deinit { stop() }
 
+    /// posix_spawn for gym-train, whose exit guards own the signals: the
+    /// agent starts with no signal blocked and SIGPIPE, SIGINT, SIGTERM,
+    /// SIGHUP at their defaults, whatever the gym's thread has. A working
+    /// directory is entered by a POSIX shell that then execs the command
+    /// (posix_spawn has no portable chdir); a missing program then shows as
+    /// exit status 127 and the shell's message in the log.
+    private static func spawn(_ file: ExternalAgentFile, argv: ([String]) -> [UnsafeMutablePointer<CChar>?],
+                              envp: [UnsafeMutablePointer<CChar>?], fds: (Int32, Int32, Int32), pid: inout pid_t) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds.0, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds.1, 1)
+        posix_spawn_file_actions_adddup2(&actions, fds.2, 2)
+        let command = file.directory.map { ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", $0] + file.command } ?? file.command
+        let args = argv(command)
+        defer { for p in args { free(p) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return posix_spawnp(&pid, command[0], &actions, &attributes, args, envp)
+    }
+
     /// Milliseconds left until `deadline` (at least 0), for `poll`.
     private static func millisecondsLeft(_ deadline: ContinuousClock.Instant) -> Int32 {
         let left = deadline - .now
@@ -109,7 +127,9 @@ final class AgentChild {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(input, base + done, bytes.count - done)
+            // Embedded: SIGPIPE is kept off the host's thread (the host's disposition stays its own).
+            let n = AgentChildren.embedded ? agentspawn_write(input, base + done, bytes.count - done)
+                : Glibc.write(input, base + done, bytes.count - done)
             if n > 0 { done += n; continue }
             if n < 0, errno == EINTR { continue }
             if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {

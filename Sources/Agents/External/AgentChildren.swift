@@ -11,6 +11,13 @@ import Foundation
 /// them all with SIGKILL. An agent also sees its standard input close when
 /// the gym dies of a signal that cannot be caught (SIGKILL), and the clients
 /// of docs/agents.md exit then.
+///
+/// Inside another program's process (libpbgym loaded by Python, after
+/// ``useEmbedded()``) no signal handler is installed and SIGPIPE is left as
+/// the host has it: children are started by `agentspawn_start` (a process
+/// group of their own, SIGKILLed by the kernel when the host dies, however
+/// it dies) and ended by their owners (an environment's close) or the
+/// `atexit` handler.
 public enum AgentChildren {
     /// Most children alive at once (a slot of the table each).
     static let capacity = 4096
@@ -23,9 +30,26 @@ public enum AgentChildren {
     }()
     static let lock = NSLock()
     nonisolated(unsafe) static var guardsInstalled = false
+    /// Whether the gym is a library inside another program's process (``useEmbedded()``).
+    nonisolated(unsafe) static var embedded = false
+    /// The process whose children the table holds (a fork of the host's
+    /// inherits the table and must not kill its parent's agents at exit).
+    nonisolated(unsafe) static var owner: pid_t = 0
+
+    /// Marks the gym as a library inside another program's process, before
+    /// its first agent: the host's signal handling is never touched.
+    public static func useEmbedded() {
+        lock.lock()
+        defer { lock.unlock() }
+        embedded = true
+    }
 
     /// Records `pid` (the caller holds ``lock``); false when the table is full.
     static func addLocked(_ pid: pid_t) -> Bool {
+        if owner != getpid() {  // a fork's table holds its parent's children, not its own
+            for k in 0 ..< capacity { table[k] = 0 }
+            owner = getpid()
+        }
         for k in 0 ..< capacity where table[k] == 0 {
             table[k] = pid
             return true
@@ -41,10 +65,11 @@ public enum AgentChildren {
 
     /// SIGKILLs every live child (safe inside a signal handler).
     public static func killAll() {
+        guard getpid() == owner else { return }
         for k in 0 ..< capacity where table[k] > 0 { kill(table[k], SIGKILL) }
     }
 
-    /// Installs, once: an `atexit` handler and SIGINT, SIGTERM and SIGHUP
+    /// Installs, once: an `atexit` handler (embedded: nothing more) and SIGINT, SIGTERM and SIGHUP
     /// handlers that kill every child (the signal handlers then restore the
     /// default action and raise the signal again, so the gym still dies of
     /// it); and ignores SIGPIPE (a write to an agent that exited fails with
@@ -56,8 +81,10 @@ public enum AgentChildren {
         guard !guardsInstalled else { return }
         guardsInstalled = true
         _ = table
-        signal(SIGPIPE, SIG_IGN)
+        owner = getpid()
         atexit { AgentChildren.killAll() }
+        guard !embedded else { return }
+        signal(SIGPIPE, SIG_IGN)
         // A parent may have started the gym with these blocked (they would
         // then never arrive); threads made from now on inherit this mask.
         var unblock = sigset_t()

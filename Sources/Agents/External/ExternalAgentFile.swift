@@ -41,8 +41,9 @@ public struct ExternalAgentFile: Equatable, Sendable {
     public var handshakeSeconds: Double, actSeconds: Double, byeSeconds: Double
     /// The agent file's path as given, or nil for an inline spec.
     public var path: String?
-    /// FNV-1a hash of the agent file's bytes (0 for an inline spec), kept in match records.
-    public var fileHash: UInt64
+    /// SHA-256 of the agent file's bytes as hex (what `sha256sum` prints;
+    /// nil for an inline spec), kept in match records.
+    public var sha256: String?
     /// Whether the gym may start the program: the person named the agent
     /// (command line, code) or opted in; false for a spec read from a file.
     /// Not part of equality (the same agent, wherever it was read).
@@ -51,7 +52,7 @@ public struct ExternalAgentFile: Equatable, Sendable {
     public static func == (a: ExternalAgentFile, b: ExternalAgentFile) -> Bool {
         a.command == b.command && a.directory == b.directory && a.environment == b.environment
             && a.observation == b.observation && a.name == b.name && a.handshakeSeconds == b.handshakeSeconds
-            && a.actSeconds == b.actSeconds && a.byeSeconds == b.byeSeconds && a.path == b.path && a.fileHash == b.fileHash
+            && a.actSeconds == b.actSeconds && a.byeSeconds == b.byeSeconds && a.path == b.path && a.sha256 == b.sha256
     }
 
     public static let defaultHandshakeSeconds = 30.0
@@ -64,11 +65,11 @@ public struct ExternalAgentFile: Equatable, Sendable {
     public init(command: [String], directory: String? = nil, environment: [String: String] = [:],
                 observation: Observation = .features, name: String? = nil,
                 handshakeSeconds: Double = defaultHandshakeSeconds, actSeconds: Double = defaultActSeconds,
-                byeSeconds: Double = defaultByeSeconds, path: String? = nil, fileHash: UInt64 = 0) {
+                byeSeconds: Double = defaultByeSeconds, path: String? = nil, sha256: String? = nil) {
         self.command = command; self.directory = directory; self.environment = environment
         self.observation = observation; self.name = name
         self.handshakeSeconds = handshakeSeconds; self.actSeconds = actSeconds; self.byeSeconds = byeSeconds
-        self.path = path; self.fileHash = fileHash
+        self.path = path; self.sha256 = sha256
     }
 
     /// Reads and checks the agent file at `path`.
@@ -85,9 +86,7 @@ public struct ExternalAgentFile: Equatable, Sendable {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var file = try parse(json, source: path, folder: folder)
         file.path = path
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a over the bytes
-        for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
-        file.fileHash = hash
+        file.sha256 = SHA256.hex(bytes)
         return file
     }
 

@@ -241,17 +241,35 @@ public enum BreakoutDuplicate {
                             games: Range<Int>, runner: ParallelRunner, path: RolloutPath = .automatic,
                             progress: (@Sendable () -> Void)? = nil,
                             rules: (@Sendable (UInt64) -> BreakoutConfig?)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
-        let first = games.lowerBound
-        let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
-                                path: path, runner: runner, game: { offset in
-            let job = first + offset
-            return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
-        }, progress: progress, rules: rules)
-        return flat.enumerated().map { offset, episode in
+        try play(config: config, agents: agents, episodes: episodes, seed: seed, games: Array(games), runner: runner,
+                 path: path, progress: progress, rules: rules)
+    }
+
+    /// The games listed in `games` (global indices, any subset: a shard, or
+    /// what a resumed run has not recorded yet), in the list's order;
+    /// `finished` gets each game's global index and episode as soon as it
+    /// ends, from worker threads; `rules` gives the rules of the episode
+    /// seeded `s` (nil, or a nil result: `config`).
+    public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
+                            games: [Int], runner: ParallelRunner, path: RolloutPath = .automatic,
+                            progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> BreakoutConfig?)? = nil,
+                            finished: (@Sendable (Int, BreakoutEpisode) -> Void)? = nil) throws(AgentFault)
+        -> [BreakoutEpisode] {
+        @Sendable func numbered(_ offset: Int, _ episode: BreakoutEpisode) -> BreakoutEpisode {
             var e = episode
-            e.index = (first + offset) % episodes
+            e.index = games[offset] % episodes
             return e
         }
+        var sink: (@Sendable (Int, BreakoutEpisode) -> Void)?
+        if let finished { sink = { offset, e in finished(games[offset], numbered(offset, e)) } }
+        let seat: @Sendable (Int) -> SeatedGame = { offset in
+            let job = games[offset]
+            return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
+        }
+        let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
+                                path: path, runner: runner, game: seat, progress: progress, rules: rules, finished: sink)
+        return flat.enumerated().map { numbered($0, $1) }
     }
 
     /// Every pair of agents compared on each common seed (one game per unit).
@@ -279,30 +297,35 @@ public enum BreakoutDuplicate {
 /// Keys: `game` ("breakout"), `agent` (spec), `episode` (seed index), `seed`,
 /// `score`, `steps`, `end`, `bricksBroken`, `ballsLost`, `livesLost`,
 /// `levelsCleared`, `pushes`, `configHash` (hex), `config` (under `rules`:
-/// the base the rules apply to) and, for an episode played under a variant
-/// set, `rules` (``RecordedRules``).
+/// the base the rules apply to); after `agent`, only for an external agent,
+/// `program`: its name, agent file and the file's SHA-256
+/// (``AgentSpec/programRecord``); last, only for an episode played under a
+/// variant set, `rules` (``RecordedRules``).
 public struct BreakoutEpisodeRecord: Equatable, Sendable {
     public var agent: String
     public var episode: Int
     public var config: BreakoutConfig
     public var result: BreakoutEpisode
+    /// What the record keeps of an external agent; nil for a built-in one.
+    public var program: JSONValue?
     /// The episode's rules under a variant set (nil: it played `config`).
     public var rules: RecordedRules?
     /// The rules the episode played: `config`, or `config` with `rules`.
     public var played: BreakoutConfig
 
     /// - Parameter played: the rules the episode played under `rules` (`config` without them).
-    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode,
+    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode, program: JSONValue? = nil,
                 rules: RecordedRules? = nil, played: BreakoutConfig? = nil) {
-        self.agent = agent; self.episode = episode; self.config = config; self.result = result
+        self.agent = agent; self.episode = episode; self.config = config; self.result = result; self.program = program
         self.rules = rules; self.played = played ?? config
     }
 
     public var line: String {
         let e = result.events
         return JSONValue.object([
-            ("game", .string("breakout")), ("agent", .string(agent)), ("episode", .number(episode)),
-            ("seed", .number(result.seed)), ("score", .number(result.score)), ("steps", .number(result.steps)),
+            ("game", .string("breakout")), ("agent", .string(agent)),
+        ] + (program.map { [("program", $0)] } ?? []) + [
+            ("episode", .number(episode)), ("seed", .number(result.seed)), ("score", .number(result.score)), ("steps", .number(result.steps)),
             ("end", .string(result.end.description)), ("bricksBroken", .number(Int(e.bricksBroken))),
             ("ballsLost", .number(Int(e.ballsLost))), ("livesLost", .number(Int(e.livesLost))),
             ("levelsCleared", .number(Int(e.levelsCleared))), ("pushes", .number(Int(e.pushes))),
@@ -332,7 +355,7 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
                                                              score: try record.int("score"), steps: try record.int("steps"),
                                                              end: end, levelsCleared: Int(events.levelsCleared),
                                                              livesLost: Int(events.livesLost), events: events),
-                                     rules: rules, played: played)
+                                     program: record["program"], rules: rules, played: played)
     }
 
     /// Plays the recorded episode again (by ``Matches``, the agent batched):

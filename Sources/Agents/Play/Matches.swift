@@ -39,26 +39,36 @@ public enum Matches {
     ///   - progress: called after each finished episode, from worker threads.
     ///   - rules: the rules of the episode seeded `s` (nil, or a nil result: `config`), e.g.
     ///     ``EpisodeRules/draw`` of a variant set.
+    ///   - finished: called with each finished episode's index and record, from
+    ///     worker threads in no fixed order (a run's journal appends them there).
     /// - Returns: episode `g`'s record at index `g`.
     /// - Throws: the first ``AgentFault`` of an agent (the run stops).
     public static func play<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int = defaultSlots, path: RolloutPath = .automatic,
                                              runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
                                              progress: (@Sendable () -> Void)? = nil,
-                                             rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) -> [G.Record] {
+                                             rules: (@Sendable (UInt64) -> G.Config?)? = nil,
+                                             finished: (@Sendable (Int, G.Record) -> Void)? = nil) throws(AgentFault) -> [G.Record] {
         precondition(slots >= 1, "slots must be at least 1")
+        var report: (@Sendable (Int, G.Record) -> Void)?
+        if progress != nil || finished != nil {
+            report = { g, record in
+                finished?(g, record)
+                progress?()
+            }
+        }
         if path == .oneByOne {
             return playOneByOne(G.self, config: config, roster: roster, count: count, runner: runner, game: game,
-                                progress: progress, rules: rules)
+                                finished: report, rules: rules)
         }
         return try playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
-                           game: game, progress: progress, rules: rules)
+                           game: game, finished: report, rules: rules)
     }
 
     /// The reference: each episode alone (``PlayableGame/playAlone(config:seed:agents:)``).
     static func playOneByOne<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                               runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                              progress: (@Sendable () -> Void)? = nil,
+                                              finished: (@Sendable (Int, G.Record) -> Void)? = nil,
                                               rules: (@Sendable (UInt64) -> G.Config?)? = nil) -> [G.Record] {
         runner.map(count: count, makeWorker: { _ in
             (0 ..< G.seats).map { _ in roster.map { G.makeAgent($0, config: config) } }
@@ -67,15 +77,16 @@ public enum Matches {
             var seated = (0 ..< G.seats).map { s in players[s][spec.seats[s]] }
             let record = G.playAlone(config: rules?(spec.seed) ?? config, seed: spec.seed, agents: &seated)
             for s in 0 ..< G.seats { players[s][spec.seats[s]] = seated[s] }
+            finished?(g, record)
             return record
-        }, progress: progress)
+        })
     }
 
     /// The batched path: the slot engine, `slots` episodes per worker.
     static func playBatched<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int, runner: ParallelRunner,
                                              game: @escaping @Sendable (Int) -> SeatedGame,
-                                             progress: (@Sendable () -> Void)? = nil,
+                                             finished: (@Sendable (Int, G.Record) -> Void)? = nil,
                                              rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) -> [G.Record] {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<G.Record?>.allocate(capacity: count)
@@ -88,7 +99,7 @@ public enum Matches {
         try SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) {
             (n, vector) throws(AgentFault) in
             try MatchWork<G>(config: config, roster: roster, slots: n, vector: vector, game: game, results: shared,
-                             progress: progress, rules: rules)
+                             finished: finished, rules: rules)
         }
         return (0 ..< count).map { g in
             guard let record = results[g] else { preconditionFailure("episode \(g) was not played") }
@@ -111,12 +122,12 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     var hasTally: [Bool]
     let game: @Sendable (Int) -> SeatedGame
     let results: SlotPointer<G.Record?>
-    let progress: (@Sendable () -> Void)?
+    let finished: (@Sendable (Int, G.Record) -> Void)?
     let episodeRules: (@Sendable (UInt64) -> G.Config?)?
 
     init(config: G.Config, roster: [AgentSpec], slots: Int, vector: G.Vector,
          game: @escaping @Sendable (Int) -> SeatedGame, results: SlotPointer<G.Record?>,
-         progress: (@Sendable () -> Void)?, rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) {
+         finished: (@Sendable (Int, G.Record) -> Void)?, rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) {
         seats = G.seats
         rosterCount = roster.count
         observationCount = G.policyTarget(config).inputs
@@ -127,7 +138,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         hasTally = [Bool](repeating: false, count: slots)
         self.game = game
         self.results = results
-        self.progress = progress
+        self.finished = finished
         episodeRules = rules
     }
 
@@ -170,7 +181,8 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     func finished(slot i: Int, vector: G.Vector) throws(AgentFault) {
         try players.end(slot: i)
         guard let base = results.base else { return }
-        base[jobs.job[i]] = G.endRecord(tallies[i], vector, i)
-        progress?()
+        let job = jobs.job[i], record = G.endRecord(tallies[i], vector, i)
+        base[job] = record
+        finished?(job, record)
     }
 }

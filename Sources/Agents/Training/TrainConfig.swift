@@ -76,6 +76,11 @@ public struct TrainConfig: GameConfig {
     public var evalSteps: Int = 20000
     /// Write `checkpoint.json` every this many iterations (and at the end).
     public var checkpointInterval: Int = 25
+    /// Whether the opponents' external agents (`process:`) may be started:
+    /// the person named them on the command line or opted in. Not a rule of
+    /// the run (never written to config.json): a spec read from a file never
+    /// starts a program on its own (docs/agents.md).
+    public var allowAgentPrograms = false
 
     public init() {}
 
@@ -247,14 +252,8 @@ public struct TrainConfig: GameConfig {
             throw .invalid(source: source, key: key, message: "= \"\(s)\" must name 1 to 16 agents separated by ;")
         }
         for part in parts where !(allowSelf && part == "self") {
-            let spec: AgentSpec
-            do { spec = try AgentSpec.parse(part) } catch {
+            do { _ = try AgentSpec.parse(part) } catch {
                 throw .invalid(source: source, key: key, message: "= \"\(s)\": \(error)")
-            }
-            // Training's rollouts also seat opponents per game (the reference
-            // path), which an external agent has no form for.
-            if spec.externalAgent != nil {
-                throw .invalid(source: source, key: key, message: "= \"\(s)\": external agents (process:) cannot be training opponents; allowed: random, tracker, constant, linear, recorded")
             }
         }
         return s

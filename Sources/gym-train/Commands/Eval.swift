@@ -25,6 +25,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var workerOptions: WorkerOptions
     @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var resumeOptions: ResumeOptions
 
     @OptionGroup var matchup: MatchupOptions
 
@@ -40,29 +41,42 @@ struct Eval: ParsableCommand {
         let episodes = episodeOptions.episodes, seed = game.seed
         let shard = shardOptions.value
         let range = shard?.range(of: episodes) ?? 0 ..< episodes
-        let folder = try ResultsFolder.create(output, command: "eval", game: G.Config.gameName, seed: seed)
-        if shard == nil {
+        let folder = try resumeOptions.folder(output, command: "eval", game: G.Config.gameName, seed: seed)
+        let journal = try RunJournal.open(folder, run: RunJournal.identity(
+            subcommand: "eval", seed: seed, config: config, shard: shard,
+            parameters: extra + [("episodes", .number(episodes)),
+                                 ("programs", .array(roster.map { $0.programRecord ?? .null }))]), options: resumeOptions)
+        if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
                 ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),
             ])
         }
-        let progress = Progress(total: range.count, label: "eval")
+        let (have, missing) = try journal.split(range, what: "episode") { value -> G.Record? in
+            guard case let .array(fields) = value else { return nil }
+            return G.record(fields: fields)
+        }
+        journal.announce(recorded: have.count, of: range.count, unit: "episodes")
+        let progress = Progress(total: range.count, done: have.count, label: "eval", unit: "episodes")
         let clock = ContinuousClock()
         let start = clock.now
-        // Episode g's seed and seats depend on (seed, g) alone, so a shard plays exactly the unsharded run's games.
-        let first = range.lowerBound
-        let records = try Matches.play(G.self, config: config, roster: roster, count: range.count,
+        // Episode g's seed and seats depend on (seed, g) alone, so a shard or a resumed run plays exactly the unsharded run's games.
+        let played = try Matches.play(G.self, config: config, roster: roster, count: missing.count,
                                    runner: workerOptions.runner, game: { k in
-            let i = first + k
+            let i = missing[k]
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),
                               seats: MatchupOptions.seating(episode: i, seats: G.seats))
-        }, progress: { progress.tick() })
+        }, finished: { k, record in
+            journal.append(missing[k], .array(G.fields(record)))
+            progress.tick()
+        })
+        let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
         let seconds = (clock.now - start).seconds
         progress.finish()
         if let shard {
             try ShardFolder.write(folder, subcommand: "eval", shard: shard, games: episodes, seed: seed, config: config,
                                   parameters: extra, records: records.map { .array(G.fields($0)) },
                                   seconds: seconds, workers: workerOptions.count)
+            try journal.complete()
             print("eval \(G.name) shard \(shard): episodes \(range.lowerBound) ..< \(range.upperBound) of \(episodes), seed \(seed)")
             print("  results \(folder.path) (combine the shards with gym-train merge)")
             return
@@ -71,6 +85,7 @@ struct Eval: ParsableCommand {
         try G.reportEval(records, EvalRun(folder: folder, agent: roster[0], opponent: roster.count > 1 ? roster[1] : nil,
                                           seed: seed, workers: workerOptions.count, seconds: seconds,
                                           frameSkip: config.frameSkip), config: config)
+        try journal.complete()
     }
 
     /// Writes the unsharded run's files from the shards of one `eval --shard` run.

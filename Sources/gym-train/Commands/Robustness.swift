@@ -111,7 +111,7 @@ struct Robustness: ParsableCommand {
         let shard = shardOptions.value
         let range = shard?.range(of: plan.cells) ?? 0 ..< plan.cells
         let folder = try ResultsFolder.create(output, command: "robustness", game: G.Config.gameName, seed: game.seed)
-        let progress = Progress(total: range.count * settings.episodes, label: "robustness")
+        let progress = Progress(total: range.count * settings.episodes, label: "robustness", unit: "episodes")
         let clock = ContinuousClock()
         let start = clock.now
         let records = try range.map { c throws(AgentFault) in try plan.play(cell: c, runner: workerOptions.runner, progress: { progress.tick() }) }

@@ -29,6 +29,7 @@ struct Sweep: ParsableCommand {
     @OptionGroup var workerOptions: WorkerOptions
     @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var resumeOptions: ResumeOptions
 
     func validate() throws {
         guard (1 ... 2).contains(grid.count) else {
@@ -95,22 +96,38 @@ struct Sweep: ParsableCommand {
         }
         let shard = shardOptions.value
         let range = shard?.range(of: cells.count) ?? 0 ..< cells.count
-        let folder = try ResultsFolder.create(output, command: "sweep", game: set.game, seed: set.seed)
-        let progress = Progress(total: range.count, label: "sweep")
-        let clock = ContinuousClock()
-        let start = clock.now
-        var records: [JSONValue] = []
-        for c in range {
-            let results = try BalanceRun.run(set, rules: allRules[c], runner: workerOptions.runner)
-            records.append(.array(results.map { .array($0.metrics.map { .array([.string($0.name), .number($0.value), .number($0.n), .number($0.sd)]) }) }))
-            progress.tick()
-        }
-        let seconds = (clock.now - start).seconds
-        progress.finish()
+        let folder = try resumeOptions.folder(output, command: "sweep", game: set.game, seed: set.seed)
         let parameters: [(String, JSONValue)] = [
             ("scenarioFile", .string(scenarioFile)), ("scenarios", .string(text)),
             ("grid", .array(grid.map { .string($0) })),
         ]
+        let programs = set.scenarios.flatMap { [$0.a] + ($0.b.map { [$0] } ?? []) }.compactMap(\.programRecord)
+        let identity: [(String, JSONValue)]
+        switch set.rules {
+        case let .pong(c):
+            identity = RunJournal.identity(subcommand: "sweep", seed: set.seed, config: c, shard: shard,
+                                           parameters: parameters + [("programs", .array(programs))])
+        case let .breakout(c):
+            identity = RunJournal.identity(subcommand: "sweep", seed: set.seed, config: c, shard: shard,
+                                           parameters: parameters + [("programs", .array(programs))])
+        }
+        let journal = try RunJournal.open(folder, run: identity, options: resumeOptions)
+        let (have, missing) = try journal.split(range, what: "cell") { $0 }
+        journal.announce(recorded: have.count, of: range.count, unit: "cells")
+        let progress = Progress(total: range.count, done: have.count, label: "sweep", unit: "cells")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var played: [JSONValue] = []
+        for c in missing {
+            let results = try BalanceRun.run(set, rules: allRules[c], runner: workerOptions.runner)
+            let record = JSONValue.array(results.map { .array($0.metrics.map { .array([.string($0.name), .number($0.value), .number($0.n), .number($0.sd)]) }) })
+            journal.append(c, record)
+            played.append(record)
+            progress.tick()
+        }
+        let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
+        let seconds = (clock.now - start).seconds
+        progress.finish()
         if let shard {
             func finish<C: GameConfig>(_ config: C) throws {
                 try ShardFolder.finish(folder, subcommand: "sweep", label: "sweep \(scenarioFile)", units: "cells",
@@ -122,10 +139,12 @@ struct Sweep: ParsableCommand {
             case let .pong(c): try finish(c)
             case let .breakout(c): try finish(c)
             }
+            try journal.complete()
             return
         }
         try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)
         try Self.report(set, file: scenarioFile, axes: axes, records: records, folder: folder)
+        try journal.complete()
     }
 
     /// Writes the whole sweep's files from the shards of one `sweep --shard` run.

@@ -61,6 +61,7 @@ struct Tournament: ParsableCommand {
     @OptionGroup var workerOptions: WorkerOptions
     @OptionGroup var shardOptions: ShardOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var resumeOptions: ResumeOptions
 
     func validate() throws {
         guard (1 ... 1_000_000).contains(pairs) else { throw ValidationError("--pairs \(pairs) is out of range; allowed: 1 ... 1000000") }
@@ -124,28 +125,43 @@ struct Tournament: ParsableCommand {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
         let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
         for spec in specs { try G.check(spec, config: config) }
-        let rules = try episodeRules(G.Config.self, base: config)
+        let (rules, variantIdentity) = try episodeRules(G.Config.self, base: config)
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
         let shard = shardOptions.value
         let range = shard?.range(of: sizes.games) ?? 0 ..< sizes.games
-        let folder = try ResultsFolder.create(output, command: "tournament", game: G.name, seed: game.seed)
-        if shard == nil {
+        let folder = try resumeOptions.folder(output, command: "tournament", game: G.name, seed: game.seed)
+        let journal = try RunJournal.open(folder, run: RunJournal.identity(
+            subcommand: "tournament", seed: game.seed, config: config, shard: shard,
+            parameters: shardParameters(specs) + [("programs", .array(specs.map { $0.programRecord ?? .null }))]
+                + variantIdentity),
+            options: resumeOptions)
+        if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
             ] + sizes.members + ratingOptions.parameters + [("workers", .number(workerCount))]
                 + (rules.map { [("variants", .string($0.context.set.name)), ("variantsFile", .string($0.file))] } ?? []))
         }
-        let progress = Progress(total: range.count, label: "tournament")
+        let (have, missing) = try journal.split(range, what: "game") { value -> G.Record? in
+            guard case let .array(fields) = value else { return nil }
+            return G.record(fields: fields)
+        }
+        journal.announce(recorded: have.count, of: range.count, unit: "games")
+        let progress = Progress(total: range.count, done: have.count, label: "tournament")
         let clock = ContinuousClock()
         let start = clock.now
-        let records = try G.playTournamentGames(specs, config: config, format: format, options: self, games: range,
-                                            runner: workerOptions.runner, rules: rules, progress: { progress.tick() })
+        let played = try G.playTournamentGames(specs, config: config, format: format, options: self, games: missing,
+                                           runner: workerOptions.runner, rules: rules, finished: { g, record in
+            journal.append(g, .array(G.fields(record)))
+            progress.tick()
+        })
+        let records = try RunJournal.merge(range, have: have, missing: missing, played: played)
         if let shard {
             let seconds = (clock.now - start).seconds
             progress.finish()
             try ShardFolder.write(folder, subcommand: "tournament", shard: shard, games: sizes.games, seed: game.seed,
                                   config: config, parameters: shardParameters(specs),
                                   records: records.map { .array(G.fields($0)) }, seconds: seconds, workers: workerCount)
+            try journal.complete()
             print("tournament \(G.name) shard \(shard): games \(range.lowerBound) ..< \(range.upperBound) of \(sizes.games), seed \(game.seed)")
             print("results \(folder.path) (combine the shards with gym-train merge)")
             return
@@ -154,17 +170,25 @@ struct Tournament: ParsableCommand {
                    progress: progress, seconds: { (clock.now - start).seconds })
         try folder.write(ShardFolder.timingJSON(seconds: (clock.now - start).seconds, workers: workerCount),
                          to: ShardFolder.timingFile)
+        try journal.complete()
     }
 
-    /// The rules each game plays under `--variants SET` (drawn from its seed), nil without it.
-    func episodeRules<C: VariantConfig>(_: C.Type, base: C) throws -> EpisodeRules<C>? {
-        guard let variants else { return nil }
+    /// The rules each game plays under `--variants SET` (drawn from its seed), nil without it;
+    /// and what a `--resume` journal's identity holds of them (the set, the
+    /// file and its text's SHA-256, so a changed file is refused), empty without it.
+    func episodeRules<C: VariantConfig>(_: C.Type, base: C) throws
+        -> (rules: EpisodeRules<C>?, identity: [(String, JSONValue)]) {
+        guard let variants else { return (nil, []) }
         let text = try VariantText(game: C.gameName, path: variantsFile, option: "--variants-file")
         let (file, set) = try text.set(C.self, variants)
+        let identity: [(String, JSONValue)] = [
+            ("variants", .string(variants)), ("variantsFile", .string(text.source)),
+            ("variantsSha256", .string(SHA256.hex(Array(text.text.utf8)))),
+        ]
         do {
             let context = try RuleContext(base: base, set: set, visible: false,
                                           source: "\(text.source): set \"\(variants)\" on the tournament's rules")
-            return EpisodeRules(context: context, file: text.source, version: file.version)
+            return (EpisodeRules(context: context, file: text.source, version: file.version), identity)
         } catch { throw CLIError("\(error)") }
     }
 
@@ -250,17 +274,30 @@ struct Tournament: ParsableCommand {
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = sprtOptions.test, maxPairs = sprtOptions.maxPairs
-        let folder = try ResultsFolder.create(output, command: "sprt", game: "pong", seed: game.seed)
-        try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
-            ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
-        ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
+        let folder = try resumeOptions.folder(output, command: "sprt", game: "pong", seed: game.seed)
+        let journal = try RunJournal.open(folder, run: RunJournal.identity(
+            subcommand: "tournament", seed: game.seed, config: config, shard: nil,
+            parameters: [("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text))]
+                + sprtOptions.parameters + [("maxPairs", .number(maxPairs)),
+                                            ("programs", .array(specs.map { $0.programRecord ?? .null }))]),
+            options: resumeOptions)
+        if !journal.hasRunInfo {
+            try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
+                ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
+            ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
+        }
+        let have = try journal.records(in: 0 ..< 2 * maxPairs, what: "game") { value -> PongMatchResult? in
+            guard case let .array(fields) = value else { return nil }
+            return Pong.record(fields: fields)
+        }
+        journal.announce(recorded: have.count, of: 2 * maxPairs, unit: "games (at most)")
         let progress = Progress(total: maxPairs, label: "sprt")
         let outcome = try PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
                                    maxPairs: maxPairs, seed: game.seed, batch: max(8, 4 * workerCount),
-                                   runner: ParallelRunner(workers: workerCount), progress: { state in
+                                   runner: ParallelRunner(workers: workerCount), recorded: have, progress: { state in
                                        progress.status(String(format: "%d pairs, LLR %.2f in [%.2f, %.2f]",
                                                               state.pairs, state.llr, test.lowerBound, test.upperBound))
-                                   })
+                                   }, finished: { g, result in journal.append(g, .array(Pong.fields(result))) })
         progress.finish()
         let state = outcome.state
         let decision = state.decision ?? .inconclusive
@@ -278,6 +315,7 @@ struct Tournament: ParsableCommand {
             ("score", .number(e.score)), ("elo", .number(e.elo)), ("elo95", .array([.number(e.low), .number(e.high)])),
         ])
         try folder.write(summary.serialized() + "\n", to: "summary.json")
+        try journal.complete()
         print("sprt pong: \(specs[0].displayName) (candidate) vs \(specs[1].displayName) (baseline), seed \(game.seed)")
         print("  H0: elo = \(f(test.elo0))   H1: elo = \(f(test.elo1))   alpha \(test.alpha)  beta \(test.beta)   bounds [\(String(format: "%.3f", test.lowerBound)), \(String(format: "%.3f", test.upperBound))]")
         print("  pairs \(state.pairs)  pentanomial [\(state.counts.map(String.init).joined(separator: ", "))]  LLR \(String(format: "%.3f", state.llr))")

@@ -55,6 +55,9 @@ struct Train: ParsableCommand {
     /// can kill the run at a known point.
     @Option(help: .hidden) var holdAfter: Int?
 
+    @Flag(help: "Start the programs of external agents (process:...) that the training config file (or a resumed run's config.json) names as opponents; those given with --opponent or --eval-opponent start without it.")
+    var allowAgentPrograms = false
+
     /// Keys that may differ on resume (they never change the weights).
     static let resumableOverrides: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalOpponent",
                                                   "evalInterval", "evalEpisodes", "evalSteps"]
@@ -89,7 +92,11 @@ struct Train: ParsableCommand {
 
     func run() throws {
         BLAS.useSingleThread()
-        let (config, folder, resumed) = try prepare()
+        let (decoded, folder, resumed) = try prepare()
+        var config = decoded
+        // A list given on the command line was named by the person; one read from a file needs the opt-in.
+        let fromFile = [(opponent == nil, config.opponent), (evalOpponent == nil, config.evalOpponent)]
+        config.allowAgentPrograms = allowAgentPrograms || !fromFile.contains { $0.0 && $0.1.contains("process:") }
         let stop = StopSignal { sig in
             FileHandleOutput.standardError("\ngym-train: \(StopSignal.name(sig)) received; stopping after this iteration (again to exit at once)")
         }
@@ -202,7 +209,7 @@ struct TrainingLoop {
         }
         if resumed == nil { try writeRunFiles(session) }
         let runner = ParallelRunner(workers: WorkerOptions.resolve(config.workers))
-        let progress = Progress(total: config.iterations, label: "train")
+        let progress = Progress(total: config.iterations, label: "train", unit: "iterations")
         let clock = ContinuousClock()
         let start = clock.now
         let startWall = session.state.wallSeconds

@@ -90,11 +90,12 @@ extension Breakout: CommandGame {
     /// two agents are compared seed by seed by score (a gauntlet keeps the
     /// candidate's comparisons only).
     static func playTournamentGames(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
-                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
+                                    options: Tournament, games: [Int], runner: ParallelRunner,
                                     rules: EpisodeRules<BreakoutConfig>?,
-                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [BreakoutEpisode] {
+                                    finished: @escaping @Sendable (Int, BreakoutEpisode) -> Void) throws(AgentFault)
+        -> [BreakoutEpisode] {
         try BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodeOptions.episodes, seed: options.game.seed,
-                               games: games, runner: runner, progress: progress, rules: rules?.draw)
+                               games: games, runner: runner, rules: rules?.draw, finished: finished)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
@@ -114,7 +115,8 @@ extension Breakout: CommandGame {
         for (a, row) in results.enumerated() {
             for (k, r) in row.enumerated() {
                 records += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r,
-                                                 rules: rules?.recorded(seed: r.seed), played: rules?.config(seed: r.seed)).line + "\n"
+                                                 program: specs[a].programRecord, rules: rules?.recorded(seed: r.seed),
+                                                 played: rules?.config(seed: r.seed)).line + "\n"
             }
         }
         var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])

@@ -33,16 +33,17 @@ protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig {
     /// The mode's name, run.json's sizes and the number of games a
     /// round-robin or gauntlet of `agents` agents plays in the game's format.
     static func tournamentSizes(agents: Int, format: TournamentSchedule.Format, options: Tournament) -> TournamentSizes
-    /// Plays the games `games` (global indices, `0 ..< tournamentSizes(...).games`)
+    /// Plays the games listed in `games` (global indices, `0 ..< tournamentSizes(...).games`)
     /// of a round-robin or gauntlet of `specs` (checked for `config`) in the
     /// game's format (Pong: side-swapped pairs of games per pairing; Breakout:
-    /// every agent on the same seeds); game `g`'s record at `g - games.lowerBound`.
-    /// Game `g` depends on (seed, g) alone, so a shard plays what the whole run plays.
-    /// Under `rules` each game plays the rules its seed draws.
+    /// every agent on the same seeds); records in the list's order, and each
+    /// to `finished` (global index, record) as soon as its game ends.
+    /// Game `g` depends on (seed, g) alone, so a shard or a resumed run plays
+    /// what the whole run plays. Under `rules` each game plays the rules its seed draws.
     static func playTournamentGames(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
-                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
+                                    options: Tournament, games: [Int], runner: ParallelRunner,
                                     rules: EpisodeRules<Config>?,
-                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [Record]
+                                    finished: @escaping @Sendable (Int, Record) -> Void) throws(AgentFault) -> [Record]
     /// The tournament from the records of all its games, in game order
     /// (Breakout: compared seed by seed); under `rules` each record names its game's.
     static func tournamentPlay(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,

@@ -100,13 +100,14 @@ extension Pong: CommandGame {
 
     /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
     static func playTournamentGames(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
-                                    options: Tournament, games: Range<Int>, runner: ParallelRunner,
+                                    options: Tournament, games: [Int], runner: ParallelRunner,
                                     rules: EpisodeRules<PongConfig>?,
-                                    progress: @escaping @Sendable () -> Void) throws(AgentFault) -> [PongMatchResult] {
+                                    finished: @escaping @Sendable (Int, PongMatchResult) -> Void) throws(AgentFault)
+        -> [PongMatchResult] {
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: options.pairs,
                                           seed: options.game.seed)
         return try PongTournament.play(config: config, agents: specs, schedule: schedule, games: games, runner: runner,
-                                   progress: progress, rules: rules?.draw).map(\.result)
+                                   rules: rules?.draw, finished: { g, game in finished(g, game.result) }).map(\.result)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
@@ -239,6 +240,6 @@ struct PongTable: PlayTable {
 
     func recordLine(match: Int, person: String) -> String {
         PongMatchRecord(match: match, pairing: 0, pair: match, bottom: person, top: opponent.text,
-                        config: config, result: result).line
+                        config: config, result: result, topProgram: opponent.programRecord).line
     }
 }

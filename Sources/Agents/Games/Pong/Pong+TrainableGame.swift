@@ -3,7 +3,9 @@ import Gym
 extension Pong: TrainableGame {
     /// The policy plays `opponent` (a `;`-separated list; `self` is self-play)
     /// and is evaluated against each of `evalOpponent`; the score is the
-    /// lowest point share.
+    /// lowest point share. External agents (`process:`) play on the slot
+    /// engine, one process per worker per iteration (or evaluation), and
+    /// start only when `config.allowAgentPrograms`.
     public static func trainingSetup(_ config: TrainConfig, game: PongConfig, evalGame: PongConfig,
                                      rules: TrainingRules<PongConfig>?) throws(TrainingSetupError)
         -> TrainingSetup<PongTask> {
@@ -14,13 +16,13 @@ extension Pong: TrainableGame {
                 if text == "self" {
                     opponents.append(.selfPlay)
                 } else {
-                    let spec = try AgentSpec.parse(text)
+                    let spec = try AgentSpec.parse(text, commandLine: config.allowAgentPrograms)
                     try Pong.check(spec, config: game)
                     opponents.append(.agent(spec))
                 }
             }
             for text in TrainConfig.split(config.evalOpponent) {
-                let spec = try AgentSpec.parse(text)
+                let spec = try AgentSpec.parse(text, commandLine: config.allowAgentPrograms)
                 try Pong.check(spec, config: evalGame)
                 evalOpponents.append(spec)
             }

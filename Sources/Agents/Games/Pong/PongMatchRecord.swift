@@ -10,6 +10,7 @@ import Gym
 /// | `match`, `pairing`, `pair` | global game index, pairing index, pair (seed) index |
 /// | `seed` | the game's seed (agents are seeded from it: streams 10 bottom, 11 top) |
 /// | `bottom`, `top` | agent specs (the grammar of ``AgentSpec``) on each side |
+/// | `bottomProgram`, `topProgram` | only for an external agent: its name, agent file and the file's SHA-256 (``AgentSpec/programRecord``) |
 /// | `scoreBottom`, `scoreTop`, `steps`, `end` | the result |
 /// | `hitsBottom`, `hitsTop`, `receiverPoints`, `pointSpeedSum` | statistics |
 /// | `configHash` | hash of `config` (hex), checked on replay |
@@ -23,6 +24,8 @@ public struct PongMatchRecord: Equatable, Sendable {
     public var top: String
     public var config: PongConfig
     public var result: PongMatchResult
+    /// Per side, what the record keeps of an external agent (``AgentSpec/programRecord``); nil for a built-in one.
+    public var bottomProgram: JSONValue?, topProgram: JSONValue?
     /// The game's rules under a variant set (nil: it played `config`).
     public var rules: RecordedRules?
     /// The rules the game played: `config`, or `config` with `rules`.
@@ -30,9 +33,11 @@ public struct PongMatchRecord: Equatable, Sendable {
 
     /// - Parameter played: the rules the game played under `rules` (`config` without them).
     public init(match: Int, pairing: Int, pair: Int, bottom: String, top: String,
-                config: PongConfig, result: PongMatchResult, rules: RecordedRules? = nil, played: PongConfig? = nil) {
+                config: PongConfig, result: PongMatchResult, bottomProgram: JSONValue? = nil, topProgram: JSONValue? = nil,
+                rules: RecordedRules? = nil, played: PongConfig? = nil) {
         self.match = match; self.pairing = pairing; self.pair = pair
         self.bottom = bottom; self.top = top; self.config = config; self.result = result
+        self.bottomProgram = bottomProgram; self.topProgram = topProgram
         self.rules = rules; self.played = played ?? config
     }
 
@@ -40,7 +45,8 @@ public struct PongMatchRecord: Equatable, Sendable {
     public init(_ game: PongTournamentGame, agents: [AgentSpec], config: PongConfig) {
         self.init(match: game.slot.game, pairing: game.slot.pairing, pair: game.slot.pair,
                   bottom: agents[game.bottomAgent].text, top: agents[game.topAgent].text,
-                  config: config, result: game.result)
+                  config: config, result: game.result, bottomProgram: agents[game.bottomAgent].programRecord,
+                  topProgram: agents[game.topAgent].programRecord)
     }
 
     public var json: JSONValue {
@@ -49,6 +55,7 @@ public struct PongMatchRecord: Equatable, Sendable {
             ("game", .string("pong")), ("match", .number(match)), ("pairing", .number(pairing)),
             ("pair", .number(pair)), ("seed", .number(result.seed)),
             ("bottom", .string(bottom)), ("top", .string(top)),
+        ] + [("bottomProgram", bottomProgram), ("topProgram", topProgram)].compactMap { k, v in v.map { (k, $0) } } + [
             ("scoreBottom", .number(result.scoreBottom)), ("scoreTop", .number(result.scoreTop)),
             ("steps", .number(result.steps)), ("end", .string(result.end.description)),
             ("hitsBottom", .number(result.hitsBottom)), ("hitsTop", .number(result.hitsTop)),
@@ -82,7 +89,9 @@ public struct PongMatchRecord: Equatable, Sendable {
                                      receiverPoints: (try? record.int("receiverPoints")) ?? 0, pointSpeedSum: speedSum)
         return PongMatchRecord(match: (try? record.int("match")) ?? 0, pairing: (try? record.int("pairing")) ?? 0,
                                pair: (try? record.int("pair")) ?? 0, bottom: try record.string("bottom"),
-                               top: try record.string("top"), config: config, result: result, rules: rules, played: played)
+                               top: try record.string("top"), config: config, result: result,
+                               bottomProgram: record["bottomProgram"], topProgram: record["topProgram"],
+                               rules: rules, played: played)
     }
 
     /// Plays the recorded game again from its seed, config and agents (by

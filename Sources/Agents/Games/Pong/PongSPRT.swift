@@ -17,18 +17,35 @@ public enum PongSPRT {
     /// stops at the first pair where it decides, and games played past that
     /// pair are discarded, so the result does not depend on `batch` or the
     /// number of workers.
+    /// - Parameters:
+    ///   - recorded: games already played (by game index, from a resumed
+    ///     run's journal): taken as they are, not played again; since game `g`
+    ///     depends on (seed, g) alone, the test decides at the same pair.
+    ///   - finished: each game played here, by game index, as soon as it ends (from worker threads).
     public static func run(config: PongConfig, candidate: AgentSpec, baseline: AgentSpec, test: SPRT,
                            maxPairs: Int, seed: UInt64, batch: Int, runner: ParallelRunner,
-                           progress: (@Sendable (SPRT.State) -> Void)? = nil) throws(AgentFault) -> Outcome {
+                           recorded: [Int: PongMatchResult] = [:],
+                           progress: (@Sendable (SPRT.State) -> Void)? = nil,
+                           finished: (@Sendable (Int, PongMatchResult) -> Void)? = nil) throws(AgentFault) -> Outcome {
         precondition(batch >= 1, "batch must be at least 1")
         let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: maxPairs, seed: seed)
         var state = SPRT.State(test: test, maxPairs: maxPairs)
         var counted: [PongTournamentGame] = []
         var nextPair = 0
+        var sink: (@Sendable (Int, PongTournamentGame) -> Void)?
+        if let finished { sink = { g, game in finished(g, game.result) } }
         while state.decision == nil, nextPair < maxPairs {
             let end = min(maxPairs, nextPair + batch)
-            let games = try PongTournament.play(config: config, agents: [candidate, baseline], schedule: schedule,
-                                            games: 2 * nextPair ..< 2 * end, runner: runner)
+            let span = 2 * nextPair ..< 2 * end
+            let missing = span.filter { recorded[$0] == nil }
+            let played = try PongTournament.play(config: config, agents: [candidate, baseline], schedule: schedule,
+                                             games: missing, runner: runner, finished: sink)
+            var fresh: [Int: PongMatchResult] = [:]
+            for (g, game) in zip(missing, played) { fresh[g] = game.result }
+            let games = span.map { g in
+                guard let result = recorded[g] ?? fresh[g] else { preconditionFailure("game \(g) was neither recorded nor played") }
+                return PongTournamentGame(slot: schedule.slot(g), result: result)
+            }
             var k = 0
             while k + 1 < games.count, state.decision == nil {
                 state.add(pairScore: games[k].outcomeA + games[k + 1].outcomeA)

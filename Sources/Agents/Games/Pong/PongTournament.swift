@@ -41,17 +41,40 @@ public enum PongTournament {
     /// Plays the games `games` of `schedule` (a slice, for sequential tests
     /// that play batch by batch); results in game order.
     public static func play(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
-                            games: Range<Int>, runner: ParallelRunner, progress: (@Sendable () -> Void)? = nil,
+                            games: Range<Int>, runner: ParallelRunner,
+                            progress: (@Sendable () -> Void)? = nil,
                             rules: (@Sendable (UInt64) -> PongConfig?)? = nil) throws(AgentFault) -> [PongTournamentGame] {
+        try play(config: config, agents: agents, schedule: schedule, games: Array(games), runner: runner,
+                 progress: progress, rules: rules)
+    }
+
+    /// Plays the games of `schedule` listed in `games` (global indices, any
+    /// subset: a shard, or what a resumed run has not recorded yet); results
+    /// in the list's order. `finished` gets each game's global index and
+    /// game as soon as it ends, from worker threads; `rules` gives the rules
+    /// of the game seeded `s` (nil, or a nil result: `config`).
+    public static func play(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
+                            games: [Int], runner: ParallelRunner,
+                            progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> PongConfig?)? = nil,
+                            finished: (@Sendable (Int, PongTournamentGame) -> Void)? = nil) throws(AgentFault)
+        -> [PongTournamentGame] {
         precondition(agents.count == schedule.agentCount, "one spec per scheduled agent")
-        let first = games.lowerBound
-        let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
-                                   game: { offset in
-            let slot = schedule.slot(first + offset)
+        var sink: (@Sendable (Int, PongMatchResult) -> Void)?
+        if let finished {
+            sink = { offset, result in
+                let g = games[offset]
+                finished(g, PongTournamentGame(slot: schedule.slot(g), result: result))
+            }
+        }
+        let seat: @Sendable (Int) -> SeatedGame = { offset in
+            let slot = schedule.slot(games[offset])
             return SeatedGame(seed: schedule.pairSeed(slot.pair), seats: slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b])
-        }, progress: progress, rules: rules)
+        }
+        let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
+                                   game: seat, progress: progress, rules: rules, finished: sink)
         return matches.enumerated().map { offset, result in
-            PongTournamentGame(slot: schedule.slot(first + offset), result: result)
+            PongTournamentGame(slot: schedule.slot(games[offset]), result: result)
         }
     }
 
