@@ -29,7 +29,7 @@ import Gym
 
     @Test func esDirectionsOnlyLoseTheIgnoredWeights() throws {
         var config = try smallConfig()
-        let task = try Pong.trainingSetup(config, game: PongConfig(), evalGame: PongConfig()).task
+        let task = try Pong.trainingSetup(config, game: PongConfig(), evalGame: PongConfig(), rules: nil).task
         let plain = EvolutionStrategies<PongTask>(config, task: task, restored: nil).directions()
         config.ignoredInputs = [11, 0]
         let masked = EvolutionStrategies<PongTask>(config, task: task, restored: nil).directions()

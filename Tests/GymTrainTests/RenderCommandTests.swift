@@ -1,4 +1,6 @@
+import Agents
 import Foundation
+import Gym
 import Testing
 
 @Suite struct RenderCommandTests {
@@ -39,5 +41,35 @@ import Testing
         let data = try Data(contentsOf: gif)
         #expect(data.starts(with: Array("GIF89a".utf8)))
         #expect(r.stdout.contains("episode 0"))
+    }
+
+    /// A record under drawn rules replays identically with `render --replay`;
+    /// the same line with another draw's rules is refused with one line.
+    @Test func renderReplaysARecordUnderItsRules() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seed = Seeds.episode(runSeed: 4, index: 1)
+        let base = try BreakoutConfig.preset("classic")
+        let file = RecordedRules.shippedFile(game: "breakout")
+        let set = try VariantFile<BreakoutConfig>.decode(ShippedVariants.breakout, source: file).set("train", source: file)
+        let context = try RuleContext(base: base, set: set, visible: false, source: "test")
+        let (variant, played) = context.rules(episodeSeed: seed)
+        let result = try Matches.play(Breakout.self, config: base, roster: [try AgentSpec.parse("tracker")], count: 1,
+                                      runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0]) },
+                                      rules: { _ in played })[0]
+        let rules = RecordedRules(set: "train", file: file, version: 1, variant: variant)
+        let line = BreakoutEpisodeRecord(agent: "tracker", episode: 1, config: base, result: result, rules: rules,
+                                         played: played).line
+        let r = try CLI.run(["render", "--replay", line, "--every", "1000", "--gif", dir.appendingPathComponent("r.gif").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("replay identical to the record: \(result.score) points after \(result.steps) steps"), "\(r.stdout)")
+        var forged = rules
+        forged.variant.values = context.rules(episodeSeed: seed &+ 1).variant.values
+        let bad = try CLI.run(["render", "--replay", BreakoutEpisodeRecord(agent: "tracker", episode: 1, config: base, result: result,
+                                                                          rules: forged, played: played).line,
+                               "--every", "1000", "--gif", dir.appendingPathComponent("f.gif").path])
+        #expect(bad.status != 0)
+        let lines = bad.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("are not what set \"train\""), "\(bad.stderr)")
     }
 }

@@ -18,6 +18,10 @@ import Testing
             let c = "process:cmd=\(try ExternalAgentCommandTests.agent("constant_agent")) 2,name=C"
             return ["tournament", "--mode", "gauntlet", "--candidate", c, "--agent", "random", "--agent", "tracker:noise=2",
                     "--pairs", "3"]
+        case "variants":
+            // Games under a variant set: the journal holds results; the records' rules are drawn again from the seeds.
+            return ["tournament", "--agent", "tracker", "--agent", "random", "--agent", "tracker:noise=2,name=T2", "--pairs", "3",
+                    "--variants", "near"]
         case "sprt":
             return ["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random", "--max-pairs", "40"]
         case "eval":
@@ -50,7 +54,7 @@ import Testing
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count - 1
     }
 
-    @Test(arguments: ["round-robin", "gauntlet", "sprt", "eval", "sweep"], [1, 2])
+    @Test(arguments: ["round-robin", "gauntlet", "variants", "sprt", "eval", "sweep"], [1, 2])
     func aRunKilledMidwayResumesToTheUninterruptedFiles(kind: String, workers: Int) throws {
         let dir = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -118,6 +122,7 @@ import Testing
             (["tournament", "--agent", "tracker", "--agent", "tracker:noise=2", "--pairs", "2"],
              #"agents ["tracker","random"]; this run has agents ["tracker","tracker:noise=2"]"#),
             (base + ["--preset", "fast"], "it holds a run with configHash"),
+            (base + ["--variants", "near"], #"it holds a run with variants none; this run has variants "near""#),
             (["eval", "--agent", "tracker", "--opponent", "random"], #"subcommand "tournament"; this run has subcommand "eval""#),
             (base + ["--out", out.path], "give either --resume DIR or --out DIR, not both"),
         ]
@@ -130,5 +135,42 @@ import Testing
         #expect(try Self.resultFiles(out) == before)
         let missing = try CLI.run(base + ["--resume", dir.appendingPathComponent("nope").path], in: dir)
         #expect(missing.status != 0 && missing.stderr.contains("no such folder"), "\(missing.stderr)")
+    }
+
+    /// A `--variants` run resumes only with the variant file it started
+    /// with: a set of another name, or the same file with other text, is refused with one line.
+    @Test func aVariantRunIsRefusedWithAnotherSetOrAChangedVariantFile() throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("v.json")
+        func write(_ paddleWidth: Int) throws {
+            try Data("""
+            { "game": "pong", "version": 1, "preset": "classic", "sets": {
+              "train": { "sampling": "uniform", "ranges": { "paddleWidth": [48, 80] } },
+              "near": { "sampling": "uniform", "points": [ { "name": "p", "values": { "paddleWidth": \(paddleWidth) } } ] },
+              "far": { "sampling": "uniform", "points": [ { "name": "q", "values": { "paddleWidth": 100 } } ] } } }
+            """.utf8).write(to: file)
+        }
+        try write(50)
+        let out = dir.appendingPathComponent("run")
+        let base = ["tournament", "--agent", "tracker", "--agent", "random", "--pairs", "2", "--variants-file", file.path]
+        let run = try HeldRun(base + ["--variants", "near", "--workers", "1", "--out", out.path, "--hold-after-games", "1"], in: dir)
+        #expect(run.waitForHold("gym-train: holding at game 1"))
+        #expect(run.stop(SIGKILL).status == 128 + SIGKILL)
+        let before = try Self.resultFiles(out)
+        let other = try CLI.run(base + ["--variants", "far", "--resume", out.path], in: dir)
+        #expect(other.status != 0)
+        let otherLines = ResultsFolderTests.errorLines(other.stderr)
+        #expect(otherLines.count == 1 && otherLines[0].contains(#"it holds a run with variants "near"; this run has variants "far""#),
+                "\(other.stderr)")
+        try write(60)
+        let changed = try CLI.run(base + ["--variants", "near", "--resume", out.path], in: dir)
+        #expect(changed.status != 0)
+        let changedLines = ResultsFolderTests.errorLines(changed.stderr)
+        #expect(changedLines.count == 1 && changedLines[0].contains("it holds a run with variantsSha256"), "\(changed.stderr)")
+        #expect(try Self.resultFiles(out) == before)
+        try write(50)
+        let resumed = try CLI.run(base + ["--variants", "near", "--resume", out.path], in: dir)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
     }
 }

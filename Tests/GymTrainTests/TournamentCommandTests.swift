@@ -111,4 +111,32 @@ import Testing
         #expect(r.stderr.contains(fragment), "\(r.stderr)")
         #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Stack"))
     }
+
+    /// `--variants SET`: every game plays the rules its seed draws, each
+    /// record names them, and every record replays identically under them.
+    @Test(arguments: [["--game", "breakout", "--episodes", "2", "--variants", "train"],
+                      ["--game", "pong", "--pairs", "2", "--variants", "near"]])
+    func aTournamentUnderAVariantSetRecordsAndReplaysEachGamesRules(arguments: [String]) throws {
+        let dir = GymTrainProcess.temporaryFolder("variants")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try GymTrainProcess.run(["tournament", "--agent", "tracker", "--agent", "tracker:noise=2", "--seed", "6",
+                                         "--bootstrap", "20", "--out", dir.path] + arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try String(contentsOf: dir.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4)
+        var rules: Set<String> = []
+        for (index, line) in lines.enumerated() {
+            #expect(line.contains("\"rules\":{\"set\":\"\(arguments.last ?? "")\""), "\(line)")
+            rules.insert(String(line[line.range(of: "\"values\"")!.lowerBound...]))
+            let replay = try GymTrainProcess.run(["render", "--replay", dir.appendingPathComponent("matches.jsonl").path,
+                                                  "--index", String(index), "--every", "1000",
+                                                  "--gif", dir.appendingPathComponent("g\(index).gif").path])
+            #expect(replay.status == 0 && replay.stdout.contains("replay identical to the record"), "\(replay.stdout)\(replay.stderr)")
+        }
+        // Two seeds: a ranges set draws two different variants (the decoder checks each against its seed's draw).
+        if arguments.contains("train") { #expect(rules.count == 2) }
+        let refused = try GymTrainProcess.run(["tournament", "--agent", "tracker", "--agent", "random", "--variants", "far",
+                                               "--shard", "1/2", "--out", dir.appendingPathComponent("s").path])
+        #expect(refused.status != 0 && refused.stderr.contains("--variants is for an unsharded round-robin or gauntlet"))
+    }
 }

@@ -188,4 +188,36 @@ func comparable(_ path: String) throws -> Checkpoint {
         let t = SVGChart.ticks(3 ... 1_234_567)
         #expect(t == [0, 500_000, 1_000_000])
     }
+
+    /// Training across a variant set gives the same checkpoint bytes for 1
+    /// and 2 workers, records the set in it (a visible context widens the
+    /// policy by the set's keys), differs from training on the base rules,
+    /// and the policy plays wherever agents are named.
+    @Test(arguments: [
+        ("pong", #""trainer": "es", "opponent": "tracker;self""#, #""variants": {"set": "train", "visible": true}"#),
+        ("breakout", #""trainer": "reinforce""#, #""variants": {"set": "train"}"#),
+    ])
+    func trainingAcrossVariantsIsTheSameForOneAndTwoWorkers(game: String, training: String, variants: String) throws {
+        let dir = scratchFolder("variants-\(game)")
+        let base = "\"game\": \"\(game)\", \"episodeSteps\": 300, " + training
+        let config = try smokeConfig(in: dir, base + ", " + variants)
+        for w in ["1", "2"] { try gymTrain(["train", "--config", config, "--out", dir + "/w" + w, "--workers", w]) }
+        let one = try String(contentsOfFile: dir + "/w1/policy.json", encoding: .utf8)
+        #expect(one == (try String(contentsOfFile: dir + "/w2/policy.json", encoding: .utf8)))
+        #expect(try comparable(dir + "/w1/checkpoint.json") == comparable(dir + "/w2/checkpoint.json"))
+        let checkpoint = try Checkpoint.load(path: dir + "/w1/policy.json")
+        let visible = variants.contains("\"visible\": true")
+        let gameInputs = game == "pong" ? PolicyTarget.pong(PongConfig()).inputs
+            : PolicyTarget.breakout(try BreakoutConfig.preset("classic")).inputs
+        #expect(checkpoint.variants?.set == "train" && checkpoint.variants?.version == 1)
+        #expect(checkpoint.variants?.visible == visible)
+        #expect(checkpoint.target.inputs == gameInputs + (visible ? 6 : 0))
+        // The same run on the base rules alone trains another policy.
+        let plain = try smokeConfig(in: dir + "/w1", base)
+        try gymTrain(["train", "--config", plain, "--out", dir + "/plain", "--workers", "1"])
+        #expect(try Checkpoint.load(path: dir + "/plain/policy.json").policy != checkpoint.policy)
+        try gymTrain(["eval", "--game", game, "--agent", "linear:\(dir)/w1/policy.json", "--opponent", "tracker",
+                      "--episodes", "2", "--out", dir + "/eval"])
+        #expect(FileManager.default.fileExists(atPath: dir + "/eval/summary.json"))
+    }
 }

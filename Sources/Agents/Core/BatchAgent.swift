@@ -198,7 +198,9 @@ extension PlayableGame {
         case let .tracker(skill): return makeBatchTracker(skill: skill, context: context)
         case let .constant(action): return ConstantBatchAgent(games: games, action: action)
         case let .linear(_, checkpoint, selection):
-            return LinearBatchAgent(games: games, policy: checkpoint.policy, selection: selection)
+            let agent = LinearBatchAgent(games: games, policy: checkpoint.policy, selection: selection)
+            guard let variants = checkpoint.variants, variants.visible else { return agent }
+            return ContextFeatureAgent(agent, features: variants.features, context: context)
         case let .recorded(actions): return RecordedBatchAgent(games: games, actions: actions)
         case let .process(file): return try ProcessAgent(spec: spec, file: file, context: context)
         }

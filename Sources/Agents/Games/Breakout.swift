@@ -184,21 +184,28 @@ public enum BreakoutEvaluation {
 /// does not matter). ES and REINFORCE episodes and evaluations are played
 /// one by one on ``BreakoutGame``s or batched on ``BreakoutBatch``es through
 /// the slot engine, with the same results; the automatic path batches them.
+/// Under a variant set (``rules``) each episode plays the rules its seed
+/// draws, on the slot engine only.
 public struct BreakoutTask: GameTrainingTask {
     public typealias Game = Breakout
 
     public let config: BreakoutConfig
     public let episodeSteps: Int
+    public let rules: TrainingRules<BreakoutConfig>?
 
-    public init(config: BreakoutConfig, episodeSteps: Int) {
+    public init(config: BreakoutConfig, episodeSteps: Int, rules: TrainingRules<BreakoutConfig>? = nil) {
         precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
         self.config = config
         self.episodeSteps = episodeSteps
+        self.rules = rules
     }
 
-    public var target: PolicyTarget { .breakout(config) }
+    public var target: PolicyTarget { PolicyTarget.breakout(config).reading(features: rules?.featureCount ?? 0) }
 
-    public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame { BreakoutGame(config: config) }
+    public func makeEnvironment(centre: LinearPolicy) -> BreakoutGame {
+        precondition(rules == nil, "a task under a variant set plays on the slot engine only")
+        return BreakoutGame(config: config)
+    }
 
     public func seating(_ k: Int) -> (learner: Int, opponent: Int) { (0, 0) }
 
@@ -232,18 +239,21 @@ public enum BreakoutDuplicate {
     /// of (seed, g) alone, so any slice (a shard) plays what the whole run plays.
     public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                             games: Range<Int>, runner: ParallelRunner, path: RolloutPath = .automatic,
-                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
+                            progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> BreakoutConfig?)? = nil) throws(AgentFault) -> [BreakoutEpisode] {
         try play(config: config, agents: agents, episodes: episodes, seed: seed, games: Array(games), runner: runner,
-                 path: path, progress: progress)
+                 path: path, progress: progress, rules: rules)
     }
 
     /// The games listed in `games` (global indices, any subset: a shard, or
     /// what a resumed run has not recorded yet), in the list's order;
     /// `finished` gets each game's global index and episode as soon as it
-    /// ends, from worker threads.
+    /// ends, from worker threads; `rules` gives the rules of the episode
+    /// seeded `s` (nil, or a nil result: `config`).
     public static func play(config: BreakoutConfig, agents: [AgentSpec], episodes: Int, seed: UInt64,
                             games: [Int], runner: ParallelRunner, path: RolloutPath = .automatic,
                             progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> BreakoutConfig?)? = nil,
                             finished: (@Sendable (Int, BreakoutEpisode) -> Void)? = nil) throws(AgentFault)
         -> [BreakoutEpisode] {
         @Sendable func numbered(_ offset: Int, _ episode: BreakoutEpisode) -> BreakoutEpisode {
@@ -258,7 +268,7 @@ public enum BreakoutDuplicate {
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: job % episodes), seats: [job / episodes])
         }
         let flat = try Matches.play(Breakout.self, config: config, roster: agents, count: games.count,
-                                path: path, runner: runner, game: seat, progress: progress, finished: sink)
+                                path: path, runner: runner, game: seat, progress: progress, rules: rules, finished: sink)
         return flat.enumerated().map { numbered($0, $1) }
     }
 
@@ -286,9 +296,11 @@ public enum BreakoutDuplicate {
 ///
 /// Keys: `game` ("breakout"), `agent` (spec), `episode` (seed index), `seed`,
 /// `score`, `steps`, `end`, `bricksBroken`, `ballsLost`, `livesLost`,
-/// `levelsCleared`, `pushes`, `configHash` (hex), `config`; and after
-/// `agent`, only for an external agent, `program`: its name, agent file and
-/// the file's SHA-256 (``AgentSpec/programRecord``).
+/// `levelsCleared`, `pushes`, `configHash` (hex), `config` (under `rules`:
+/// the base the rules apply to); after `agent`, only for an external agent,
+/// `program`: its name, agent file and the file's SHA-256
+/// (``AgentSpec/programRecord``); last, only for an episode played under a
+/// variant set, `rules` (``RecordedRules``).
 public struct BreakoutEpisodeRecord: Equatable, Sendable {
     public var agent: String
     public var episode: Int
@@ -296,9 +308,16 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
     public var result: BreakoutEpisode
     /// What the record keeps of an external agent; nil for a built-in one.
     public var program: JSONValue?
+    /// The episode's rules under a variant set (nil: it played `config`).
+    public var rules: RecordedRules?
+    /// The rules the episode played: `config`, or `config` with `rules`.
+    public var played: BreakoutConfig
 
-    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode, program: JSONValue? = nil) {
+    /// - Parameter played: the rules the episode played under `rules` (`config` without them).
+    public init(agent: String, episode: Int, config: BreakoutConfig, result: BreakoutEpisode, program: JSONValue? = nil,
+                rules: RecordedRules? = nil, played: BreakoutConfig? = nil) {
         self.agent = agent; self.episode = episode; self.config = config; self.result = result; self.program = program
+        self.rules = rules; self.played = played ?? config
     }
 
     public var line: String {
@@ -311,7 +330,7 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
             ("ballsLost", .number(Int(e.ballsLost))), ("livesLost", .number(Int(e.livesLost))),
             ("levelsCleared", .number(Int(e.levelsCleared))), ("pushes", .number(Int(e.pushes))),
             ("configHash", .string(String(config.configHash, radix: 16))), ("config", config.json),
-        ]).serialized(pretty: false)
+        ] + (rules.map { [("rules", $0.json)] } ?? [])).serialized(pretty: false)
     }
 
     /// Decodes a record line (`source` names it in errors).
@@ -323,6 +342,8 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
         let agent = try record.string("agent", expected: "an agent spec")
         let seed = try record.seed()
         let config = try record.config(BreakoutConfig.self)
+        let rules = try record.rules()
+        let played = try rules?.config(on: config, seed: seed, source: source) ?? config
         let end = try record.end(try? record.string("end"))
         var events = BreakoutEvents()
         events.ballsLost = Int32(clamping: (try? record.int("ballsLost")) ?? 0)
@@ -334,20 +355,25 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
                                                              score: try record.int("score"), steps: try record.int("steps"),
                                                              end: end, levelsCleared: Int(events.levelsCleared),
                                                              livesLost: Int(events.livesLost), events: events),
-                                     program: record["program"])
+                                     program: record["program"], rules: rules, played: played)
     }
 
-    /// Plays the recorded episode again (by ``Matches``, the agent batched).
+    /// Plays the recorded episode again (by ``Matches``, the agent batched):
+    /// under `rules` the game plays `played` and the agent is made for
+    /// `config`, as the tournament made it.
     /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when the agent faults.
     public func replay() throws -> BreakoutEpisode {
         let spec = try AgentSpec.parse(agent)
         try Breakout.check(spec, config: config)
-        let seed = result.seed
-        var played = try Matches.play(Breakout.self, config: config, roster: [spec], count: 1, slots: 1,
-                                      runner: ParallelRunner(workers: 1),
-                                      game: { _ in SeatedGame(seed: seed, seats: [0]) })[0]
-        played.index = episode
-        return played
+        let seed = result.seed, played = self.played
+        var perGame: (@Sendable (UInt64) -> BreakoutConfig?)?
+        if rules != nil { perGame = { _ in played } }
+        var episode = try Matches.play(Breakout.self, config: config, roster: [spec], count: 1, slots: 1,
+                                       runner: ParallelRunner(workers: 1),
+                                       game: { _ in SeatedGame(seed: seed, seats: [0]) },
+                                       rules: perGame)[0]
+        episode.index = self.episode
+        return episode
     }
 }
 
@@ -405,10 +431,11 @@ public enum BreakoutBalance {
 
 extension Breakout: TrainableGame {
     /// The policy plays alone; the score is the mean score per episode.
-    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig,
-                                     evalGame: BreakoutConfig) throws(TrainingSetupError) -> TrainingSetup<BreakoutTask> {
-        TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps),
-                      evaluationTasks: [BreakoutTask(config: evalGame, episodeSteps: config.evalSteps)],
+    public static func trainingSetup(_ config: TrainConfig, game: BreakoutConfig, evalGame: BreakoutConfig,
+                                     rules: TrainingRules<BreakoutConfig>?) throws(TrainingSetupError)
+        -> TrainingSetup<BreakoutTask> {
+        TrainingSetup(task: BreakoutTask(config: game, episodeSteps: config.episodeSteps, rules: rules),
+                      evaluationTasks: [BreakoutTask(config: evalGame, episodeSteps: config.evalSteps, rules: rules?.fixed)],
                       scoreName: "score per episode",
                       score: { $0.first?.meanReturn ?? 0 })
     }

@@ -7,7 +7,7 @@ import Gym
 /// protocol (one conformance per game, ``Pong`` and ``Breakout``); the slot
 /// engine, evaluation, training and the CLI are generic over it.
 public protocol PlayableGame: SendableMetatype {
-    associatedtype Config: GameConfig
+    associatedtype Config: VariantConfig
     associatedtype Vector: VectorEnvironment where Vector.Config == Config
     /// One finished episode (Pong: a two-player game; Breakout: one episode).
     associatedtype Record: Sendable
@@ -63,7 +63,13 @@ extension PlayableGame {
         case .random: RandomAgent(actionCount: policyTarget(config).outputs)
         case let .tracker(skill): makeTracker(config: config, skill: skill)
         case let .constant(action): ConstantAgent(action: action)
-        case let .linear(_, checkpoint, selection): LinearAgent(policy: checkpoint.policy, selection: selection)
+        case let .linear(_, checkpoint, selection):
+            // A policy that reads its context's features plays batched only (ContextFeatureAgent).
+            if checkpoint.variants?.visible == true {
+                preconditionFailure("\(spec.displayName) reads context features; seat it with makeBatchAgent")
+            } else {
+                LinearAgent(policy: checkpoint.policy, selection: selection)
+            }
         case let .recorded(actions): RecordedAgent(actions: actions)
         case .process:
             // External agents act only through makeBatchAgent (one process per

@@ -5,6 +5,8 @@ import Gym
 public protocol GameTrainingTask: TrainingTask {
     associatedtype Game: PlayableGame
     var config: Game.Config { get }
+    /// The rules its episodes play under a variant set (nil: `config`'s, no context features).
+    var rules: TrainingRules<Game.Config>? { get }
     /// Episode `k`'s seating: the learner's seat, and (in a two-seat game)
     /// the index in ``makeOpponents(centre:context:)`` of the player in the other seat.
     func seating(_ k: Int) -> (learner: Int, opponent: Int)
@@ -16,6 +18,9 @@ public protocol GameTrainingTask: TrainingTask {
 }
 
 extension GameTrainingTask {
+    /// None: every episode plays `config`.
+    public var rules: TrainingRules<Game.Config>? { nil }
+
     /// Always: opponents act batched (``BatchAgent``) on the slot engine
     /// only; both paths give the same results.
     public var batchIsFaster: Bool { true }
@@ -71,8 +76,19 @@ extension GameTrainingTask {
 /// opponent, seated per episode as the task seats it. Each opponent is one
 /// batched agent playing every seat of every slot (``SlotAgents``); per
 /// step each acts once over the seats it holds.
+///
+/// With a visible context (``TrainingRules``) the learner's row is its
+/// seat's observation followed by the context features of the rules its
+/// slot's game plays (written once per episode, at its start), copied into
+/// the seats' own rows.
 final class LearnerSeats<Game: PlayableGame> {
-    let slots: Int, seats: Int, observationCount: Int
+    let slots: Int, seats: Int
+    /// Floats per observation row of the slot engine (the game's).
+    let observationCount: Int
+    /// The learner's row: the game's observation, then `features.count` context features.
+    let width: Int
+    let features: ContextFeatures?
+    let rows: UnsafeMutableBufferPointer<Float>
     let opponents: SlotAgents<Game>
     var learnerSeat: [Int]
 
@@ -80,7 +96,12 @@ final class LearnerSeats<Game: PlayableGame> {
         throws(AgentFault) where Task.Game == Game {
         self.slots = slots
         seats = Game.seats
-        observationCount = centre.inputs
+        observationCount = vector.observationLayout.count
+        features = task.rules.flatMap { $0.context.visible ? $0.context.features : nil }
+        width = observationCount + (features?.count ?? 0)
+        precondition(width == centre.inputs, "the learner reads the game's observation and its context features")
+        rows = .allocate(capacity: features == nil ? 1 : slots * width)
+        rows.initialize(repeating: 0)
         let context = AgentContext<Game>(config: task.config, seating: .everySeat(slots: slots, seats: seats),
                                          vector: vector)
         let list = try task.makeOpponents(centre: centre, context: context)
@@ -89,11 +110,17 @@ final class LearnerSeats<Game: PlayableGame> {
         learnerSeat = [Int](repeating: 0, count: slots)
     }
 
-    /// Seats episode `k` (seeded `seed`) in slot `i` and starts its opponent.
-    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64) throws(AgentFault)
-        where Task.Game == Game {
+    deinit { rows.deallocate() }
+
+    /// Seats episode `k` (seeded `seed`, just reset in slot `i` of `vector`)
+    /// and starts its opponent.
+    func seat<Task: GameTrainingTask>(_ i: Int, task: Task, episode k: Int, seed: UInt64, vector: Game.Vector)
+        throws(AgentFault) where Task.Game == Game {
         let (learner, o) = task.seating(k)
         learnerSeat[i] = learner
+        if let features, let base = rows.baseAddress {
+            features.write(of: vector.rules(i), into: base + i * width + observationCount)
+        }
         guard seats > 1 else { return }
         try opponents.start(o, slot: i, seat: 1 - learner, seed: Seeds.agent(seed, seat: 1))
     }
@@ -101,12 +128,16 @@ final class LearnerSeats<Game: PlayableGame> {
     /// Slot `i`'s episode is over: its opponent's too.
     func end(slot i: Int) throws(AgentFault) { try opponents.end(slot: i) }
 
-    /// The learner's observation row of slot `i` (its own seat's view) in
-    /// the slot engine's `observations`.
+    /// The learner's row of slot `i`: its own seat's view in the slot
+    /// engine's `observations`, followed by the context features when visible.
     @inline(__always)
     func learnerRow(_ i: Int, _ observations: UnsafePointer<Float>) -> UnsafeBufferPointer<Float> {
-        UnsafeBufferPointer(start: observations + (i * seats + learnerSeat[i]) * observationCount,
-                            count: observationCount)
+        let view = observations + (i * seats + learnerSeat[i]) * observationCount
+        guard features != nil, let base = rows.baseAddress else {
+            return UnsafeBufferPointer(start: view, count: observationCount)
+        }
+        (base + i * width).update(from: view, count: observationCount)
+        return UnsafeBufferPointer(start: base + i * width, count: width)
     }
 
     /// Sets the learner's action of slot `i`.
@@ -174,9 +205,11 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         episode[i] < end[i] ? plan.episodeSeed(episode[i]) : nil
     }
 
+    func rules(slot _: Int, seed: UInt64) -> Game.Config? { task.rules?.rules(episodeSeed: seed) }
+
     func started(slot i: Int, vector: Game.Vector, seed: UInt64) throws(AgentFault) {
         running[i] = EpisodeResult()
-        try seats.seat(i, task: task, episode: episode[i], seed: seed)
+        try seats.seat(i, task: task, episode: episode[i], seed: seed, vector: vector)
     }
 
     @inline(__always)
@@ -243,9 +276,11 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
 
     func nextEpisode(slot i: Int) -> UInt64? { jobs.start(slot: i).map(plan.episodeSeed) }
 
+    func rules(slot _: Int, seed: UInt64) -> Game.Config? { task.rules?.rules(episodeSeed: seed) }
+
     func started(slot i: Int, vector: Game.Vector, seed: UInt64) throws(AgentFault) {
         running[i] = TrajectoryEpisode(plan: plan, seed: seed)
-        try seats.seat(i, task: task, episode: jobs.job[i], seed: seed)
+        try seats.seat(i, task: task, episode: jobs.job[i], seed: seed, vector: vector)
     }
 
     @inline(__always)

@@ -37,6 +37,8 @@ public enum Matches {
     ///     every other path is the slot engine, where agents act batched.
     ///   - slots: episodes each worker steps together on the batched path, at least 1.
     ///   - progress: called after each finished episode, from worker threads.
+    ///   - rules: the rules of the episode seeded `s` (nil, or a nil result: `config`), e.g.
+    ///     ``EpisodeRules/draw`` of a variant set.
     ///   - finished: called with each finished episode's index and record, from
     ///     worker threads in no fixed order (a run's journal appends them there).
     /// - Returns: episode `g`'s record at index `g`.
@@ -45,6 +47,7 @@ public enum Matches {
                                              slots: Int = defaultSlots, path: RolloutPath = .automatic,
                                              runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
                                              progress: (@Sendable () -> Void)? = nil,
+                                             rules: (@Sendable (UInt64) -> G.Config?)? = nil,
                                              finished: (@Sendable (Int, G.Record) -> Void)? = nil) throws(AgentFault) -> [G.Record] {
         precondition(slots >= 1, "slots must be at least 1")
         var report: (@Sendable (Int, G.Record) -> Void)?
@@ -56,22 +59,23 @@ public enum Matches {
         }
         if path == .oneByOne {
             return playOneByOne(G.self, config: config, roster: roster, count: count, runner: runner, game: game,
-                                finished: report)
+                                finished: report, rules: rules)
         }
         return try playBatched(G.self, config: config, roster: roster, count: count, slots: slots, runner: runner,
-                           game: game, finished: report)
+                           game: game, finished: report, rules: rules)
     }
 
     /// The reference: each episode alone (``PlayableGame/playAlone(config:seed:agents:)``).
     static func playOneByOne<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                               runner: ParallelRunner, game: @escaping @Sendable (Int) -> SeatedGame,
-                                              finished: (@Sendable (Int, G.Record) -> Void)? = nil) -> [G.Record] {
+                                              finished: (@Sendable (Int, G.Record) -> Void)? = nil,
+                                              rules: (@Sendable (UInt64) -> G.Config?)? = nil) -> [G.Record] {
         runner.map(count: count, makeWorker: { _ in
             (0 ..< G.seats).map { _ in roster.map { G.makeAgent($0, config: config) } }
         }, job: { players, g in
             let spec = game(g)
             var seated = (0 ..< G.seats).map { s in players[s][spec.seats[s]] }
-            let record = G.playAlone(config: config, seed: spec.seed, agents: &seated)
+            let record = G.playAlone(config: rules?(spec.seed) ?? config, seed: spec.seed, agents: &seated)
             for s in 0 ..< G.seats { players[s][spec.seats[s]] = seated[s] }
             finished?(g, record)
             return record
@@ -82,7 +86,8 @@ public enum Matches {
     static func playBatched<G: PlayableGame>(_: G.Type, config: G.Config, roster: [AgentSpec], count: Int,
                                              slots: Int, runner: ParallelRunner,
                                              game: @escaping @Sendable (Int) -> SeatedGame,
-                                             finished: (@Sendable (Int, G.Record) -> Void)? = nil) throws(AgentFault) -> [G.Record] {
+                                             finished: (@Sendable (Int, G.Record) -> Void)? = nil,
+                                             rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) -> [G.Record] {
         guard count > 0 else { return [] }
         let results = UnsafeMutableBufferPointer<G.Record?>.allocate(capacity: count)
         results.initialize(repeating: nil)
@@ -94,7 +99,7 @@ public enum Matches {
         try SlotEngine<G>.run(config: config, jobs: count, slots: slots, runner: runner) {
             (n, vector) throws(AgentFault) in
             try MatchWork<G>(config: config, roster: roster, slots: n, vector: vector, game: game, results: shared,
-                             finished: finished)
+                             finished: finished, rules: rules)
         }
         return (0 ..< count).map { g in
             guard let record = results[g] else { preconditionFailure("episode \(g) was not played") }
@@ -118,10 +123,11 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     let game: @Sendable (Int) -> SeatedGame
     let results: SlotPointer<G.Record?>
     let finished: (@Sendable (Int, G.Record) -> Void)?
+    let episodeRules: (@Sendable (UInt64) -> G.Config?)?
 
     init(config: G.Config, roster: [AgentSpec], slots: Int, vector: G.Vector,
          game: @escaping @Sendable (Int) -> SeatedGame, results: SlotPointer<G.Record?>,
-         finished: (@Sendable (Int, G.Record) -> Void)?) throws(AgentFault) {
+         finished: (@Sendable (Int, G.Record) -> Void)?, rules: (@Sendable (UInt64) -> G.Config?)? = nil) throws(AgentFault) {
         seats = G.seats
         rosterCount = roster.count
         observationCount = G.policyTarget(config).inputs
@@ -133,6 +139,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         self.game = game
         self.results = results
         self.finished = finished
+        episodeRules = rules
     }
 
     deinit {
@@ -150,6 +157,8 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         for s in 0 ..< seats { seating[i * seats + s] = spec.seats[s] }
         return spec.seed
     }
+
+    func rules(slot _: Int, seed: UInt64) -> G.Config? { episodeRules?(seed) }
 
     func started(slot i: Int, vector: G.Vector, seed: UInt64) throws(AgentFault) {
         for s in 0 ..< seats { try players.start(seating[i * seats + s], slot: i, seat: s, seed: Seeds.agent(seed, seat: s)) }

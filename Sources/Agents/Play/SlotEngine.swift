@@ -13,6 +13,9 @@ protocol SlotWork: AnyObject, SendableMetatype {
     func take(_ job: Int, slot i: Int)
     /// The seed of slot `i`'s job's next episode, or nil when the job is done.
     func nextEpisode(slot i: Int) -> UInt64?
+    /// The rules of slot `i`'s episode seeded `seed` (asked just before its
+    /// reset); nil (the default): the engine's config.
+    func rules(slot i: Int, seed: UInt64) -> Game.Config?
     /// Slot `i`'s game was just reset with the episode's seed: start the players.
     func started(slot i: Int, vector: Game.Vector, seed: UInt64) throws(AgentFault)
     /// The actions of every busy slot (`busy[i]` non-zero; slot `i`'s seat
@@ -28,12 +31,18 @@ protocol SlotWork: AnyObject, SendableMetatype {
     func finished(slot i: Int, vector: Game.Vector) throws(AgentFault)
 }
 
+extension SlotWork {
+    func rules(slot _: Int, seed _: UInt64) -> Game.Config? { nil }
+}
+
 /// The one slot engine: one worker's `slots` games on one vector
 /// environment (autoreset disabled), every buffer allocated once. Each slot
 /// plays its work's episodes one after another; a slot whose episode ends is
 /// reset with the next episode's seed (of its job, or of the worker's next
-/// job), so every episode starts from its seed alone, as on the reference
-/// path, and the results do not depend on the number of workers or slots.
+/// job) and the rules the work gives it (``SlotWork/rules(slot:seed:)``: a
+/// training episode under a variant set draws them from its seed), so every
+/// episode starts from its seed and rules alone, as on the reference path,
+/// and the results do not depend on the number of workers or slots.
 /// A slot with nothing left stays idle (action 0; its game keeps being
 /// stepped with no effect on any result). Used by one worker only.
 ///
@@ -82,7 +91,11 @@ final class SlotEngine<Game: PlayableGame> {
         func refill(_ i: Int) throws(AgentFault) -> Bool {
             while true {
                 if hasJob[i], let seed = work.nextEpisode(slot: i) {
-                    vector.reset(i, seed: seed)
+                    if let rules = work.rules(slot: i, seed: seed) {
+                        vector.reset(i, seed: seed, rules: rules)
+                    } else {
+                        vector.reset(i, seed: seed)
+                    }
                     try work.started(slot: i, vector: vector, seed: seed)
                     return true
                 }

@@ -4,12 +4,14 @@ import Gym
 /// A saved linear policy: a versioned JSON document holding the weights,
 /// the normalisation statistics, what the policy is for (game, observation
 /// layout version, shape), the game config it was trained on (and its
-/// hash) and, for a training checkpoint, the trainer's state.
+/// hash), the variant set it was trained across if any (``PolicyContext``)
+/// and, for a training checkpoint, the trainer's state.
 ///
 /// ```json
 /// { "format": "linear-policy", "formatVersion": 1,
 ///   "game": "pong", "layoutVersion": 1, "inputs": 12, "outputs": 3,
 ///   "gameConfigHash": "9c0e…", "gameConfig": { … },
+///   "variants": { … } (only when trained across a variant set),
 ///   "weights": [ … 36 floats, row-major … ], "bias": [0.1, 0, -0.1],
 ///   "normalizer": null | { "count": …, "mean": […], "m2": […] },
 ///   "training": null | { "trainer": "es", "iteration": 40, … } }
@@ -31,16 +33,19 @@ public struct Checkpoint: Equatable, Sendable {
     /// The effective game config, as written by ``GameConfig/json``.
     public var gameConfig: JSONValue
     public var policy: LinearPolicy
+    /// The variant set the policy was trained across (nil: one config's rules).
+    public var variants: PolicyContext?
     /// The trainer's state (nil for a policy saved only to be played).
     public var training: TrainerState?
 
     public init(target: PolicyTarget, gameConfigHash: UInt64, gameConfig: JSONValue,
-                policy: LinearPolicy, training: TrainerState? = nil) {
+                policy: LinearPolicy, variants: PolicyContext? = nil, training: TrainerState? = nil) {
         precondition(policy.inputs == target.inputs && policy.outputs == target.outputs, "policy shape does not match its target")
         self.target = target
         self.gameConfigHash = gameConfigHash
         self.gameConfig = gameConfig
         self.policy = policy
+        self.variants = variants
         self.training = training
     }
 
@@ -52,9 +57,13 @@ public struct Checkpoint: Equatable, Sendable {
 
     // MARK: - Checks
 
-    /// Refuses a checkpoint made for another game, observation layout or shape.
+    /// Refuses a checkpoint made for another game, observation layout or
+    /// shape. `expected` is the game's own target; a policy that sees its
+    /// context (``PolicyContext/visible``) reads the context features too.
     /// - Parameter path: named in the error.
-    public func check(for expected: PolicyTarget, path: String) throws(CheckpointError) {
+    public func check(for game: PolicyTarget, path: String) throws(CheckpointError) {
+        var expected = game
+        expected.inputs += variants?.featureCount ?? 0
         if target.game != expected.game {
             throw .wrongGame(path: path, found: target.game, expected: expected.game)
         }
@@ -89,6 +98,9 @@ public struct Checkpoint: Equatable, Sendable {
             ("outputs", .number(target.outputs)),
             ("gameConfigHash", .string(String(gameConfigHash, radix: 16))),
             ("gameConfig", gameConfig),
+        ]
+        if let variants { members.append(("variants", variants.json)) }
+        members += [
             ("weights", try floats(policy.weights, "weights")),
             ("bias", try floats(policy.bias, "bias")),
         ]
@@ -169,6 +181,8 @@ public struct Checkpoint: Equatable, Sendable {
         guard let gameConfig = doc["gameConfig"], case .object = gameConfig else {
             throw .corrupt(path: path, reason: "missing or malformed \"gameConfig\"")
         }
+        var variants: PolicyContext?
+        if let v = doc["variants"], v != .null { variants = try PolicyContext.decode(v, path: path) }
         let weights = try r.floats("weights", count: target.inputs * target.outputs)
         let bias = try r.floats("bias", count: target.outputs)
         var normalizer: ObservationNormalizer?
@@ -205,12 +219,12 @@ public struct Checkpoint: Equatable, Sendable {
         let policy = LinearPolicy(inputs: target.inputs, outputs: target.outputs, weights: weights, bias: bias,
                                   normalizer: normalizer)
         return Checkpoint(target: target, gameConfigHash: gameConfigHash, gameConfig: gameConfig,
-                          policy: policy, training: training)
+                          policy: policy, variants: variants, training: training)
     }
 }
 
 /// Typed field access with errors that name the file and the field.
-private struct Reader {
+struct Reader {
     let path: String
     let doc: JSONValue
     var prefix = ""
@@ -262,6 +276,21 @@ private struct Reader {
                 throw bad(key, "an array of finite numbers")
             }
             out.append(f)
+        }
+        return out
+    }
+
+    func bool(_ key: String) throws(CheckpointError) -> Bool {
+        guard case let .bool(b) = try value(key) else { throw bad(key, "true or false") }
+        return b
+    }
+
+    func strings(_ key: String) throws(CheckpointError) -> [String] {
+        guard case let .array(items) = try value(key) else { throw bad(key, "an array of strings") }
+        var out: [String] = []
+        for item in items {
+            guard case let .string(s) = item else { throw bad(key, "an array of strings") }
+            out.append(s)
         }
         return out
     }

@@ -54,6 +54,11 @@ public struct TrainConfig: GameConfig {
     /// whole game reaches but training never showed. Each index must be
     /// below the game's observation count (checked when the run starts).
     public var ignoredInputs: [Int] = []
+    /// Train across a variant set (nil, the default: every episode plays
+    /// `gameConfig`); see ``TrainVariants``. The periodic evaluation plays
+    /// `evalGameConfig` (or `gameConfig`) itself, with the context features
+    /// of its rules when they are visible.
+    public var variants: TrainVariants?
     /// REINFORCE: episodes per iteration.
     public var batchEpisodes: Int = 16
     /// REINFORCE: reward discount per step.
@@ -135,6 +140,12 @@ public struct TrainConfig: GameConfig {
                 write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
                     c.ignoredInputs = try indices(v, key: "ignoredInputs", source: source)
                 }),
+        .custom("variants", allowed: TrainVariants.allowed,
+                "train across a variant set: each episode under the rules its seed draws (null = gameConfig's rules only)",
+                read: { $0.variants?.json ?? .null },
+                write: { (c: inout TrainConfig, v: JSONValue, source: String) throws(ConfigError) in
+                    c.variants = try TrainVariants.decode(v, source: source)
+                }),
         .int("batchEpisodes", \.batchEpisodes, 1 ... 4096, "REINFORCE: episodes per iteration"),
         .float("discount", \.discount, 0 ... 1, "REINFORCE: reward discount per step"),
         .float("baselineLearningRate", \.baselineLearningRate, 0.000001 ... 1, "REINFORCE: Adam learning rate of the linear value baseline"),
@@ -184,12 +195,13 @@ public struct TrainConfig: GameConfig {
     /// whole config except `iterations`, `maxEnvSteps` (a resumed run may be
     /// extended), `workers` (never changes results), and the evaluation and
     /// checkpoint cadence. A resume with a different hash is refused.
-    /// An empty `ignoredInputs` is left out too, so configs without it keep
-    /// the hash they had before the key existed.
+    /// An empty `ignoredInputs` and a null `variants` are left out too, so
+    /// configs without them keep the hash they had before the keys existed.
     public var trainingHash: UInt64 {
         var ignored: Set<String> = ["iterations", "maxEnvSteps", "workers", "evalInterval", "evalEpisodes",
                                     "evalSteps", "evalOpponent", "evalGameConfig", "checkpointInterval"]
         if ignoredInputs.isEmpty { ignored.insert("ignoredInputs") }
+        if variants == nil { ignored.insert("variants") }
         guard case let .object(members) = json else { return 0 }
         let kept = JSONValue.object(members.filter { !ignored.contains($0.0) })
         var h: UInt64 = 0xCBF2_9CE4_8422_2325

@@ -1,3 +1,4 @@
+import Foundation
 import Gym
 
 /// A trainer of a ``LinearPolicy``, as the training loop drives it.
@@ -21,7 +22,10 @@ public struct TrainingSession {
     /// The effective game config (as JSON) and its hash.
     public let gameConfigJSON: JSONValue
     public let gameConfigHash: UInt64
+    /// The policy's target (with a visible context: the game's observation and the context features).
     public let target: PolicyTarget
+    /// The variant set trained across (``TrainConfig/variants``), as checkpoints record it.
+    public let variants: PolicyContext?
     /// What the evaluation score means, e.g. "point share vs tracker".
     public let scoreName: String
     var trainer: any PolicyTrainer
@@ -52,7 +56,9 @@ public struct TrainingSession {
             evalGame = config.evalGameConfig == .null
                 ? game : try G.Config.decode(config.evalGameConfig, source: "evalGameConfig")
         } catch { throw .config(error) }
-        let setup = try G.trainingSetup(config, game: game, evalGame: evalGame)
+        let rules = try Self.rules(G.Config.self, config: config, base: game)
+        variants = rules?.policy
+        let setup = try G.trainingSetup(config, game: game, evalGame: evalGame, rules: rules?.rules)
         gameConfigJSON = game.json
         gameConfigHash = game.configHash
         let trained = setup.task.target
@@ -77,17 +83,56 @@ public struct TrainingSession {
             return scores
         }
         scoreOf = setup.score
-        trainer = try Self.makeTrainer(task: setup.task, config: config, resume: resume)
+        trainer = try Self.makeTrainer(task: setup.task, config: config, variants: variants, resume: resume)
     }
 
-    static func makeTrainer<Task: TrainingTask>(task: Task, config: TrainConfig,
+    /// The training rules of `config.variants` on `base` and what a checkpoint
+    /// records of them; nil without variants. The set is read from its file
+    /// (`variants.file`, else the game's shipped one) and checked on `base`.
+    static func rules<C: VariantConfig>(_: C.Type, config: TrainConfig, base: C) throws(TrainingSetupError)
+        -> (rules: TrainingRules<C>, policy: PolicyContext)? {
+        guard let v = config.variants else { return nil }
+        let source: String, text: String
+        if let path = v.file {
+            guard let data = FileManager.default.contents(atPath: path), let t = String(data: data, encoding: .utf8) else {
+                throw .config(.invalid(source: "the training config", key: "variants.file",
+                                       message: "= \"\(path)\" cannot be read (no such file, not readable or not UTF-8 text); allowed: a variant file's path, or null for the game's shipped file"))
+            }
+            (source, text) = (path, t)
+        } else {
+            guard let t = ShippedVariants.text(game: C.gameName) else {
+                throw .config(.invalid(source: "the training config", key: "variants.file",
+                                       message: "is null but \(C.gameName) ships no variant file; give a variant file's path"))
+            }
+            (source, text) = ("Configs/variants/\(C.gameName).json (shipped)", t)
+        }
+        do throws(ConfigError) {
+            let file = try VariantFile<C>.decode(text, source: source)
+            guard let set = file.sets.first(where: { $0.name == v.set }) else {
+                throw ConfigError.outOfRange(source: "the training config", key: "variants.set", value: "\"\(v.set)\"",
+                                             allowed: "\(file.sets.map(\.name).joined(separator: ", ")) (the sets of \(source))")
+            }
+            let context = try RuleContext(base: base, set: set, visible: v.visible,
+                                          source: "\(source): set \"\(v.set)\" on gameConfig")
+            let rules = TrainingRules(context: context, draws: true)
+            return (rules, rules.policyContext(version: file.version))
+        } catch { throw .config(error) }
+    }
+
+    static func makeTrainer<Task: TrainingTask>(task: Task, config: TrainConfig, variants: PolicyContext?,
                                                 resume: (checkpoint: Checkpoint, path: String)?)
         throws(TrainingSetupError) -> any PolicyTrainer
     {
         let hash = config.trainingHash
         var restored: (LinearPolicy, TrainerState)?
         if let (checkpoint, path) = resume {
-            do { try checkpoint.check(for: task.target, path: path) } catch { throw .checkpoint(error) }
+            // The checkpoint's own context decides the width it is checked at; then it must be this run's.
+            do { try checkpoint.check(for: task.target.reading(features: -(variants?.featureCount ?? 0)), path: path) } catch {
+                throw .checkpoint(error)
+            }
+            guard checkpoint.variants == variants else {
+                throw .checkpoint(.configMismatch(path: path, found: checkpoint.training?.trainConfigHash ?? 0, expected: hash))
+            }
             guard let state = checkpoint.training else { throw .checkpoint(.notResumable(path: path)) }
             guard state.trainConfigHash == hash, state.trainer == config.trainer else {
                 throw .checkpoint(.configMismatch(path: path, found: state.trainConfigHash, expected: hash))
@@ -134,7 +179,7 @@ public struct TrainingSession {
     /// The current policy with the trainer state (what `checkpoint.json` holds).
     public func checkpoint(includingState: Bool = true) -> Checkpoint {
         Checkpoint(target: target, gameConfigHash: gameConfigHash, gameConfig: gameConfigJSON,
-                   policy: trainer.policy, training: includingState ? trainer.state : nil)
+                   policy: trainer.policy, variants: variants, training: includingState ? trainer.state : nil)
     }
 }
 
@@ -162,8 +207,10 @@ public protocol TrainableGame: PlayableGame {
     /// - Parameters:
     ///   - game: the game trained on.
     ///   - evalGame: the game of the periodic evaluation (``TrainConfig/evalGameConfig``).
-    static func trainingSetup(_ config: TrainConfig, game: Config,
-                              evalGame: Config) throws(TrainingSetupError) -> TrainingSetup<Task>
+    ///   - rules: the variant set trained across (``TrainConfig/variants``; its
+    ///     evaluation tasks play `evalGame` with ``TrainingRules/fixed``), or nil.
+    static func trainingSetup(_ config: TrainConfig, game: Config, evalGame: Config,
+                              rules: TrainingRules<Config>?) throws(TrainingSetupError) -> TrainingSetup<Task>
 }
 
 /// What a ``TrainableGame`` makes of a ``TrainConfig``.

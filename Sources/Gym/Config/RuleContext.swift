@@ -15,9 +15,10 @@ public struct RuleContext<C: VariantConfig>: Sendable {
     public let set: VariantSet
     /// Whether the context features are appended to the game's observation.
     public let visible: Bool
-    /// The set's keys (the context features' order) and their spans.
+    /// The set's keys (the context features' order).
     public let keys: [String]
-    let spans: [(lower: Double, upper: Double)]
+    /// The context features: the set's keys and their spans.
+    public let features: ContextFeatures
     let fields: [ConfigField<C>]
 
     /// Checks that every variant the set can give is a valid game on `base`
@@ -27,13 +28,12 @@ public struct RuleContext<C: VariantConfig>: Sendable {
         self.set = set
         self.visible = visible
         keys = set.keys
-        var spans: [(lower: Double, upper: Double)] = [], fields: [ConfigField<C>] = []
+        var fields: [ConfigField<C>] = []
         for k in keys {
             guard let f = C.variantField(k) else { throw .unknownKey(source: source, key: k, allowed: C.variantKeys) }
             fields.append(f)
-            spans.append(set.span(k) ?? (0, 0))
         }
-        self.spans = spans
+        features = ContextFeatures(set)
         self.fields = fields
         switch set.content {
         case let .points(points):
@@ -77,10 +77,7 @@ public struct RuleContext<C: VariantConfig>: Sendable {
     /// Writes the context features of `config` (see the type's doc) into `out[0 ..< featureCount]`.
     public func writeFeatures(of config: C, into out: UnsafeMutablePointer<Float>) {
         guard visible else { return }
-        for (k, f) in fields.enumerated() {
-            let x = f.read(config).numeric ?? 0, s = spans[k]
-            out[k] = s.upper > s.lower ? Float(max(-1, min(1, 2 * (x - s.lower) / (s.upper - s.lower) - 1))) : 0
-        }
+        features.write(of: config, into: out)
     }
 
     /// The context features' bounds: [−1, 1] each.

@@ -105,18 +105,16 @@ extension Balance {
             ("scenarioFile", .string(file)), ("scenarios", .string(text)),
             ("rules", .string(rulesLabel ?? set.rulesSource)),
         ] + extra
-        switch effective {
-        case let .pong(c):
-            try ShardFolder.write(folder, subcommand: subcommand, shard: shard, games: total, seed: set.seed, config: c,
-                                  parameters: parameters, records: records, seconds: seconds,
-                                  workers: common.workerCount)
-        case let .breakout(c):
-            try ShardFolder.write(folder, subcommand: subcommand, shard: shard, games: total, seed: set.seed, config: c,
-                                  parameters: parameters, records: records, seconds: seconds,
-                                  workers: common.workerCount)
+        func finish<C: GameConfig>(_ config: C) throws {
+            try ShardFolder.finish(folder, subcommand: subcommand,
+                                   label: "\(subcommand.replacingOccurrences(of: "-", with: " ")) \(file)", units: "games",
+                                   shard: shard, games: total, seed: set.seed, config: config, parameters: parameters,
+                                   records: records, seconds: seconds, workers: common.workerCount)
         }
-        print("\(subcommand.replacingOccurrences(of: "-", with: " ")) \(file) shard \(shard): games \(range.lowerBound) ..< \(range.upperBound) of \(total)")
-        print("results \(folder.path) (combine the shards with gym-train merge)")
+        switch effective {
+        case let .pong(c): try finish(c)
+        case let .breakout(c): try finish(c)
+        }
     }
 
     /// The scenario set and its metrics from the shards of one `balance --shard` run.

@@ -101,12 +101,7 @@ struct ConfigCommand: ParsableCommand {
 
     /// One JSON line per episode: its index, seed and the rules `set` draws for it.
     func draw<C: VariantConfig>(_: C.Type, _ name: String) throws {
-        let source = variantsFile ?? "Configs/variants/\(C.gameName).json (shipped)"
-        guard let text = try variantsFile.map({ try readText($0, what: "variant file") }) ?? ShippedVariants.text(game: C.gameName) else {
-            throw CLIError("\(C.gameName) ships no variant file; give --variants FILE")
-        }
-        let set: VariantSet
-        do { set = try VariantFile<C>.decode(text, source: source).set(name, source: source) } catch { throw CLIError("\(error)") }
+        let set = try VariantText(game: C.gameName, path: variantsFile, option: "--variants").set(C.self, name).set
         for e in 0 ..< episodes {
             let seed = Seeds.episode(runSeed: game.seed, index: e)
             let line = JSONValue.object([("episode", .number(e)), ("seed", .number(seed)), ("set", .string(set.name)),

@@ -94,7 +94,7 @@ struct Render: ParsableCommand {
         let limit = maxSteps ?? (replay == nil ? 3000 : 0)
         for spec in seats { try G.check(spec, config: config) }
         let vector = G.makeVector(config: config, count: 1)
-        vector.reset(0, seed: seed)
+        if let played = replay?.played { vector.reset(0, seed: seed, rules: played) } else { vector.reset(0, seed: seed) }
         // Seat s's agent plays one game: seat s of the vector's one game.
         var agents: [any BatchAgent] = []
         for (s, spec) in seats.enumerated() {

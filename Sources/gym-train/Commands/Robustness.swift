@@ -88,34 +88,24 @@ struct Robustness: ParsableCommand {
         var runInfo: [(String, JSONValue)] { parameters.filter { $0.0 != "variantsText" } }
 
         static func read(_ shard: ShardFolder) throws -> Settings {
-            let p = shard.parameterMembers
-            func int(_ key: String) throws -> Int {
-                guard let v = try p.value(key).integer(Int.self) else {
-                    throw CLIError("\(shard.path)/run.json: parameter \"\(key)\" must be an integer")
-                }
-                return v
-            }
-            guard case let .array(list) = try p.value("agents") else {
+            guard case let .array(list) = try shard.parameter("agents") else {
                 throw CLIError("\(shard.path)/run.json: parameter \"agents\" must be a list")
             }
             let agents = list.compactMap { v -> String? in if case let .string(s) = v { s } else { nil } }
             var opponent: String?
-            if case let .string(s) = try p.value("opponent") { opponent = s }
-            return Settings(agents: agents, opponent: opponent, set: try p.string("variants"),
-                            fileSource: try p.string("variantsFile"), fileText: try p.string("variantsText"),
-                            draws: try int("draws"), episodes: try int("episodes"), bootstrap: try int("bootstrap"))
+            if case let .string(s) = try shard.parameter("opponent") { opponent = s }
+            return Settings(agents: agents, opponent: opponent, set: try shard.stringParameter("variants"),
+                            fileSource: try shard.stringParameter("variantsFile"),
+                            fileText: try shard.stringParameter("variantsText"), draws: try shard.intParameter("draws"),
+                            episodes: try shard.intParameter("episodes"), bootstrap: try shard.intParameter("bootstrap"))
         }
     }
 
     func play<G: RobustnessGame>(_: G.Type) throws {
         let base = try game.loadConfig(G.Config.self)
-        let fileSource = variantsFile ?? "Configs/variants/\(G.Config.gameName).json (shipped)"
-        guard let fileText = try variantsFile.map({ try readText($0, what: "variant file") })
-            ?? ShippedVariants.text(game: G.Config.gameName) else {
-            throw CLIError("\(G.name) ships no variant file; give --variants-file FILE")
-        }
+        let file = try VariantText(game: G.Config.gameName, path: variantsFile, option: "--variants-file")
         let settings = Settings(agents: agents, opponent: G.seats == 2 ? (opponent ?? "tracker") : nil, set: variants,
-                                fileSource: fileSource, fileText: fileText, draws: draws,
+                                fileSource: file.source, fileText: file.text, draws: draws,
                                 episodes: episodeOptions.episodes, bootstrap: bootstrap)
         let plan = try RobustnessPlan<G>(settings, base: base, seed: game.seed)
         let shard = shardOptions.value
@@ -128,12 +118,10 @@ struct Robustness: ParsableCommand {
         let seconds = (clock.now - start).seconds
         progress.finish()
         if let shard {
-            try ShardFolder.write(folder, subcommand: "robustness", shard: shard, games: plan.cells, seed: game.seed,
-                                  config: base, parameters: settings.parameters, records: records, seconds: seconds,
-                                  workers: workerOptions.count)
-            print("robustness \(G.name) shard \(shard): conditions \(range.lowerBound) ..< \(range.upperBound) of \(plan.cells)")
-            print("results \(folder.path) (combine the shards with gym-train merge)")
-            return
+            return try ShardFolder.finish(folder, subcommand: "robustness", label: "robustness \(G.name)",
+                                          units: "conditions", shard: shard, games: plan.cells, seed: game.seed,
+                                          config: base, parameters: settings.parameters, records: records,
+                                          seconds: seconds, workers: workerOptions.count)
         }
         try folder.writeRunInfo(command: "robustness", seed: game.seed, config: base,
                                 extra: settings.runInfo + [("workers", .number(workerOptions.count))])

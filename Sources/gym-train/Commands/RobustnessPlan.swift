@@ -37,13 +37,8 @@ struct RobustnessPlan<G: RobustnessGame> {
             for s in r { try G.check(s, config: base) }
             return r
         }
-        let file: VariantFile<G.Config>
-        do { file = try VariantFile<G.Config>.decode(settings.fileText, source: settings.fileSource) } catch {
-            throw CLIError("\(error)")
-        }
+        let (file, set) = try VariantText(source: settings.fileSource, text: settings.fileText).set(G.Config.self, settings.set)
         fileVersion = file.version
-        let set: VariantSet
-        do { set = try file.set(settings.set, source: settings.fileSource) } catch { throw CLIError("\(error)") }
         func rules(_ v: RuleVariant, _ kind: Rules.Kind) throws -> Rules {
             do {
                 return Rules(variant: v, kind: kind,

@@ -129,19 +129,17 @@ struct Sweep: ParsableCommand {
         let seconds = (clock.now - start).seconds
         progress.finish()
         if let shard {
+            func finish<C: GameConfig>(_ config: C) throws {
+                try ShardFolder.finish(folder, subcommand: "sweep", label: "sweep \(scenarioFile)", units: "cells",
+                                       shard: shard, games: cells.count, seed: set.seed, config: config,
+                                       parameters: parameters, records: records, seconds: seconds,
+                                       workers: workerOptions.count)
+            }
             switch set.rules {
-            case let .pong(c):
-                try ShardFolder.write(folder, subcommand: "sweep", shard: shard, games: cells.count, seed: set.seed,
-                                      config: c, parameters: parameters, records: records, seconds: seconds,
-                                      workers: workerOptions.count)
-            case let .breakout(c):
-                try ShardFolder.write(folder, subcommand: "sweep", shard: shard, games: cells.count, seed: set.seed,
-                                      config: c, parameters: parameters, records: records, seconds: seconds,
-                                      workers: workerOptions.count)
+            case let .pong(c): try finish(c)
+            case let .breakout(c): try finish(c)
             }
             try journal.complete()
-            print("sweep \(scenarioFile) shard \(shard): cells \(range.lowerBound) ..< \(range.upperBound) of \(cells.count)")
-            print("results \(folder.path) (combine the shards with gym-train merge)")
             return
         }
         try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)

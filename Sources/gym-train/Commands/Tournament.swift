@@ -48,6 +48,12 @@ struct Tournament: ParsableCommand {
 
     @OptionGroup var episodeOptions: EpisodeOptions
 
+    @Option(help: "Play every game under the rules its seed draws from this variant set (train, near, far); its records name them. Round-robin and gauntlet, unsharded.")
+    var variants: String?
+
+    @Option(name: .customLong("variants-file"), help: "The variant file of --variants (default: the game's shipped Configs/variants/<game>.json).")
+    var variantsFile: String?
+
     @OptionGroup var ratingOptions: RatingOptions
 
     @OptionGroup var sprtOptions: SPRTOptions
@@ -65,6 +71,12 @@ struct Tournament: ParsableCommand {
         let (bootstrap, level) = (ratingOptions.bootstrap, ratingOptions.level)
         guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
         guard level > 0, level < 1 else { throw ValidationError("--level \(level) is out of range; allowed: between 0 and 1 (exclusive)") }
+        if variants != nil, mode == .sprt || shardOptions.shard != nil {
+            throw ValidationError("--variants is for an unsharded round-robin or gauntlet; drop \(mode == .sprt ? "--mode sprt" : "--shard")")
+        }
+        if variantsFile != nil, variants == nil {
+            throw ValidationError("--variants-file needs --variants SET (the set of the file to play)")
+        }
         if mode == .sprt, let s = shardOptions.shard {
             throw ValidationError("--shard \(s) is for --mode round-robin or gauntlet; an SPRT decides pair by pair and stays sequential")
         }
@@ -113,18 +125,21 @@ struct Tournament: ParsableCommand {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
         let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
         for spec in specs { try G.check(spec, config: config) }
+        let (rules, variantIdentity) = try episodeRules(G.Config.self, base: config)
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
         let shard = shardOptions.value
         let range = shard?.range(of: sizes.games) ?? 0 ..< sizes.games
         let folder = try resumeOptions.folder(output, command: "tournament", game: G.name, seed: game.seed)
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "tournament", seed: game.seed, config: config, shard: shard,
-            parameters: shardParameters(specs) + [("programs", .array(specs.map { $0.programRecord ?? .null }))]),
+            parameters: shardParameters(specs) + [("programs", .array(specs.map { $0.programRecord ?? .null }))]
+                + variantIdentity),
             options: resumeOptions)
         if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
-            ] + sizes.members + ratingOptions.parameters + [("workers", .number(workerCount))])
+            ] + sizes.members + ratingOptions.parameters + [("workers", .number(workerCount))]
+                + (rules.map { [("variants", .string($0.context.set.name)), ("variantsFile", .string($0.file))] } ?? []))
         }
         let (have, missing) = try journal.split(range, what: "game") { value -> G.Record? in
             guard case let .array(fields) = value else { return nil }
@@ -135,7 +150,7 @@ struct Tournament: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let played = try G.playTournamentGames(specs, config: config, format: format, options: self, games: missing,
-                                           runner: workerOptions.runner, finished: { g, record in
+                                           runner: workerOptions.runner, rules: rules, finished: { g, record in
             journal.append(g, .array(G.fields(record)))
             progress.tick()
         })
@@ -151,11 +166,30 @@ struct Tournament: ParsableCommand {
             print("results \(folder.path) (combine the shards with gym-train merge)")
             return
         }
-        try finish(G.self, specs: specs, config: config, format: format, records: records, folder: folder,
+        try finish(G.self, specs: specs, config: config, format: format, records: records, rules: rules, folder: folder,
                    progress: progress, seconds: { (clock.now - start).seconds })
         try folder.write(ShardFolder.timingJSON(seconds: (clock.now - start).seconds, workers: workerCount),
                          to: ShardFolder.timingFile)
         try journal.complete()
+    }
+
+    /// The rules each game plays under `--variants SET` (drawn from its seed), nil without it;
+    /// and what a `--resume` journal's identity holds of them (the set, the
+    /// file and its text's SHA-256, so a changed file is refused), empty without it.
+    func episodeRules<C: VariantConfig>(_: C.Type, base: C) throws
+        -> (rules: EpisodeRules<C>?, identity: [(String, JSONValue)]) {
+        guard let variants else { return (nil, []) }
+        let text = try VariantText(game: C.gameName, path: variantsFile, option: "--variants-file")
+        let (file, set) = try text.set(C.self, variants)
+        let identity: [(String, JSONValue)] = [
+            ("variants", .string(variants)), ("variantsFile", .string(text.source)),
+            ("variantsSha256", .string(SHA256.hex(Array(text.text.utf8)))),
+        ]
+        do {
+            let context = try RuleContext(base: base, set: set, visible: false,
+                                          source: "\(text.source): set \"\(variants)\" on the tournament's rules")
+            return (EpisodeRules(context: context, file: text.source, version: file.version), identity)
+        } catch { throw CLIError("\(error)") }
     }
 
     /// What a shard's run.json records of the options that decide the
@@ -210,9 +244,9 @@ struct Tournament: ParsableCommand {
 
     /// Fits the ratings on all the games' records and writes and prints the tournament's files.
     func finish<G: CommandGame>(_: G.Type, specs: [AgentSpec], config: G.Config, format: TournamentSchedule.Format,
-                                records: [G.Record], folder: ResultsFolder, progress: Progress,
-                                seconds wall: () -> Double) throws {
-        let play = G.tournamentPlay(specs, config: config, format: format, options: self, records: records)
+                                records: [G.Record], rules: EpisodeRules<G.Config>? = nil, folder: ResultsFolder,
+                                progress: Progress, seconds wall: () -> Double) throws {
+        let play = G.tournamentPlay(specs, config: config, format: format, options: self, records: records, rules: rules)
         progress.status("bootstrap (\(ratingOptions.bootstrap) resamples)")
         let ratings = ratingOptions.rater(runSeed: game.seed).rate(play.outcomes)
         let seconds = wall()

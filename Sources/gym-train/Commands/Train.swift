@@ -303,7 +303,7 @@ struct TrainingLoop {
     func writeRunFiles(_ session: TrainingSession) throws {
         try folder.write(config.json.serialized() + "\n", to: "config.json")
         try folder.write(session.gameConfigJSON.serialized() + "\n", to: "game.json")
-        let run = JSONValue.object([
+        var members: [(String, JSONValue)] = [
             ("command", .string(CommandLine.arguments.joined(separator: " "))),
             ("subcommand", .string("train")),
             ("version", .string(GymTrainVersion.string)),
@@ -314,7 +314,9 @@ struct TrainingLoop {
             ("policy", .string(session.target.description)),
             // Provenance only: the trainers' products are exact, so no result depends on it.
             ("blas", .string(BLAS.configuration)),
-        ])
+        ]
+        if let variants = session.variants { members.append(("variants", variants.json)) }
+        let run = JSONValue.object(members)
         try folder.write(run.serialized() + "\n", to: "run.json")
     }
 

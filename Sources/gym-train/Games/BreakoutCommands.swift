@@ -49,7 +49,8 @@ extension Breakout: CommandGame {
 
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Breakout> {
         let record = try BreakoutEpisodeRecord.decode(line, source: source)
-        return Replay(config: record.config, seed: record.result.seed, seats: [record.agent],
+        return Replay(config: record.config, played: record.rules == nil ? nil : record.played, seed: record.result.seed,
+                      seats: [record.agent],
                       label: "episode \(record.episode)", expected: record.result, runInfo: [])
     }
 
@@ -90,14 +91,15 @@ extension Breakout: CommandGame {
     /// candidate's comparisons only).
     static func playTournamentGames(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
                                     options: Tournament, games: [Int], runner: ParallelRunner,
+                                    rules: EpisodeRules<BreakoutConfig>?,
                                     finished: @escaping @Sendable (Int, BreakoutEpisode) -> Void) throws(AgentFault)
         -> [BreakoutEpisode] {
         try BreakoutDuplicate.play(config: config, agents: specs, episodes: options.episodeOptions.episodes, seed: options.game.seed,
-                               games: games, runner: runner, finished: finished)
+                               games: games, runner: runner, rules: rules?.draw, finished: finished)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: BreakoutConfig, format: TournamentSchedule.Format,
-                               options: Tournament, records: [BreakoutEpisode]) -> TournamentPlay {
+                               options: Tournament, records: [BreakoutEpisode], rules: EpisodeRules<BreakoutConfig>?) -> TournamentPlay {
         let seed = options.game.seed, episodes = options.episodeOptions.episodes
         let results = (0 ..< specs.count).map { a in Array(records[a * episodes ..< (a + 1) * episodes]) }
         var outcomes = BreakoutDuplicate.outcomes(results)
@@ -113,7 +115,8 @@ extension Breakout: CommandGame {
         for (a, row) in results.enumerated() {
             for (k, r) in row.enumerated() {
                 records += BreakoutEpisodeRecord(agent: specs[a].text, episode: k, config: config, result: r,
-                                                 program: specs[a].programRecord).line + "\n"
+                                                 program: specs[a].programRecord, rules: rules?.recorded(seed: r.seed),
+                                                 played: rules?.config(seed: r.seed)).line + "\n"
             }
         }
         var scores = CSV.row(["agent", "mean_score", "sd_score", "mean_steps", "levels_cleared", "truncated"])

@@ -39,14 +39,15 @@ protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig, Vec
     /// every agent on the same seeds); records in the list's order, and each
     /// to `finished` (global index, record) as soon as its game ends.
     /// Game `g` depends on (seed, g) alone, so a shard or a resumed run plays
-    /// what the whole run plays.
+    /// what the whole run plays. Under `rules` each game plays the rules its seed draws.
     static func playTournamentGames(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
                                     options: Tournament, games: [Int], runner: ParallelRunner,
+                                    rules: EpisodeRules<Config>?,
                                     finished: @escaping @Sendable (Int, Record) -> Void) throws(AgentFault) -> [Record]
     /// The tournament from the records of all its games, in game order
-    /// (Breakout: compared seed by seed).
+    /// (Breakout: compared seed by seed); under `rules` each record names its game's.
     static func tournamentPlay(_ specs: [AgentSpec], config: Config, format: TournamentSchedule.Format,
-                               options: Tournament, records: [Record]) -> TournamentPlay
+                               options: Tournament, records: [Record], rules: EpisodeRules<Config>?) -> TournamentPlay
 
     // MARK: bench
     /// Games per chunk of `bench`'s batched figures unless `--chunk` says
@@ -93,7 +94,10 @@ struct TournamentPlay {
 
 /// A recorded episode (a line of a tournament's `matches.jsonl`) to play again.
 struct Replay<G: CommandGame> {
+    /// The config the agents are made for (a record's base rules).
     var config: G.Config
+    /// The rules the game played when they are not `config` (a record under a variant set).
+    var played: G.Config?
     var seed: UInt64
     /// Each seat's agent spec text.
     var seats: [String]

@@ -59,7 +59,8 @@ extension Pong: CommandGame {
 
     static func decodeReplay(_ line: String, source: String) throws -> Replay<Pong> {
         let record = try PongMatchRecord.decode(line, source: source)
-        return Replay(config: record.config, seed: record.result.seed, seats: [record.bottom, record.top],
+        return Replay(config: record.config, played: record.rules == nil ? nil : record.played, seed: record.result.seed,
+                      seats: [record.bottom, record.top],
                       label: "match \(record.match)", expected: record.result, runInfo: [("replayOf", record.json)])
     }
 
@@ -100,21 +101,29 @@ extension Pong: CommandGame {
     /// Every pairing plays `--pairs` pairs of side-swapped games, pair `k` on one seed in every pairing.
     static func playTournamentGames(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
                                     options: Tournament, games: [Int], runner: ParallelRunner,
+                                    rules: EpisodeRules<PongConfig>?,
                                     finished: @escaping @Sendable (Int, PongMatchResult) -> Void) throws(AgentFault)
         -> [PongMatchResult] {
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: options.pairs,
                                           seed: options.game.seed)
         return try PongTournament.play(config: config, agents: specs, schedule: schedule, games: games, runner: runner,
-                                   finished: { g, game in finished(g, game.result) }).map(\.result)
+                                   rules: rules?.draw, finished: { g, game in finished(g, game.result) }).map(\.result)
     }
 
     static func tournamentPlay(_ specs: [AgentSpec], config: PongConfig, format: TournamentSchedule.Format,
-                               options: Tournament, records: [PongMatchResult]) -> TournamentPlay {
+                               options: Tournament, records: [PongMatchResult], rules: EpisodeRules<PongConfig>?) -> TournamentPlay {
         let seed = options.game.seed, pairs = options.pairs
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: seed)
         let games = records.enumerated().map { g, result in PongTournamentGame(slot: schedule.slot(g), result: result) }
         var records = ""
-        for g in games { records += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
+        for g in games {
+            var record = PongMatchRecord(g, agents: specs, config: config)
+            if let rules {
+                record.rules = rules.recorded(seed: g.result.seed)
+                record.played = rules.config(seed: g.result.seed)
+            }
+            records += record.line + "\n"
+        }
         let steps = games.reduce(0) { $0 + $1.result.steps }
         let truncated = games.count { $0.result.end.isTruncation }
         var notes = [options.ratingOptions.method(resampling: "pairs")]

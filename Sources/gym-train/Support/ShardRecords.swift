@@ -72,6 +72,22 @@ struct ShardFolder {
         try folder.write(timingJSON(seconds: seconds, workers: workers), to: timingFile)
     }
 
+    /// Writes the folder of a `--shard` run (``write(_:subcommand:shard:games:seed:config:parameters:records:seconds:workers:)``)
+    /// and prints the one line every sharded command prints: which of the
+    /// run's `units` ("games", "cells", "conditions") it played, then where
+    /// the folder is and how to combine it.
+    /// - Parameter label: how the line names the run ("sweep FILE", "robustness pong").
+    static func finish<C: GameConfig>(_ folder: ResultsFolder, subcommand: String, label: String, units: String,
+                                      shard: Shard, games: Int, seed: UInt64, config: C,
+                                      parameters: [(String, JSONValue)], records: [JSONValue], seconds: Double,
+                                      workers: Int) throws {
+        try write(folder, subcommand: subcommand, shard: shard, games: games, seed: seed, config: config,
+                  parameters: parameters, records: records, seconds: seconds, workers: workers)
+        let range = shard.range(of: games)
+        print("\(label) shard \(shard): \(units) \(range.lowerBound) ..< \(range.upperBound) of \(games)")
+        print("results \(folder.path) (combine the shards with gym-train merge)")
+    }
+
     /// timing.json: the only output file that holds wall time (and the worker count), never compared.
     static func timingJSON(seconds: Double, workers: Int, shards: [(String, Double, Int)] = []) -> String {
         var members: [(String, JSONValue)] = [("wallSeconds", .number(seconds)), ("workers", .number(workers))]
@@ -189,6 +205,12 @@ struct ShardFolder {
 
     /// A string member of `parameters`.
     func stringParameter(_ key: String) throws -> String { try parameterMembers.string(key) }
+
+    /// An integer member of `parameters`.
+    func intParameter(_ key: String) throws -> Int {
+        if let v = try parameter(key).integer(Int.self) { return v }
+        throw CLIError("\(path)/\(ShardFolder.runFile): parameter \"\(key)\" must be an integer")
+    }
 }
 
 /// The members of one object of a shard's run.json; each failure is one

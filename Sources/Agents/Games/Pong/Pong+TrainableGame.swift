@@ -6,8 +6,9 @@ extension Pong: TrainableGame {
     /// lowest point share. External agents (`process:`) play on the slot
     /// engine, one process per worker per iteration (or evaluation), and
     /// start only when `config.allowAgentPrograms`.
-    public static func trainingSetup(_ config: TrainConfig, game: PongConfig,
-                                     evalGame: PongConfig) throws(TrainingSetupError) -> TrainingSetup<PongTask> {
+    public static func trainingSetup(_ config: TrainConfig, game: PongConfig, evalGame: PongConfig,
+                                     rules: TrainingRules<PongConfig>?) throws(TrainingSetupError)
+        -> TrainingSetup<PongTask> {
         var opponents: [PongTask.Opponent] = []
         var evalOpponents: [AgentSpec] = []
         do {
@@ -28,8 +29,10 @@ extension Pong: TrainableGame {
         } catch { throw .agent(error) }
         let names = evalOpponents.map(\.displayName).joined(separator: ", ")
         return TrainingSetup(
-            task: PongTask(config: game, opponents: opponents, episodeSteps: config.episodeSteps),
-            evaluationTasks: evalOpponents.map { PongTask(config: evalGame, opponent: .agent($0), episodeSteps: config.evalSteps) },
+            task: PongTask(config: game, opponents: opponents, episodeSteps: config.episodeSteps, rules: rules),
+            evaluationTasks: evalOpponents.map {
+                PongTask(config: evalGame, opponent: .agent($0), episodeSteps: config.evalSteps, rules: rules?.fixed)
+            },
             scoreName: evalOpponents.count == 1 ? "point share vs \(names)" : "lowest point share vs \(names)",
             score: { scores in scores.map(\.share).min() ?? 0 })
     }

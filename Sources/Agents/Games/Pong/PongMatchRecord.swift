@@ -14,7 +14,8 @@ import Gym
 /// | `scoreBottom`, `scoreTop`, `steps`, `end` | the result |
 /// | `hitsBottom`, `hitsTop`, `receiverPoints`, `pointSpeedSum` | statistics |
 /// | `configHash` | hash of `config` (hex), checked on replay |
-/// | `config` | the full effective config |
+/// | `config` | the full effective config (under `rules`: the base the rules apply to) |
+/// | `rules` | only for a game played under a variant set: its rules (``RecordedRules``) |
 public struct PongMatchRecord: Equatable, Sendable {
     public var match: Int
     public var pairing: Int
@@ -25,12 +26,19 @@ public struct PongMatchRecord: Equatable, Sendable {
     public var result: PongMatchResult
     /// Per side, what the record keeps of an external agent (``AgentSpec/programRecord``); nil for a built-in one.
     public var bottomProgram: JSONValue?, topProgram: JSONValue?
+    /// The game's rules under a variant set (nil: it played `config`).
+    public var rules: RecordedRules?
+    /// The rules the game played: `config`, or `config` with `rules`.
+    public var played: PongConfig
 
+    /// - Parameter played: the rules the game played under `rules` (`config` without them).
     public init(match: Int, pairing: Int, pair: Int, bottom: String, top: String,
-                config: PongConfig, result: PongMatchResult, bottomProgram: JSONValue? = nil, topProgram: JSONValue? = nil) {
+                config: PongConfig, result: PongMatchResult, bottomProgram: JSONValue? = nil, topProgram: JSONValue? = nil,
+                rules: RecordedRules? = nil, played: PongConfig? = nil) {
         self.match = match; self.pairing = pairing; self.pair = pair
         self.bottom = bottom; self.top = top; self.config = config; self.result = result
         self.bottomProgram = bottomProgram; self.topProgram = topProgram
+        self.rules = rules; self.played = played ?? config
     }
 
     /// The record of a tournament game between `agents`.
@@ -42,7 +50,8 @@ public struct PongMatchRecord: Equatable, Sendable {
     }
 
     public var json: JSONValue {
-        .object([
+        let rules = self.rules.map { [("rules", $0.json)] } ?? []
+        return .object([
             ("game", .string("pong")), ("match", .number(match)), ("pairing", .number(pairing)),
             ("pair", .number(pair)), ("seed", .number(result.seed)),
             ("bottom", .string(bottom)), ("top", .string(top)),
@@ -53,7 +62,7 @@ public struct PongMatchRecord: Equatable, Sendable {
             ("receiverPoints", .number(result.receiverPoints)), ("pointSpeedSum", .number(result.pointSpeedSum)),
             ("configHash", .string(String(config.configHash, radix: 16))),
             ("config", config.json),
-        ])
+        ] + rules)
     }
 
     /// The record as one line of JSONL (no newline).
@@ -69,6 +78,8 @@ public struct PongMatchRecord: Equatable, Sendable {
         }
         let seed = try record.seed()
         let config = try record.config(PongConfig.self)
+        let rules = try record.rules()
+        let played = try rules?.config(on: config, seed: seed, source: source) ?? config
         let end = try record.end(try record.string("end"))
         var speedSum = 0.0
         if case let .number(x, _)? = record["pointSpeedSum"] { speedSum = x }
@@ -79,18 +90,23 @@ public struct PongMatchRecord: Equatable, Sendable {
         return PongMatchRecord(match: (try? record.int("match")) ?? 0, pairing: (try? record.int("pairing")) ?? 0,
                                pair: (try? record.int("pair")) ?? 0, bottom: try record.string("bottom"),
                                top: try record.string("top"), config: config, result: result,
-                               bottomProgram: record["bottomProgram"], topProgram: record["topProgram"])
+                               bottomProgram: record["bottomProgram"], topProgram: record["topProgram"],
+                               rules: rules, played: played)
     }
 
     /// Plays the recorded game again from its seed, config and agents (by
-    /// ``Matches``, agents batched).
+    /// ``Matches``, agents batched): under `rules` the game plays `played`
+    /// and the agents are made for `config`, as the tournament made them.
     /// - Throws: ``AgentSpecError`` for a spec that cannot play, ``AgentFault`` when an agent faults.
     public func replay() throws -> PongMatchResult {
         let bottomSpec = try AgentSpec.parse(bottom), topSpec = try AgentSpec.parse(top)
         try Pong.check(bottomSpec, config: config)
         try Pong.check(topSpec, config: config)
-        let seed = result.seed
+        let seed = result.seed, played = self.played
+        var perGame: (@Sendable (UInt64) -> PongConfig?)?
+        if rules != nil { perGame = { _ in played } }
         return try Matches.play(Pong.self, config: config, roster: [bottomSpec, topSpec], count: 1, slots: 1,
-                                runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0, 1]) })[0]
+                                runner: ParallelRunner(workers: 1), game: { _ in SeatedGame(seed: seed, seats: [0, 1]) },
+                                rules: perGame)[0]
     }
 }

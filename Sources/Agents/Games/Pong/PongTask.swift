@@ -8,6 +8,10 @@ import Gym
 /// one policy plays both sides), against opponent `(index / 2) % count`
 /// of the list (so with `2 × count` episodes every opponent is met on
 /// both sides).
+///
+/// Under a variant set (``rules``) each episode plays the rules its seed
+/// draws, on the slot engine only; the opponents are made for ``config``
+/// (a tracker knows the base rules, not the episode's).
 public struct PongTask: GameTrainingTask {
     public typealias Game = Pong
 
@@ -22,26 +26,29 @@ public struct PongTask: GameTrainingTask {
     public let config: PongConfig
     public let opponents: [Opponent]
     public let episodeSteps: Int
+    public let rules: TrainingRules<PongConfig>?
 
     /// - Precondition: at least one opponent; `linear` opponents passed
     ///   ``Pong/check(_:config:)``.
-    public init(config: PongConfig, opponents: [Opponent], episodeSteps: Int) {
+    public init(config: PongConfig, opponents: [Opponent], episodeSteps: Int, rules: TrainingRules<PongConfig>? = nil) {
         precondition(episodeSteps >= 1, "episodeSteps must be at least 1")
         precondition(!opponents.isEmpty, "at least one opponent")
         self.config = config
         self.opponents = opponents
         self.episodeSteps = episodeSteps
+        self.rules = rules
     }
 
     /// One opponent.
-    public init(config: PongConfig, opponent: Opponent, episodeSteps: Int) {
-        self.init(config: config, opponents: [opponent], episodeSteps: episodeSteps)
+    public init(config: PongConfig, opponent: Opponent, episodeSteps: Int, rules: TrainingRules<PongConfig>? = nil) {
+        self.init(config: config, opponents: [opponent], episodeSteps: episodeSteps, rules: rules)
     }
 
-    public var target: PolicyTarget { .pong(config) }
+    public var target: PolicyTarget { PolicyTarget.pong(config).reading(features: rules?.featureCount ?? 0) }
 
     public func makeEnvironment(centre: LinearPolicy) -> PongEnvironments {
-        PongEnvironments(games: opponents.map { opponent in
+        precondition(rules == nil, "a task under a variant set plays on the slot engine only")
+        return PongEnvironments(games: opponents.map { opponent in
             let agent: any Agent = switch opponent {
             case let .agent(spec): Pong.makeAgent(spec, config: config)
             case .selfPlay: LinearAgent(policy: centre)
@@ -60,7 +67,13 @@ public struct PongTask: GameTrainingTask {
         for opponent in opponents {
             switch opponent {
             case let .agent(spec): made.append(try Pong.makeBatchAgent(spec, context: context))
-            case .selfPlay: made.append(LinearBatchAgent(games: context.games, policy: centre))
+            case .selfPlay:
+                let agent = LinearBatchAgent(games: context.games, policy: centre)
+                if let rules, rules.context.visible {
+                    made.append(ContextFeatureAgent(agent, features: rules.context.features, context: context))
+                } else {
+                    made.append(agent)
+                }
             }
         }
         return made

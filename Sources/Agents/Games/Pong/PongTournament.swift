@@ -42,18 +42,21 @@ public enum PongTournament {
     /// that play batch by batch); results in game order.
     public static func play(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
                             games: Range<Int>, runner: ParallelRunner,
-                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [PongTournamentGame] {
+                            progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> PongConfig?)? = nil) throws(AgentFault) -> [PongTournamentGame] {
         try play(config: config, agents: agents, schedule: schedule, games: Array(games), runner: runner,
-                 progress: progress)
+                 progress: progress, rules: rules)
     }
 
     /// Plays the games of `schedule` listed in `games` (global indices, any
     /// subset: a shard, or what a resumed run has not recorded yet); results
     /// in the list's order. `finished` gets each game's global index and
-    /// game as soon as it ends, from worker threads.
+    /// game as soon as it ends, from worker threads; `rules` gives the rules
+    /// of the game seeded `s` (nil, or a nil result: `config`).
     public static func play(config: PongConfig, agents: [AgentSpec], schedule: TournamentSchedule,
                             games: [Int], runner: ParallelRunner,
                             progress: (@Sendable () -> Void)? = nil,
+                            rules: (@Sendable (UInt64) -> PongConfig?)? = nil,
                             finished: (@Sendable (Int, PongTournamentGame) -> Void)? = nil) throws(AgentFault)
         -> [PongTournamentGame] {
         precondition(agents.count == schedule.agentCount, "one spec per scheduled agent")
@@ -69,7 +72,7 @@ public enum PongTournament {
             return SeatedGame(seed: schedule.pairSeed(slot.pair), seats: slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b])
         }
         let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
-                                   game: seat, progress: progress, finished: sink)
+                                   game: seat, progress: progress, rules: rules, finished: sink)
         return matches.enumerated().map { offset, result in
             PongTournamentGame(slot: schedule.slot(games[offset]), result: result)
         }
