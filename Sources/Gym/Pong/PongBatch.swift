@@ -282,17 +282,38 @@ public final class PongBatch: VectorEnvironment {
             block(i, bottom, top, seen, &counts, physics)
             if let o = out.observations, seen > 0 {
                 let n = Self.observationCount
-                observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
-                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics) }
+                if needsRows(out.observedRows, seat: 0, i) {
+                    observeRows(i, side: .bottom, into: o, stride: seen * n, physics)
+                }
+                if seen > 1, needsRows(out.observedRows, seat: 1, i) {
+                    observeRows(i, side: .top, into: o + n, stride: seen * n, physics)
+                }
             }
             i += Lanes.scalarCount
         }
         while i < count {
             fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
-            if let o = out.observations { writeObservations(i, into: o, seats: seen, physics) }
+            if let o = out.observations {
+                if let rows = out.observedRows {
+                    let n = Self.observationCount, s = load(i)
+                    for side in PongSide.allCases where side.rawValue < seen && rows[side.rawValue * count + i] != 0 {
+                        physics.observe(s, side: side, into: o + (i * seen + side.rawValue) * n)
+                    }
+                } else {
+                    writeObservations(i, into: o, seats: seen, physics)
+                }
+            }
             i += 1
         }
         pathFrames.add(counts)
+    }
+
+    /// Whether any of games `i ..< i + 8` needs seat `seat`'s row
+    /// (``VectorStepOutput/observedRows``; nil: every row).
+    @inline(__always)
+    func needsRows(_ rows: UnsafePointer<UInt8>?, seat: Int, _ i: Int) -> Bool {
+        guard let rows else { return true }
+        return UnsafeRawPointer(rows + seat * count + i).loadUnaligned(as: UInt64.self) != 0
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
