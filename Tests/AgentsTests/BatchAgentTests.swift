@@ -13,6 +13,9 @@ import Gym
     /// Plays `games` Pong or Breakout games with random actions for the
     /// observed seats, feeding every row to `batch` (in an order and a subset
     /// that change every step) and to per-game agents, and compares actions.
+    ///
+    /// A ``StateReadingAgent`` (reading `vector`'s state) is shown the rows
+    /// on every fifth step instead (``StateReadingAgent/act(observationRows:)``).
     func expectSameActions<G: PlayableGame>(_: G.Type, config: G.Config, spec: AgentSpec, games: Int = 10,
                                             steps: Int = 400, label: String) throws {
         let vector = G.makeVector(config: config, count: games)
@@ -47,8 +50,13 @@ import Gym
             try rows.withUnsafeBufferPointer { g in
                 try observations.withUnsafeBufferPointer { o in
                     try actions.withUnsafeMutableBufferPointer { a in
-                        try batch.act(AgentRows(count: g.count, games: g.baseAddress!, observations: o.baseAddress!,
-                                                stride: n, actions: a.baseAddress!))
+                        let rows = AgentRows(count: g.count, games: g.baseAddress!, observations: o.baseAddress!,
+                                             stride: n, actions: a.baseAddress!)
+                        if step % 5 == 4, let reader = batch as? any StateReadingAgent {
+                            reader.act(observationRows: rows)
+                        } else {
+                            try batch.act(rows)
+                        }
                     }
                 }
             }
@@ -101,8 +109,26 @@ import Gym
                 + [MatchesTests.linearSpec(config: config, seed: 7, selection: .greedy),
                    MatchesTests.linearSpec(config: config, seed: 8, selection: .softmax)]
             for spec in specs {
-                try expectSameActions(Pong.self, config: config, spec: spec, label: "pong \(name), \(spec.text)")
+                // Two blocks of eight lanes and three games alone.
+                try expectSameActions(Pong.self, config: config, spec: spec, games: 19,
+                                      label: "pong \(name), \(spec.text)")
             }
+        }
+    }
+
+    /// Pong's tracker in a vector reads the batch's state, eight games at a
+    /// time (``PongLaneTracker``), for every skill; without a vector it reads rows.
+    @Test func pongTrackersReadTheBatchState() throws {
+        let config = PongConfig()
+        let vector = Pong.makeVector(config: config, count: 9)
+        for text in Self.trackerSkills {
+            let spec = try AgentSpec.parse(text)
+            let inVector = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .everySeat(slots: 9, seats: 2), vector: vector))
+            #expect(inVector is PongLaneTracker && !inVector.readsObservations, "\(text)")
+            let alone = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .everySeat(slots: 9, seats: 2)))
+            #expect(alone.readsObservations, "\(text)")
         }
     }
 

@@ -95,9 +95,7 @@ final class TrackerSteeringColumns {
                 guard credit >= 1 else { moveCredit[g] = credit; return .stay }
                 moveCredit[g] = credit - 1
             }
-            if delayed < own - deadZone { return .left }
-            if delayed > own + deadZone { return .right }
-            return .stay
+            return TrackerSteering.move(TrackerSteering.direction(toward: delayed, from: own, deadZone: deadZone))
         }
     }
 }
