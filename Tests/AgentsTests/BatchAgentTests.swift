@@ -16,11 +16,13 @@ import Gym
     ///
     /// A ``StateReadingAgent`` (reading `vector`'s state) is shown the rows
     /// on every fifth step instead (``StateReadingAgent/act(observationRows:)``).
+    /// `make` (given the vector) makes the batched agent instead of the game's factory.
     func expectSameActions<G: PlayableGame>(_: G.Type, config: G.Config, spec: AgentSpec, games: Int = 10,
-                                            steps: Int = 400, label: String) throws {
+                                            steps: Int = 400, label: String,
+                                            make: ((G.Vector) -> any BatchAgent)? = nil) throws {
         let vector = G.makeVector(config: config, count: games)
         let seats = vector.seats, n = vector.observationLayout.count, agentGames = games * seats
-        let batch = try G.makeBatchAgent(spec, context: AgentContext(
+        let batch = try make?(vector) ?? G.makeBatchAgent(spec, context: AgentContext(
             config: config, seating: .everySeat(slots: games, seats: seats), vector: vector))
         #expect(batch.games == agentGames)
         #expect(!(batch is PerGameAgents<AnyAgent>), "\(label): a built-in kind has its own batched form")
@@ -117,15 +119,25 @@ import Gym
     }
 
     /// Pong's tracker in a vector reads the batch's state, eight games at a
-    /// time (``PongLaneTracker``), for every skill; without a vector it reads rows.
+    /// time (``PongLaneTracker``), where that pays (a skill without state);
+    /// otherwise, and without a vector, it reads rows. The lane form plays
+    /// as the per-game tracker for every skill.
     @Test func pongTrackersReadTheBatchState() throws {
-        let config = PongConfig()
+        var config = PongConfig()
+        config.maxScore = 2
         let vector = Pong.makeVector(config: config, count: 9)
         for text in Self.trackerSkills {
             let spec = try AgentSpec.parse(text)
             let inVector = try Pong.makeBatchAgent(spec, context: AgentContext(
                 config: config, seating: .everySeat(slots: 9, seats: 2), vector: vector))
-            #expect(inVector is PongLaneTracker && !inVector.readsObservations, "\(text)")
+            let lanes = text == "tracker" || text == "tracker:predict=false"
+            #expect((inVector is PongLaneTracker) == lanes && inVector.readsObservations == !lanes, "\(text)")
+            guard case let .tracker(skill) = spec.kind else { continue }
+            try expectSameActions(Pong.self, config: config, spec: spec, games: 19, steps: 300,
+                                  label: "pong lanes, \(text)") { vector in
+                PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: vector,
+                                seating: .everySeat(slots: 19, seats: 2), observationCount: PongBatch.observationCount)
+            }
             let alone = try Pong.makeBatchAgent(spec, context: AgentContext(
                 config: config, seating: .everySeat(slots: 9, seats: 2)))
             #expect(alone.readsObservations, "\(text)")

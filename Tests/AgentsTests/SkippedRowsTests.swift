@@ -10,7 +10,7 @@ import Gym
     @Test func stateReadersSeatsNeedNoRows() throws {
         let config = PongConfig()
         let vector = Pong.makeVector(config: config, count: 3)
-        let agents = try SlotAgents<Pong>([try AgentSpec.parse("tracker:noise=1"),
+        let agents = try SlotAgents<Pong>([try AgentSpec.parse("tracker"),
                                            MatchesTests.linearSpec(config: config, seed: 7, selection: .greedy)],
                                           config: config, vector: vector, slots: 3)
         func needed() -> [UInt8] { (0 ..< 6).map { agents.observedRows![$0] } }

@@ -159,12 +159,12 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
         for preset in ["classic", "ale"] {
             let config = try PongConfig.preset(preset)
             for text in ["tracker", "tracker:reaction=3,noise=1,speed=0.7"] {
-                let spec = try AgentSpec.parse(text)
+                guard case let .tracker(skill) = try AgentSpec.parse(text).kind else { continue }
                 let seated = BatchControl.seated(name: text) { games, vector in
-                    let agent = try? Pong.makeBatchAgent(spec, context: AgentContext(
-                        config: config, seating: .everySeat(slots: games, seats: 2), vector: vector as? PongBatch))
-                    guard let agent, agent is any StateReadingAgent else { preconditionFailure("no lane tracker") }
-                    return agent
+                    guard let batch = vector as? PongBatch else { preconditionFailure("not a Pong batch") }
+                    return PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: batch,
+                                           seating: .everySeat(slots: games, seats: 2),
+                                           observationCount: PongBatch.observationCount)
                 }
                 expectNoAllocations(pongBench(config, games: 61, seed: 2, workers: 1, control: seated, chunk: 61),
                                     games: 61, "Pong \(preset), \(text) seated")

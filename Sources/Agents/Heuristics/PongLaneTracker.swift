@@ -2,7 +2,7 @@ import Gym
 
 /// ``PongTracker`` for the games of a ``PongBatch``, eight at a time: it
 /// reads each seat's observation entries from the batch's columns
-/// (``PongBatch/observation(lanes:side:)``) instead of observation rows, and
+/// (``PongBatch/forEachObservation(blockSeats:count:_:)``) instead of observation rows, and
 /// runs the tracker's rule (``PongTracker/aim(ownX:ballX:ballY:vx:vy:)``) in
 /// eight lanes. Game `g` makes exactly the moves of its own tracker started
 /// with the same seed, bit for bit.
@@ -28,6 +28,15 @@ final class PongLaneTracker: StateReadingAgent {
     /// The block-seats with lanes asked for in this call, in the order first asked.
     let touched: UnsafeMutablePointer<Int32>
 
+    /// Whether the lanes beat the row form (``TrackerBatch``) for `skill`:
+    /// measured, only a skill that keeps no state (no delay, aim error or
+    /// speed cap). With state, each game's steering goes lane by lane and a
+    /// ladder's or a balance check's trackers, sharing each block, ran
+    /// slower than on rows (docs/bench.md, "Agents seated").
+    static func pays(for skill: TrackerSkill) -> Bool {
+        skill.reaction == 0 && skill.noise == 0 && skill.speed == 1
+    }
+
     init(_ rules: PongTracker, batch: PongBatch, seating: AgentSeating, observationCount: Int) {
         precondition(seating.seatsPerGame == PongBatch.seatCount, "Pong has two seats")
         self.rules = rules
@@ -36,7 +45,7 @@ final class PongLaneTracker: StateReadingAgent {
         self.observationCount = observationCount
         steering = TrackerSteeringColumns(skill: rules.skill, games: seating.games)
         let skill = rules.skill
-        plain = skill.reaction == 0 && skill.noise == 0 && skill.speed == 1
+        plain = Self.pays(for: skill)
         laneSlots = batch.count / 8 * 8
         let places = PongBatch.seatCount * batch.count, blockSeats = max(1, laneSlots / 8 * PongBatch.seatCount)
         gameAt = .allocate(capacity: places)
@@ -69,36 +78,34 @@ final class PongLaneTracker: StateReadingAgent {
             if wanted[w] == 0 { touched[blocks] = Int32(w); blocks += 1 }
             wanted[w] |= 1 << UInt8(slot & 7)
         }
-        for t in 0 ..< blocks {
+        guard blocks > 0 else { return }
+        let rules = self.rules, steering = self.steering, plain = self.plain, wanted = self.wanted
+        let deadZone = rules.field.deadZone, halfPaddle = rules.halfPaddle, count = batch.count, gameAt = self.gameAt
+        let actions = rows.actions, touched = self.touched
+        batch.forEachObservation(blockSeats: touched, count: blocks) { t, f in
             let w = Int(touched[t])
-            let lanes = wanted[w]
+            var lanes = wanted[w]
             wanted[w] = 0
-            actLanes(first: (w >> 1) << 3, seat: w & 1, lanes: lanes, rows.actions)
-        }
-    }
-
-    /// The actions of seat `seat` of slots `first ..< first + 8` whose bit is set in `lanes`.
-    @inline(__always)
-    func actLanes(first: Int, seat: Int, lanes: UInt8, _ actions: UnsafeMutablePointer<Int32>) {
-        let f = batch.observation(lanes: first, side: seat == 0 ? .bottom : .top)
-        let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
-        let places = gameAt + seat * batch.count + first
-        var rest = lanes
-        if plain {
-            let direction = TrackerSteering.direction(toward: aim.target, from: aim.own, deadZone: rules.field.deadZone)
-            while rest != 0 {
-                let j = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                actions[Int(places[j])] = Int32(PongTracker.action(TrackerSteering.move(direction[j])))
+            let places = gameAt + (w & 1) * count + (w >> 1) << 3
+            let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
+            if plain {
+                let direction = TrackerSteering.direction(toward: aim.target, from: aim.own, deadZone: deadZone)
+                while lanes != 0 {
+                    let j = lanes.trailingZeroBitCount
+                    lanes &= lanes &- 1
+                    actions[Int(places[j])] = Int32(PongTracker.action(TrackerSteering.move(direction[j])))
+                }
+                return
             }
-            return
-        }
-        while rest != 0 {
-            let j = rest.trailingZeroBitCount
-            rest &= rest &- 1
-            let g = Int(places[j])
-            var cursor = steering.cursor(g)
-            actions[g] = Int32(steer(&cursor, own: aim.own[j], target: aim.target[j], incoming: aim.incoming[j]))
+            while lanes != 0 {
+                let j = lanes.trailingZeroBitCount
+                lanes &= lanes &- 1
+                let g = Int(places[j])
+                var cursor = steering.cursor(g)
+                cursor.track(incoming: aim.incoming[j], halfWidth: halfPaddle)
+                actions[g] = Int32(PongTracker.action(cursor.move(toward: aim.target[j] + cursor.aimOffset,
+                                                                  from: aim.own[j], deadZone: deadZone)))
+            }
         }
     }
 

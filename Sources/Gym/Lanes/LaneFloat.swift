@@ -134,9 +134,9 @@ public struct LaneFlag: LaneCondition {
 extension SIMD8: LaneFloat where Scalar == Float {
     public typealias Condition = SIMDMask<SIMD8<Int32>>
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
-        guard Lane8.sum(Self().replacing(with: 1, where: mask)) != 0 else { return self }
+        guard any(mask) else { return self }
         var v = self
         for g in 0 ..< 8 where mask[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         return v

@@ -10,6 +10,23 @@ extension PongBatch {
         return observationLanes(i, side: side, physics)
     }
 
+    /// Calls `body(k, entries)` for each `k` in `0 ..< count` with the
+    /// observation entries of seat `e % 2` (0 bottom, 1 top) of games
+    /// `8 (e / 2) ..< 8 (e / 2) + 8`, `e = blockSeats[k]` (all eight in the
+    /// batch): one call for many blocks, the entries handed over in place.
+    public func forEachObservation(blockSeats: UnsafePointer<Int32>, count: Int,
+                                   _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void) {
+        let physics = self.physics
+        for k in 0 ..< count {
+            let e = Int(blockSeats[k]), i = (e >> 1) * Lanes.scalarCount
+            precondition(e >= 0 && i + Lanes.scalarCount <= self.count, "eight games from \(i) are not in the batch")
+            let o = physics.observation(loadLanes(i), speed: Lane8.load(speed, i),
+                                        scoreBottom: Lane8.floats(Lane8.load(scoreBottom, i)),
+                                        scoreTop: Lane8.floats(Lane8.load(scoreTop, i)), side: e & 1 == 0 ? .bottom : .top)
+            body(k, o)
+        }
+    }
+
     /// Side `side`'s observation entries of game `i`.
     public func observation(_ i: Int, side: PongSide) -> PongObservation<Float> {
         precondition(i >= 0 && i < count, "game index out of range")

@@ -31,7 +31,7 @@ public enum Pong: PlayableGame {
 
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
         let rules = makeTracker(config: context.config, skill: skill)
-        guard let batch = context.vector else {
+        guard let batch = context.vector, PongLaneTracker.pays(for: skill) else {
             return TrackerBatch(rules, games: context.games, observationCount: context.target.inputs)
         }
         return PongLaneTracker(rules, batch: batch, seating: context.seating, observationCount: context.target.inputs)
