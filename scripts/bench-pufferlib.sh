@@ -131,7 +131,7 @@ table() { # TITLE OURS-KEY FALLBACK-KEY
       if (mine == "" || !has[c, mine]) continue
       best = 0; printf "| %s |", c
       for (i = 1; i <= k; i++) { m = median(fig[c, b[i]]); if (m > best) best = m; printf " %.1f |", m }
-      o = median(fig[c, mine]); printf " %.1f | %.2f |\n", o, best > 0 ? o / best : 0
+      o = median(fig[c, mine]); r = best > 0 ? o / best : 0; printf " %.1f | %.2f |\n", o, r
     }
   }' "$out/pufferlib.log"
 }
