@@ -128,10 +128,15 @@ import Gym
         let vector = Pong.makeVector(config: config, count: 9)
         for text in Self.trackerSkills {
             let spec = try AgentSpec.parse(text)
+            // One seat of every game (the C ABI's opponent): lanes where the skill keeps no state.
             let inVector = try Pong.makeBatchAgent(spec, context: AgentContext(
-                config: config, seating: .everySeat(slots: 9, seats: 2), vector: vector))
+                config: config, seating: .oneSeat(1, slots: 9, seats: 2), vector: vector))
             let lanes = text == "tracker" || text == "tracker:predict=false"
             #expect((inVector is PongLaneTracker) == lanes && inVector.readsObservations == !lanes, "\(text)")
+            // Every seat (the slot engine's, shared with other agents): rows.
+            let inSlots = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .everySeat(slots: 9, seats: 2), vector: vector))
+            #expect(inSlots.readsObservations, "\(text)")
             guard case let .tracker(skill) = spec.kind else { continue }
             try expectSameActions(Pong.self, config: config, spec: spec, games: 19, steps: 300,
                                   label: "pong lanes, \(text)") { vector in

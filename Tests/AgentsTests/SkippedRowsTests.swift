@@ -10,9 +10,12 @@ import Gym
     @Test func stateReadersSeatsNeedNoRows() throws {
         let config = PongConfig()
         let vector = Pong.makeVector(config: config, count: 3)
-        let agents = try SlotAgents<Pong>([try AgentSpec.parse("tracker"),
-                                           MatchesTests.linearSpec(config: config, seed: 7, selection: .greedy)],
-                                          config: config, vector: vector, slots: 3)
+        let reader = PongLaneTracker(PongTracker(config: config), batch: vector,
+                                     seating: .everySeat(slots: 3, seats: 2), observationCount: PongBatch.observationCount)
+        let linear = try Pong.makeBatchAgent(MatchesTests.linearSpec(config: config, seed: 7, selection: .greedy),
+                                             context: AgentContext(config: config,
+                                                                   seating: .everySeat(slots: 3, seats: 2)))
+        let agents = SlotAgents<Pong>([reader, linear], slots: 3)
         func needed() -> [UInt8] { (0 ..< 6).map { agents.observedRows![$0] } }
         #expect(needed() == [1, 1, 1, 1, 1, 1])
         try agents.start(0, slot: 1, seat: 1, seed: 5)

@@ -28,12 +28,20 @@ final class PongLaneTracker: StateReadingAgent {
     /// The block-seats with lanes asked for in this call, in the order first asked.
     let touched: UnsafeMutablePointer<Int32>
 
-    /// Whether the lanes beat the row form (``TrackerBatch``) for `skill`:
-    /// measured, only a skill that keeps no state (no delay, aim error or
-    /// speed cap). With state, each game's steering goes lane by lane and a
-    /// ladder's or a balance check's trackers, sharing each block, ran
-    /// slower than on rows (docs/bench.md, "Agents seated").
-    static func pays(for skill: TrackerSkill) -> Bool {
+    /// Whether the lanes beat the row form (``TrackerBatch``), measured:
+    /// only for a skill that keeps no state (no delay, aim error or speed
+    /// cap), seated in one seat of every one of the batch's `games` (the C
+    /// ABI's opponent, `bench`'s seated tracker), so every lane it computes
+    /// is one of its games. In the slot engine's slots, shared with other
+    /// agents, it asks for a few lanes of each block, and a ladder, the
+    /// balance check and training ran slower than on rows (docs/bench.md,
+    /// "Agents seated").
+    static func pays(for skill: TrackerSkill, seating: AgentSeating, games: Int) -> Bool {
+        plain(skill) && seating.games == games && seating == .oneSeat(seating.seat(0), slots: games, seats: 2)
+    }
+
+    /// Whether `skill` keeps no state (no delay, no aim error, no speed cap).
+    static func plain(_ skill: TrackerSkill) -> Bool {
         skill.reaction == 0 && skill.noise == 0 && skill.speed == 1
     }
 
@@ -45,7 +53,7 @@ final class PongLaneTracker: StateReadingAgent {
         self.observationCount = observationCount
         steering = TrackerSteeringColumns(skill: rules.skill, games: seating.games)
         let skill = rules.skill
-        plain = Self.pays(for: skill)
+        plain = Self.plain(skill)
         laneSlots = batch.count / 8 * 8
         let places = PongBatch.seatCount * batch.count, blockSeats = max(1, laneSlots / 8 * PongBatch.seatCount)
         gameAt = .allocate(capacity: places)

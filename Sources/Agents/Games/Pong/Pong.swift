@@ -31,7 +31,8 @@ public enum Pong: PlayableGame {
 
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
         let rules = makeTracker(config: context.config, skill: skill)
-        guard let batch = context.vector, PongLaneTracker.pays(for: skill) else {
+        guard let batch = context.vector, PongLaneTracker.pays(for: skill, seating: context.seating, games: batch.count)
+        else {
             return TrackerBatch(rules, games: context.games, observationCount: context.target.inputs)
         }
         return PongLaneTracker(rules, batch: batch, seating: context.seating, observationCount: context.target.inputs)
