@@ -163,7 +163,7 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
                 let seated = BatchControl.seated(name: text) { games, vector in
                     guard let batch = vector as? PongBatch else { preconditionFailure("not a Pong batch") }
                     return PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: batch,
-                                           seating: .oneSeat(1, slots: games, seats: 2),
+                                           seating: .everySeat(slots: games, seats: 2),
                                            observationCount: PongBatch.observationCount)
                 }
                 expectNoAllocations(pongBench(config, games: 61, seed: 2, workers: 1, control: seated, chunk: 61),

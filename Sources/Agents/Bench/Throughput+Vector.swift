@@ -76,9 +76,9 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     let episodesDone: UnsafeMutableBufferPointer<Int32>
     let actionRNG: UnsafeMutableBufferPointer<Xoshiro256>
     let policy: LinearPolicy?
-    /// Seat 0's actions when a policy picks them, or seat 1's from the seated agent (`count`).
+    /// Seat 0's actions when a policy picks them (`count`).
     let policyActions: UnsafeMutableBufferPointer<Int32>
-    /// Seat 1's agent (``BatchControl/seated(name:make:)``, game `i` seat 1 of game `i`) and its rows (`0 ..< count`).
+    /// Seat 1's agent (``BatchControl/seated(name:make:)``) and its rows (game `i`'s seat 1: `2i + 1`).
     let seated: (any BatchAgent)?
     let seatedRows: UnsafeMutableBufferPointer<Int32>
     /// Seats whose observations each step writes (1, or 2 with a seated agent reading rows).
@@ -104,17 +104,17 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
             policy = nil
         }
         logits = .column(policy == nil ? 1 : count * env.actionCount, 0)
-        policyActions = .column(policy == nil && !control.isSeated ? 1 : count, 0)
+        policyActions = .column(policy == nil ? 1 : count, 0)
         if case let .seated(_, make) = control, seats == 2 {
             let agent = make(count, env)
-            precondition(agent.games == count, "the seated agent plays seat 1 of every game")
+            precondition(agent.games == 2 * count, "the seated agent plays every seat of every game")
             for i in 0 ..< count {
-                do { try agent.start(game: i, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1)) }
+                do { try agent.start(game: 2 * i + 1, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1)) }
                 catch { preconditionFailure("a built-in agent never faults: \(error)") }
             }
             seated = agent
             seatedRows = .column(count, 0)
-            for i in 0 ..< count { seatedRows[i] = Int32(i) }
+            for i in 0 ..< count { seatedRows[i] = Int32(2 * i + 1) }
             observedSeats = agent.readsObservations ? 2 : 1
         } else {
             seated = nil
@@ -189,12 +189,9 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
                                            generators: actionRNG.baseAddress.unsafelyUnwrapped, into: act)
             if policy != nil { for i in 0 ..< count { act[i * seats] = chosen[i] } }
             if let seated, let rows = seatedRows.baseAddress {
-                // Game i's seat-1 row at obs + (2i + 1) n; its action to act[2i + 1].
                 do {
-                    try seated.act(AgentRows(count: count, games: rows, observations: obs + n, stride: 2 * n,
-                                             actions: chosen))
+                    try seated.act(AgentRows(count: count, games: rows, observations: obs, stride: n, actions: act))
                 } catch { preconditionFailure("a built-in agent never faults: \(error)") }
-                for i in 0 ..< count { act[2 * i + 1] = chosen[i] }
             }
             env.step(actions: act, into: out)
             for i in 0 ..< count {

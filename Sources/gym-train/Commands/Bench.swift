@@ -210,7 +210,7 @@ struct Bench: ParsableCommand {
         let seated: BatchControl? = G.seats == 2 ? .seated(name: tracker.text) { games, vector in
             do {
                 return try G.makeBatchAgent(tracker, context: AgentContext(
-                    config: config, seating: .oneSeat(1, slots: games, seats: 2), vector: vector as? G.Vector))
+                    config: config, seating: .everySeat(slots: games, seats: 2), vector: vector as? G.Vector))
             } catch { preconditionFailure("a built-in agent never faults: \(error)") }
         } : nil
         return benchCase(game: G.name, preset: label, frameSkip: frameSkip, workers: all,
