@@ -22,12 +22,18 @@
 # and prints, per case, the median M steps/s of each of their builds, of
 # ours, and ours over their fastest build's median.
 #
+# Two tables. Like for like first: their Pong step includes their
+# scripted opponent, so ours is bench's "tracker seated" line (seat 1 our
+# default tracker, batched; seat 0 random, as theirs); Breakout has no
+# opponent on either side (bench's bare line). Then the bare engines: our
+# Pong with both seats random against the same figures of theirs.
+#
 # Not the same games: their Pong observes 8 floats, ours 12; their
-# Breakout 118, ours 89 (`classic`) or 131 (`atari`); their step has one
-# paddle's action (the other side is scripted), as ours in bench. The
-# cases pair the nearest settings: frame skip 1 and 4, and our `ale`
-# preset (sticky actions 0.25) against their frame skip 4 (they have no
-# sticky actions).
+# Breakout 118, ours 89 (`classic`) or 131 (`atari`). The cases pair the
+# nearest settings: frame skip 1 and 4, and our `ale` preset (sticky
+# actions 0.25) against their frame skip 4 (they have no sticky actions).
+# CASES (a regex on the case names, default all) and SECONDS_PER (per figure,
+# default 1) narrow a run, e.g. to check the script.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 OUT [GYM_TRAIN]" >&2; exit 2; }
 out=$1
@@ -79,43 +85,57 @@ breakout-atari-fs4 breakout 4 --game breakout --preset atari --frame-skip 4'
 
 theirs() { # CASE GAME SKIP
   for b in $builds; do
-    if [ "${FIGURE:-wall}" = cpu ]; then m=$("$out/$2-$b" "$3" 1 1024 | sed -n 's/.*(\([0-9.]*\) M per CPU-s.*/\1/p')
-    else m=$("$out/$2-$b" "$3" 1 1024 | cut -d' ' -f1); fi
+    if [ "${FIGURE:-wall}" = cpu ]; then m=$("$out/$2-$b" "$3" "${SECONDS_PER:-1}" 1024 | sed -n 's/.*(\([0-9.]*\) M per CPU-s.*/\1/p')
+    else m=$("$out/$2-$b" "$3" "${SECONDS_PER:-1}" 1024 | cut -d' ' -f1); fi
     echo "$1 $b $m" >> "$out/pufferlib.log"
   done
 }
+figure() { # LINE-PATTERN: the 1-worker figure of bench's line matching it
+  grep "$1: 1 worker" "$out/ours.txt" | head -n 1 | if [ "${FIGURE:-wall}" = cpu ]; then sed 's/.* \([0-9.]*\) M per CPU-s.*/\1/'
+    else sed 's/.*: 1 worker \([0-9.]*\) M steps.*/\1/'; fi
+}
 ours() { # CASE ARGS...
   c=$1; shift
-  m=$("$ours" bench "$@" --workers 1 --repeats 1 --seconds 1 --envs 1024 --out "$out/ours.json" \
-      | grep 'batched: 1 worker' | head -n 1 | if [ "${FIGURE:-wall}" = cpu ]; then sed 's/.* \([0-9.]*\) M per CPU-s.*/\1/'
-        else sed 's/.*1 worker \([0-9.]*\) M steps.*/\1/'; fi)
-  echo "$c ours $m" >> "$out/pufferlib.log"
+  "$ours" bench "$@" --workers 1 --repeats 1 --seconds "${SECONDS_PER:-1}" --envs 1024 --out "$out/ours.json" > "$out/ours.txt"
+  echo "$c ours-bare $(figure '  batched')" >> "$out/pufferlib.log"
+  seated=$(figure 'tracker seated (seat 1), as users run it')
+  [ -z "$seated" ] || echo "$c ours-seated $seated" >> "$out/pufferlib.log"
 }
 : > "$out/pufferlib.log"
 for r in $(seq 1 "${ROUNDS:-3}"); do
   echo "### round $r load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/pufferlib.log"
   echo "$cases" | while read -r c game skip args; do
+    echo "$c" | grep -Eq "${CASES:-.}" || continue
     # shellcheck disable=SC2086
     if [ $((r % 2)) = 1 ]; then theirs "$c" "$game" "$skip"; ours "$c" $args
     else ours "$c" $args; theirs "$c" "$game" "$skip"; fi
   done
 done
 
-awk -v builds="$builds" '
+table() { # TITLE OURS-KEY FALLBACK-KEY
+  echo "$1"
+  awk -v builds="$builds" -v key="$2" -v fallback="$3" '
   function median(list,   n, v, i, j, t) {
     n = split(list, v, " ")
     for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
   }
   /^###/ { next }
-  { if (!($1 in seen)) { seen[$1] = 1; order[++cases] = $1 }; fig[$1, $2] = fig[$1, $2] " " $3 }
+  { if (!($1 in seen)) { seen[$1] = 1; order[++cases] = $1 }; fig[$1, $2] = fig[$1, $2] " " $3; has[$1, $2] = 1 }
   END {
     k = split(builds, b, " ")
     printf "| case |"; for (i = 1; i <= k; i++) printf " %s |", b[i]; print " ours | ours / their fastest |"
     printf "|---|"; for (i = 0; i <= k; i++) printf "---:|"; print "---:|"
     for (j = 1; j <= cases; j++) {
-      c = order[j]; best = 0; printf "| %s |", c
+      c = order[j]; mine = has[c, key] ? key : fallback
+      if (mine == "" || !has[c, mine]) continue
+      best = 0; printf "| %s |", c
       for (i = 1; i <= k; i++) { m = median(fig[c, b[i]]); if (m > best) best = m; printf " %.1f |", m }
-      o = median(fig[c, "ours"]); printf " %.1f | %.2f |\n", o, o / best
+      o = median(fig[c, mine]); r = best > 0 ? o / best : 0; printf " %.1f | %.2f |\n", o, r
     }
   }' "$out/pufferlib.log"
+}
+table "Like for like (Pong: ours with the tracker seated, theirs with its scripted opponent; Breakout: both bare):" \
+  ours-seated ours-bare
+echo
+table "Bare engines (our Pong with both seats random):" ours-bare ""

@@ -56,6 +56,11 @@ final class Opponents {
         running = [Bool](repeating: false, count: count)
     }
 
+    /// Whether the opponents act on observation rows (false: they read the
+    /// batch's state, so their rows need not be written). Under per-episode
+    /// rules each game's own agent reads rows.
+    var readsObservations: Bool { rules != nil || agent.readsObservations }
+
     /// The seed an opponent is started with for an episode seeded `seed`
     /// (as every match does: the agent stream of its seat, bottom 0, top 1).
     static func seed(episodeSeed: UInt64, side: PongSide) -> UInt64 {
@@ -93,13 +98,16 @@ final class Opponents {
     }
 
     /// Game `i`'s opponent alone acts on its row of `observations` (at
-    /// `observations + i × stride`); its action is `actions[i]`.
-    func act(_ i: Int, observations: UnsafePointer<Float>, stride: Int) throws(ABIError) {
+    /// `observations + i × stride`), replaying an observation the batch no
+    /// longer holds (an agent reading the batch's state reads the row
+    /// instead: ``StateReadingAgent/act(observationRows:)``); its action is `actions[i]`.
+    func replay(_ i: Int, observations: UnsafePointer<Float>, stride: Int) throws(ABIError) {
         oneGame[0] = Int32(i)
-        try act(rows: oneGame, observations: observations, stride: stride)
+        try act(rows: oneGame, observations: observations, stride: stride, fromRows: true)
     }
 
-    private func act(rows: [Int32], observations: UnsafePointer<Float>, stride: Int) throws(ABIError) {
+    private func act(rows: [Int32], observations: UnsafePointer<Float>, stride: Int, fromRows: Bool = false)
+        throws(ABIError) {
         if rules != nil {
             do {
                 try slotZero.withUnsafeBufferPointer { (z) throws(AgentFault) in
@@ -121,8 +129,13 @@ final class Opponents {
             try rows.withUnsafeBufferPointer { (g) throws(AgentFault) in
                 try actions.withUnsafeMutableBufferPointer { (a) throws(AgentFault) in
                     guard let games = g.baseAddress, let out = a.baseAddress, !g.isEmpty else { return }
-                    try agent.act(AgentRows(count: g.count, games: games, observations: observations, stride: stride,
-                                            actions: out))
+                    let rows = AgentRows(count: g.count, games: games, observations: observations, stride: stride,
+                                         actions: out)
+                    if fromRows, let reader = agent as? any StateReadingAgent {
+                        reader.act(observationRows: rows)
+                    } else {
+                        try agent.act(rows)
+                    }
                 }
             }
         } catch { throw Self.fault(error) }

@@ -28,6 +28,12 @@ final class PongAdapter: GameAdapter {
     /// saw it: a next-step restart inside the batch changes it, and the
     /// opponent then starts its new episode too.
     var started: [UInt64]
+    /// Whether the opponent reads the batch's state instead of its rows
+    /// (a built-in tracker, no history kept): its rows are never written.
+    let opponentReadsState: Bool
+    /// Single-agent play with the agent on top: the rows a step writes
+    /// (``VectorStepOutput/observedRows``: seat 0's none, seat 1's all).
+    var agentRows: [UInt8] = []
 
     init(config: PongConfig, count: Int, twoPlayer: Bool, agentSide: PongSide,
          opponentSpec: String, keepHistory: Bool, autoresetMode: AutoresetMode,
@@ -48,6 +54,8 @@ final class PongAdapter: GameAdapter {
         opponentSeeds = Array(repeating: 0, count: count)
         opponentObs = Array(repeating: 0, count: twoPlayer ? 0 : count * PongBatch.observationCount)
         events = Array(repeating: PongEvents(), count: count)
+        opponentReadsState = !self.keepHistory && !(opponents?.readsObservations ?? true)
+        if opponentReadsState { agentRows = (0 ..< 2 * count).map { $0 < count ? 0 : 1 } }
         if !twoPlayer {
             seatActions = Array(repeating: 0, count: 2 * count)
             seatObs = Array(repeating: 0, count: 2 * count * n)
@@ -95,7 +103,7 @@ final class PongAdapter: GameAdapter {
     }
 
     func refreshOpponentObservation(_ i: Int) {
-        guard !twoPlayer else { return }
+        guard !twoPlayer, !opponentReadsState else { return }
         opponentObs.withUnsafeMutableBufferPointer { o in
             guard let base = o.baseAddress else { return }
             batch.observe(i, side: agentSide.opponent, into: base + i * n)
@@ -139,6 +147,9 @@ final class PongAdapter: GameAdapter {
                 let out = VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
                                            truncated: truncated, ends: ends, events: evp)
                 batch.step(actions: actions, into: out)
+            } else if let opponents, opponentReadsState {
+                try stepAgainstStateReader(opponents, actions: actions, observations: observations, rewards: rewards,
+                                           terminated: terminated, truncated: truncated, ends: ends, events: evp)
             } else if let opponents {
                 let agent = agentSide == .bottom ? 0 : 1, opponent = 1 - agent
                 try opponentObs.withUnsafeMutableBufferPointer { (oo) throws(ABIError) in
@@ -180,6 +191,46 @@ final class PongAdapter: GameAdapter {
                     let x = ev[i], row = e + i * 6
                     row[0] = x.hitsBottom; row[1] = x.hitsTop; row[2] = x.pointsBottom; row[3] = x.pointsTop
                     row[4] = x.wallBounces; row[5] = x.contacts
+                }
+            }
+        }
+    }
+
+    /// Single-agent step against an opponent reading the batch's state: it
+    /// acts with no rows, and only the agent's rows are written (straight
+    /// into the caller's buffer when the agent plays seat 0).
+    func stepAgainstStateReader(_ opponents: Opponents, actions: UnsafePointer<Int32>,
+                                observations: UnsafeMutablePointer<Float>?, rewards: UnsafeMutablePointer<Float>,
+                                terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
+                                ends: UnsafeMutablePointer<UInt8>, events: UnsafeMutablePointer<PongEvents>?)
+        throws(ABIError) {
+        let count = self.count, n = self.n
+        let agent = agentSide == .bottom ? 0 : 1, opponent = 1 - agent
+        try seatActions.withUnsafeMutableBufferPointer { (sa) throws(ABIError) in
+            try seatObs.withUnsafeMutableBufferPointer { (so) throws(ABIError) in
+                try seatRewards.withUnsafeMutableBufferPointer { (sr) throws(ABIError) in
+                    try agentRows.withUnsafeBufferPointer { (rows) throws(ABIError) in
+                        guard let sa = sa.baseAddress, let so = so.baseAddress, let sr = sr.baseAddress else { return }
+                        try opponents.actAll(observations: so, stride: n)
+                        for i in 0 ..< count {
+                            sa[2 * i + agent] = actions[i]
+                            sa[2 * i + opponent] = opponents.actions[i]
+                        }
+                        let out = agent == 0
+                            ? VectorStepOutput(observations: observations, rewards: sr, terminated: terminated,
+                                               truncated: truncated, ends: ends, events: events, observedSeats: 1)
+                            : VectorStepOutput(observations: observations == nil ? nil : so, rewards: sr,
+                                               terminated: terminated, truncated: truncated, ends: ends, events: events,
+                                               observedRows: rows.baseAddress)
+                        batch.step(actions: sa, into: out)
+                        if batch.autoresetMode == .nextStep {
+                            for i in 0 ..< count where batch.episodesStarted(i) != started[i] { try startOpponent(i) }
+                        }
+                        for i in 0 ..< count { rewards[i] = sr[2 * i + agent] }
+                        if agent == 1, let o = observations {
+                            for i in 0 ..< count { (o + i * n).update(from: so + (2 * i + 1) * n, count: n) }
+                        }
+                    }
                 }
             }
         }
@@ -236,7 +287,7 @@ final class PongAdapter: GameAdapter {
             guard let base = oo.baseAddress else { return }
             for k in 0 ..< p.history.count / n {
                 for j in 0 ..< n { base[i * n + j] = p.history[k * n + j] }
-                try opponents.act(i, observations: base, stride: n)
+                try opponents.replay(i, observations: base, stride: n)
             }
         }
         if keepHistory { history[i] = p.history }

@@ -13,11 +13,16 @@ import Gym
     /// Plays `games` Pong or Breakout games with random actions for the
     /// observed seats, feeding every row to `batch` (in an order and a subset
     /// that change every step) and to per-game agents, and compares actions.
+    ///
+    /// A ``StateReadingAgent`` (reading `vector`'s state) is shown the rows
+    /// on every fifth step instead (``StateReadingAgent/act(observationRows:)``).
+    /// `make` (given the vector) makes the batched agent instead of the game's factory.
     func expectSameActions<G: PlayableGame>(_: G.Type, config: G.Config, spec: AgentSpec, games: Int = 10,
-                                            steps: Int = 400, label: String) throws {
+                                            steps: Int = 400, label: String,
+                                            make: ((G.Vector) -> any BatchAgent)? = nil) throws {
         let vector = G.makeVector(config: config, count: games)
         let seats = vector.seats, n = vector.observationLayout.count, agentGames = games * seats
-        let batch = try G.makeBatchAgent(spec, context: AgentContext(
+        let batch = try make?(vector) ?? G.makeBatchAgent(spec, context: AgentContext(
             config: config, seating: .everySeat(slots: games, seats: seats), vector: vector))
         #expect(batch.games == agentGames)
         #expect(!(batch is PerGameAgents<AnyAgent>), "\(label): a built-in kind has its own batched form")
@@ -47,8 +52,13 @@ import Gym
             try rows.withUnsafeBufferPointer { g in
                 try observations.withUnsafeBufferPointer { o in
                     try actions.withUnsafeMutableBufferPointer { a in
-                        try batch.act(AgentRows(count: g.count, games: g.baseAddress!, observations: o.baseAddress!,
-                                                stride: n, actions: a.baseAddress!))
+                        let rows = AgentRows(count: g.count, games: g.baseAddress!, observations: o.baseAddress!,
+                                             stride: n, actions: a.baseAddress!)
+                        if step % 5 == 4, let reader = batch as? any StateReadingAgent {
+                            reader.act(observationRows: rows)
+                        } else {
+                            try batch.act(rows)
+                        }
                     }
                 }
             }
@@ -101,8 +111,41 @@ import Gym
                 + [MatchesTests.linearSpec(config: config, seed: 7, selection: .greedy),
                    MatchesTests.linearSpec(config: config, seed: 8, selection: .softmax)]
             for spec in specs {
-                try expectSameActions(Pong.self, config: config, spec: spec, label: "pong \(name), \(spec.text)")
+                // Two blocks of eight lanes and three games alone.
+                try expectSameActions(Pong.self, config: config, spec: spec, games: 19,
+                                      label: "pong \(name), \(spec.text)")
             }
+        }
+    }
+
+    /// Pong's tracker in a vector reads the batch's state, eight games at a
+    /// time (``PongLaneTracker``), where that pays (a skill without state);
+    /// otherwise, and without a vector, it reads rows. The lane form plays
+    /// as the per-game tracker for every skill.
+    @Test func pongTrackersReadTheBatchState() throws {
+        var config = PongConfig()
+        config.maxScore = 2
+        let vector = Pong.makeVector(config: config, count: 9)
+        for text in Self.trackerSkills {
+            let spec = try AgentSpec.parse(text)
+            // One seat of every game (the C ABI's opponent): lanes where the skill keeps no state.
+            let inVector = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .oneSeat(1, slots: 9, seats: 2), vector: vector))
+            let lanes = text == "tracker" || text == "tracker:predict=false"
+            #expect((inVector is PongLaneTracker) == lanes && inVector.readsObservations == !lanes, "\(text)")
+            // Every seat (the slot engine's, shared with other agents): rows.
+            let inSlots = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .everySeat(slots: 9, seats: 2), vector: vector))
+            #expect(inSlots.readsObservations, "\(text)")
+            guard case let .tracker(skill) = spec.kind else { continue }
+            try expectSameActions(Pong.self, config: config, spec: spec, games: 19, steps: 300,
+                                  label: "pong lanes, \(text)") { vector in
+                PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: vector,
+                                seating: .everySeat(slots: 19, seats: 2), observationCount: PongBatch.observationCount)
+            }
+            let alone = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .everySeat(slots: 9, seats: 2)))
+            #expect(alone.readsObservations, "\(text)")
         }
     }
 

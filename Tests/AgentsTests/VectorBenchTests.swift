@@ -151,6 +151,27 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
         }
     }
 
+    /// With Pong's tracker seated (reading the batch's state, eight games at
+    /// a time, plus games alone past the last eight), stepping allocates
+    /// nothing either, for a skill without state and one with every knob.
+    @Test func steppingWithATrackerSeatedAllocatesNothing() throws {
+        #expect(malloc_counter_active() != 0, "the counting malloc is not in use; counts would be meaningless")
+        for preset in ["classic", "ale"] {
+            let config = try PongConfig.preset(preset)
+            for text in ["tracker", "tracker:reaction=3,noise=1,speed=0.7"] {
+                guard case let .tracker(skill) = try AgentSpec.parse(text).kind else { continue }
+                let seated = BatchControl.seated(name: text) { games, vector in
+                    guard let batch = vector as? PongBatch else { preconditionFailure("not a Pong batch") }
+                    return PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: batch,
+                                           seating: .everySeat(slots: games, seats: 2),
+                                           observationCount: PongBatch.observationCount)
+                }
+                expectNoAllocations(pongBench(config, games: 61, seed: 2, workers: 1, control: seated, chunk: 61),
+                                    games: 61, "Pong \(preset), \(text) seated")
+            }
+        }
+    }
+
     /// Runs `bench` (of `games` games) 20 ticks to warm up, then expects no
     /// malloc call in this thread over 200 more.
     func expectNoAllocations<E: VectorEnvironment>(_ bench: VectorBench<E>, games: Int, _ label: String) {

@@ -11,6 +11,8 @@ public enum BatchControl: Sendable {
     /// for `games × 2` agent games (``AgentSeating/everySeat(slots:seats:)``),
     /// acting once per tick on every game's seat-1 row; each game's agent
     /// starts every episode from `Seeds.agent(episodeSeed, seat: 1)`. The
-    /// agent must be a built-in one (they never fault).
-    case seated(name: String, make: @Sendable (_ games: Int) -> any BatchAgent)
+    /// agent must be a built-in one (they never fault). `make` is given the
+    /// chunk's vector environment (for ``AgentContext/vector``); seat 1's
+    /// rows are written only when the agent reads them.
+    case seated(name: String, make: @Sendable (_ games: Int, _ vector: AnyObject) -> any BatchAgent)
 }

@@ -81,7 +81,7 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     /// Seat 1's agent (``BatchControl/seated(name:make:)``) and its rows (game `i`'s seat 1: `2i + 1`).
     let seated: (any BatchAgent)?
     let seatedRows: UnsafeMutableBufferPointer<Int32>
-    /// Seats whose observations each step writes (1, or 2 with a seated agent).
+    /// Seats whose observations each step writes (1, or 2 with a seated agent reading rows).
     let observedSeats: Int
 
     init(_ env: E, first: Int, seed: UInt64, control: BatchControl) {
@@ -106,7 +106,7 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         logits = .column(policy == nil ? 1 : count * env.actionCount, 0)
         policyActions = .column(policy == nil ? 1 : count, 0)
         if case let .seated(_, make) = control, seats == 2 {
-            let agent = make(count)
+            let agent = make(count, env)
             precondition(agent.games == 2 * count, "the seated agent plays every seat of every game")
             for i in 0 ..< count {
                 do { try agent.start(game: 2 * i + 1, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1)) }
@@ -115,13 +115,13 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
             seated = agent
             seatedRows = .column(count, 0)
             for i in 0 ..< count { seatedRows[i] = Int32(2 * i + 1) }
-            observedSeats = 2
+            observedSeats = agent.readsObservations ? 2 : 1
         } else {
             seated = nil
             seatedRows = .column(1, 0)
             observedSeats = 1
         }
-        if seated != nil {
+        if observedSeats == 2 {
             observations.deallocate()
             observations = .column(count * seats * n, 0)
             if let o = observations.baseAddress { env.observe(into: o) }

@@ -27,7 +27,7 @@ public enum Breakout: PlayableGame {
     }
 
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
-        BreakoutTrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
+        TrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
                      observationCount: context.target.inputs)
     }
 

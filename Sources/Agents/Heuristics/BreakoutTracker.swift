@@ -49,7 +49,7 @@ public struct BreakoutTracker: Agent, Sendable {
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int { decide(o, &steering) }
 
     /// The action for observation `o`, steered by `steering` (this tracker's
-    /// own, or its game's in a ``BreakoutTrackerBatch``): the one form of the rules.
+    /// own, or its game's in a ``TrackerBatch``): the one form of the rules.
     @inline(__always)
     func decide<S: TrackerSteerer>(_ o: UnsafeBufferPointer<Float>, _ steering: inout S) -> Int {
         let cx = field.width / 2, cy = field.height / 2

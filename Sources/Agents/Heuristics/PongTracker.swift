@@ -30,24 +30,40 @@ public struct PongTracker: Agent, Sendable {
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int { decide(o, &steering) }
 
     /// The action for observation `o`, steered by `steering` (this tracker's
-    /// own, or its game's in a ``PongTrackerBatch``): the one form of the rules.
+    /// own, or its game's in a ``TrackerBatch`` or ``PongLaneTracker``).
     @inline(__always)
     func decide<S: TrackerSteerer>(_ o: UnsafeBufferPointer<Float>, _ steering: inout S) -> Int {
+        let aim = aim(ownX: o[0], ballX: o[4], ballY: o[5], vx: o[6], vy: o[7])
+        steering.track(incoming: aim.incoming.isSet, halfWidth: halfPaddle)
+        return Self.action(steering.move(toward: aim.target + steering.aimOffset, from: aim.own, deadZone: field.deadZone))
+    }
+
+    /// The one form of the tracker's per-frame rule, for one game (`Float`)
+    /// or eight (``PongLaneTracker``): from a seat's observation entries
+    /// (own paddle x `ownX`, ball x, y, vx, vy: entries 0, 4, 5, 6, 7), its
+    /// paddle's centre and the x it aims at (before the aim error), both in
+    /// field units of the seat's own frame, and whether the ball comes toward it.
+    @inline(__always)
+    func aim<L: LaneFloat>(ownX: L, ballX: L, ballY: L, vx: L, vy: L) -> (own: L, target: L, incoming: L.Condition) {
         let cx = field.width / 2, cy = field.height / 2
-        let ownX = o[0] * cx + cx
-        let ballX = o[4] * cx + cx, ballY = o[5] * cy + cy
+        let own = ownX * cx + cx
+        let x = ballX * cx + cx, y = ballY * cy + cy
         // Velocities are normalised by maxBallSpeed; only their ratio matters here.
-        let vx = o[6], vy = o[7]
-        steering.track(incoming: vy < 0, halfWidth: halfPaddle)
-        var target = ballX
-        if skill.predict, vy < 0, ballY > field.faceY {
-            target = PongTracker.crossing(x: ballX, y: ballY, vx: vx, vy: vy, lineY: field.faceY,
-                                          minX: field.r, maxX: field.width - field.r)
-        }
-        switch steering.move(toward: target + steering.aimOffset, from: ownX, deadZone: field.deadZone) {
-        case .left: return PongAction.left.rawValue
-        case .right: return PongAction.right.rawValue
-        case .stay: return PongAction.noop.rawValue
+        let incoming = vy .< 0
+        guard skill.predict else { return (own, x, incoming) }
+        let predicting = incoming .& (y .> field.faceY)
+        let crossing = Self.crossing(x: x, y: y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r,
+                                     maxX: field.width - field.r, where: predicting)
+        return (own, x.replacing(with: crossing, where: predicting), incoming)
+    }
+
+    /// Pong's action for a steering move.
+    @inline(__always)
+    static func action(_ move: TrackerSteering.Move) -> Int {
+        switch move {
+        case .left: PongAction.left.rawValue
+        case .right: PongAction.right.rawValue
+        case .stay: PongAction.noop.rawValue
         }
     }
 
@@ -56,12 +72,29 @@ public struct PongTracker: Agent, Sendable {
     /// centre's limits).
     public static func crossing(x: Float, y: Float, vx: Float, vy: Float, lineY: Float,
                                 minX: Float, maxX: Float) -> Float {
+        crossing(x: x, y: y, vx: vx, vy: vy, lineY: lineY, minX: minX, maxX: maxX, where: LaneFlag(true))
+    }
+
+    /// ``crossing(x:y:vx:vy:lineY:minX:maxX:)`` in every lane where `mask`
+    /// holds (other lanes: any value). The reflections unfold on a line of
+    /// period `p = 2 (maxX − minX)`: the position is `u` modulo `p`, `u`'s
+    /// `truncatingRemainder`, taken exactly without a division where
+    /// `|u| < 2p` (`u` itself inside `(−p, p)`, `u ∓ p` within one more
+    /// period: exact by Sterbenz's lemma, and of `u`'s sign as the remainder
+    /// is) and lane by lane elsewhere.
+    @inline(__always)
+    static func crossing<L: LaneFloat>(x: L, y: L, vx: L, vy: L, lineY: Float, minX: Float, maxX: Float,
+                                       where mask: L.Condition) -> L {
         let t = (lineY - y) / vy
         let span = maxX - minX
         guard span > 0 else { return x }
-        // Unfold the reflections: position on a line of period 2·span.
-        var u = (x - minX + vx * t).truncatingRemainder(dividingBy: 2 * span)
-        if u < 0 { u += 2 * span }
-        return minX + (u <= span ? u : 2 * span - u)
+        let p = 2 * span
+        let u0 = x - minX + vx * t
+        let inside = (u0 .> -p) .& (u0 .< p)
+        let above = (u0 .>= p) .& (u0 .< 2 * p), below = (u0 .< -p) .& (u0 .> -2 * p)
+        var u = u0.replacing(with: u0 - p, where: above).replacing(with: u0 + p, where: below)
+        u = u.replacing(withRemainderOf: u0, dividingBy: p, where: mask .& .!(inside .| above .| below))
+        u = u.replacing(with: u + p, where: u .< 0)
+        return u.replacing(with: p - u, where: u .> span) + minX
     }
 }

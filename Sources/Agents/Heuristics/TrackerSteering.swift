@@ -53,9 +53,21 @@ struct TrackerSteering: TrackerSteerer, Sendable {
         moveCredit += skill.speed
         guard moveCredit >= 1 else { return .stay }
         moveCredit -= 1
-        if delayed < own - deadZone { return .left }
-        if delayed > own + deadZone { return .right }
-        return .stay
+        return Self.move(Self.direction(toward: delayed, from: own, deadZone: deadZone))
+    }
+
+    /// The move rule, for one game (`Float`) or eight: -1 (left) where the
+    /// target is left of the paddle's centre `own` by more than `deadZone`,
+    /// else +1 (right) where it is right of it by more, else 0 (stay).
+    @inline(__always)
+    static func direction<L: LaneFloat>(toward target: L, from own: L, deadZone: Float) -> L {
+        L.sign(plus: target .> own + deadZone, minus: target .< own - deadZone)
+    }
+
+    /// The move of a ``direction(toward:from:deadZone:)``.
+    @inline(__always)
+    static func move(_ direction: Float) -> Move {
+        direction < 0 ? .left : direction > 0 ? .right : .stay
     }
 }
 

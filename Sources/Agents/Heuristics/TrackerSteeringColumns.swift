@@ -40,16 +40,21 @@ final class TrackerSteeringColumns {
         aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
     }
 
-    /// Game `g`'s episode starts (``TrackerSteering/reset(seed:)``).
+    /// Game `g`'s episode starts (``TrackerSteering/reset(seed:)``). `g` must
+    /// be one of the agent's games (`0 ..< games`): the columns are raw
+    /// memory, so a game number from another seating (every seat's `2i + 1`
+    /// given to an agent of one seat) would write past them.
     func reset(_ g: Int, seed: UInt64) {
+        precondition(g >= 0 && g < games, "game \(g) is not one of the agent's \(games) games")
         generators[g] = Xoshiro256(seed: seed)
         head[g] = 0; seen[g] = 0; aimOffset[g] = 0; incoming[g] = false; moveCredit[g] = 0
     }
 
-    /// Game `g`'s steering.
+    /// Game `g`'s steering (`g` in `0 ..< games`, as for ``reset(_:seed:)``).
     @inline(__always)
     func cursor(_ g: Int) -> Cursor {
-        Cursor(g: g, depth: depth, reaction: Int32(skill.reaction), noise: skill.noise, speed: skill.speed,
+        precondition(g >= 0 && g < games, "game \(g) is not one of the agent's \(games) games")
+        return Cursor(g: g, depth: depth, reaction: Int32(skill.reaction), noise: skill.noise, speed: skill.speed,
                generators: generators, history: history, head: head, seen: seen, aimOffsets: aimOffset,
                moveCredit: moveCredit, incoming: incoming)
     }
@@ -95,9 +100,7 @@ final class TrackerSteeringColumns {
                 guard credit >= 1 else { moveCredit[g] = credit; return .stay }
                 moveCredit[g] = credit - 1
             }
-            if delayed < own - deadZone { return .left }
-            if delayed > own + deadZone { return .right }
-            return .stay
+            return TrackerSteering.move(TrackerSteering.direction(toward: delayed, from: own, deadZone: deadZone))
         }
     }
 }

@@ -229,6 +229,8 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         return ended || running[i].steps >= plan.maxSteps
     }
 
+    var observedRows: UnsafePointer<UInt8>? { seats.opponents.observedRows }
+
     func finished(slot i: Int, vector: Game.Vector) throws(AgentFault) {
         try seats.end(slot: i)
         guard let e = episodesOut.base, let s = statisticsOut.base else { return }
@@ -297,6 +299,8 @@ final class ReinforceWork<Task: GameTrainingTask>: SlotWork {
     func record(slot i: Int, rewards: UnsafePointer<Float>, events: Game.Vector.Events, ended: Bool) -> Bool {
         trajectories[i].record(&running[i], reward: rewards[seats.learnerSeat[i]], done: ended)
     }
+
+    var observedRows: UnsafePointer<UInt8>? { seats.opponents.observedRows }
 
     func finished(slot i: Int, vector: Game.Vector) throws(AgentFault) {
         try seats.end(slot: i)

@@ -178,6 +178,8 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         return ended
     }
 
+    var observedRows: UnsafePointer<UInt8>? { players.observedRows }
+
     func finished(slot i: Int, vector: G.Vector) throws(AgentFault) {
         try players.end(slot: i)
         guard let base = results.base else { return }

@@ -14,6 +14,12 @@ final class SlotAgents<Game: PlayableGame> {
     /// Per agent: its rows of this step (``rows`` at `a × slots × seats`) and their count.
     let rows: UnsafeMutableBufferPointer<Int32>
     let counts: UnsafeMutableBufferPointer<Int>
+    /// Per agent: whether it reads observation rows (``BatchAgent/readsObservations``).
+    let readsRows: [Bool]
+    /// Per seat, seat-major (`s × slots + i`): 1 when its observation row is
+    /// needed, 0 when a ``StateReadingAgent`` holds it
+    /// (``VectorStepOutput/observedRows``: the step skips rows nobody reads).
+    let rowNeeded: UnsafeMutableBufferPointer<UInt8>
 
     /// The agents of `specs`, each for every seat of `vector`'s `slots` games.
     convenience init(_ specs: [AgentSpec], config: Game.Config, vector: Game.Vector, slots: Int) throws(AgentFault) {
@@ -38,17 +44,24 @@ final class SlotAgents<Game: PlayableGame> {
         rows.initialize(repeating: 0)
         counts = .allocate(capacity: max(1, agents.count))
         counts.initialize(repeating: 0)
+        readsRows = agents.map(\.readsObservations)
+        rowNeeded = .allocate(capacity: seats * slots)
+        rowNeeded.initialize(repeating: 1)
     }
 
     deinit {
-        holder.deallocate(); rows.deallocate(); counts.deallocate()
+        holder.deallocate(); rows.deallocate(); counts.deallocate(); rowNeeded.deallocate()
     }
+
+    /// The rows the slots' seats need (see ``rowNeeded``).
+    var observedRows: UnsafePointer<UInt8>? { UnsafePointer(rowNeeded.baseAddress) }
 
     /// Seats agent `a` in seat `s` of slot `i` and starts its episode there
     /// with `seed` (the agent's seed: `Seeds.agent(episodeSeed, seat: …)`).
     func start(_ a: Int, slot i: Int, seat s: Int, seed: UInt64) throws(AgentFault) {
         let g = i * seats + s
         holder[g] = Int32(a)
+        rowNeeded[s * slots + i] = readsRows[a] ? 1 : 0
         try agents[a].start(game: g, seed: seed)
     }
 
@@ -59,6 +72,7 @@ final class SlotAgents<Game: PlayableGame> {
             let a = Int(holder[g])
             guard a >= 0 else { continue }
             holder[g] = -1
+            rowNeeded[s * slots + i] = 1
             try agents[a].end(game: g)
         }
     }

@@ -29,6 +29,10 @@ protocol SlotWork: AnyObject, SendableMetatype {
     func record(slot i: Int, rewards: UnsafePointer<Float>, events: Game.Vector.Events, ended: Bool) -> Bool
     /// Slot `i`'s episode is over: end its players' episode and write its result.
     func finished(slot i: Int, vector: Game.Vector) throws(AgentFault)
+    /// Which observation rows the players read (``VectorStepOutput/observedRows``:
+    /// seat `s` of slot `i` at `s × slots + i`, 0 where only a ``StateReadingAgent``
+    /// sits); nil: every row. Read by every step.
+    var observedRows: UnsafePointer<UInt8>? { get }
 }
 
 extension SlotWork {
@@ -56,6 +60,10 @@ final class SlotEngine<Game: PlayableGame> {
     let actions: UnsafeMutableBufferPointer<Int32>
     let terminated, truncated, busy: UnsafeMutableBufferPointer<UInt8>
     let events: UnsafeMutableBufferPointer<Game.Vector.Events>
+    /// Whether steps skip the observation rows no player reads (the work's
+    /// ``SlotWork/observedRows``); tests turn it off to check that skipping
+    /// never changes a result.
+    var skipsRows = true
 
     init(config: Game.Config, slots: Int) {
         precondition(slots >= 1, "slots must be at least 1")
@@ -107,7 +115,8 @@ final class SlotEngine<Game: PlayableGame> {
         var active = 0
         for i in 0 ..< slots where try refill(i) { live[i] = 1; active += 1 }
         vector.observe(into: obs)
-        let out = VectorStepOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc, events: ev)
+        let out = VectorStepOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc, events: ev,
+                                   observedRows: skipsRows ? work.observedRows : nil)
         while active > 0 {
             if let stop, stop.stopped { return }
             for i in 0 ..< slots where live[i] == 0 { (act + i * seats).update(repeating: 0, count: seats) }

@@ -98,6 +98,12 @@ public struct ObservationLayout: Equatable, Sendable {
 /// floats, game `i` seat `s` at `(i × k + s) × n`. A learner of seat 0
 /// against a scripted opponent, or a benchmark, asks for 1 and pays for
 /// one observation per game instead of `S`.
+///
+/// ``observedRows`` narrows them further, seat by seat: when set, seat `s`
+/// of game `i` needs its row only where `observedRows[s × N + i] != 0`
+/// (`N × k` bytes, seat-major). Rows not needed may be left as they were
+/// (Pong skips them eight games at a time); a caller whose agents read the
+/// state instead of rows (built-in trackers) pays for no row they ignore.
 @frozen
 public struct VectorStepOutput<Events> {
     /// Every seat's observation after the step (after a same-step or
@@ -118,12 +124,15 @@ public struct VectorStepOutput<Events> {
     public var finalObservations: UnsafeMutablePointer<Float>?
     /// Seats observed, from seat 0 (see the type's doc); `Int.max`: all.
     public var observedSeats: Int
+    /// Per seat and game, whether its row is needed (see the type's doc); nil: every row.
+    public var observedRows: UnsafePointer<UInt8>?
 
     @inlinable
     public init(observations: UnsafeMutablePointer<Float>?, rewards: UnsafeMutablePointer<Float>,
                 terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                 ends: UnsafeMutablePointer<UInt8>? = nil, events: UnsafeMutablePointer<Events>? = nil,
-                finalObservations: UnsafeMutablePointer<Float>? = nil, observedSeats: Int = .max) {
+                finalObservations: UnsafeMutablePointer<Float>? = nil, observedSeats: Int = .max,
+                observedRows: UnsafePointer<UInt8>? = nil) {
         precondition(observedSeats >= 0, "observedSeats must not be negative")
         self.observations = observations
         self.rewards = rewards
@@ -133,6 +142,7 @@ public struct VectorStepOutput<Events> {
         self.events = events
         self.finalObservations = finalObservations
         self.observedSeats = observedSeats
+        self.observedRows = observedRows
     }
 
     /// Seats observed by an environment with `seats` seats.

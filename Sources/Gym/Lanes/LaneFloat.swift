@@ -11,8 +11,7 @@
 /// the scalar result bit for bit. Comparisons give a ``LaneCondition``
 /// (`Bool`, or a lane mask); a select (`replacing(with:where:)`) takes the
 /// place of each branch, so the eight-lane form compiles to blends.
-@usableFromInline
-protocol LaneFloat {
+public protocol LaneFloat {
     associatedtype Condition: LaneCondition
     /// Every lane holding `value`.
     init(repeating value: Float)
@@ -62,8 +61,7 @@ protocol LaneFloat {
 /// The result of comparing ``LaneFloat`` values: a ``LaneFlag`` for one
 /// game, a lane mask for eight. The operators evaluate both operands (no
 /// short circuit), so neither width branches on data.
-@usableFromInline
-protocol LaneCondition {
+public protocol LaneCondition {
     static func .& (a: Self, b: Self) -> Self
     static func .| (a: Self, b: Self) -> Self
     static prefix func .! (a: Self) -> Self
@@ -74,40 +72,40 @@ protocol LaneCondition {
 extension LaneFloat {
     /// The standard library's `min(x, y)`: `y < x ? y : x`, in every lane.
     @inlinable @inline(__always)
-    static func min(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .< x) }
+    public static func min(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .< x) }
     @inlinable @inline(__always)
-    static func min(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .> y) }
+    public static func min(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .> y) }
 
     /// The standard library's `max(x, y)`: `y >= x ? y : x`, in every lane.
     @inlinable @inline(__always)
-    static func max(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .>= x) }
+    public static func max(_ x: Self, _ y: Self) -> Self { x.replacing(with: y, where: y .>= x) }
     @inlinable @inline(__always)
-    static func max(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .<= y) }
+    public static func max(_ x: Self, _ y: Float) -> Self { x.replacing(with: y, where: x .<= y) }
 }
 
 extension Float: LaneFloat {
-    @inlinable @inline(__always) static func .< (a: Float, b: Float) -> LaneFlag { LaneFlag(a < b) }
-    @inlinable @inline(__always) static func .<= (a: Float, b: Float) -> LaneFlag { LaneFlag(a <= b) }
-    @inlinable @inline(__always) static func .> (a: Float, b: Float) -> LaneFlag { LaneFlag(a > b) }
-    @inlinable @inline(__always) static func .>= (a: Float, b: Float) -> LaneFlag { LaneFlag(a >= b) }
-    @inlinable @inline(__always) static func .== (a: Float, b: Float) -> LaneFlag { LaneFlag(a == b) }
-    @inlinable @inline(__always) init(repeating value: Float) { self = value }
+    @inlinable @inline(__always) public static func .< (a: Float, b: Float) -> LaneFlag { LaneFlag(a < b) }
+    @inlinable @inline(__always) public static func .<= (a: Float, b: Float) -> LaneFlag { LaneFlag(a <= b) }
+    @inlinable @inline(__always) public static func .> (a: Float, b: Float) -> LaneFlag { LaneFlag(a > b) }
+    @inlinable @inline(__always) public static func .>= (a: Float, b: Float) -> LaneFlag { LaneFlag(a >= b) }
+    @inlinable @inline(__always) public static func .== (a: Float, b: Float) -> LaneFlag { LaneFlag(a == b) }
+    @inlinable @inline(__always) public init(repeating value: Float) { self = value }
     @inlinable @inline(__always)
-    static func spanBelow(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
+    public static func spanBelow(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
         LaneFlag(any(SIMD4(a0, a0, a1, a1) .< SIMD4(c0, c1, c0, c1)))
     }
     @inlinable @inline(__always)
-    static func spanAbove(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
+    public static func spanAbove(_ a0: Float, _ a1: Float, _ c0: Float, _ c1: Float) -> LaneFlag {
         LaneFlag(any(SIMD4(a0, a0, a1, a1) .> SIMD4(c0, c1, c0, c1)))
     }
     @inlinable @inline(__always)
-    func replacing(with other: Float, where mask: LaneFlag) -> Float { mask.isSet ? other : self }
+    public func replacing(with other: Float, where mask: LaneFlag) -> Float { mask.isSet ? other : self }
     @inlinable @inline(__always)
-    func replacing(withRemainderOf a: Float, dividingBy p: Float, where mask: LaneFlag) -> Float {
+    public func replacing(withRemainderOf a: Float, dividingBy p: Float, where mask: LaneFlag) -> Float {
         mask.isSet ? a.truncatingRemainder(dividingBy: p) : self
     }
     @inlinable @inline(__always)
-    static func sign(plus: LaneFlag, minus: LaneFlag) -> Float {
+    public static func sign(plus: LaneFlag, minus: LaneFlag) -> Float {
         Float(Int32(plus.bit & ~minus.bit) - Int32(minus.bit))
     }
 }
@@ -115,50 +113,50 @@ extension Float: LaneFloat {
 /// One game's comparison result as a bit (1 true, 0 false), combined with
 /// bitwise operators: conditions combined as `Bool`s with `&&` and `||`
 /// become branches, and the outcome of these tests is data.
-@frozen @usableFromInline
-struct LaneFlag: LaneCondition {
+@frozen
+public struct LaneFlag: LaneCondition {
     @usableFromInline let bit: UInt8
 
-    @inlinable @inline(__always) init(_ value: Bool) { bit = value ? 1 : 0 }
+    @inlinable @inline(__always) public init(_ value: Bool) { bit = value ? 1 : 0 }
     @inlinable @inline(__always) init(bit: UInt8) { self.bit = bit }
 
-    @inlinable @inline(__always) var isSet: Bool { bit != 0 }
-    @inlinable @inline(__always) var holdsEverywhere: Bool { isSet }
+    @inlinable @inline(__always) public var isSet: Bool { bit != 0 }
+    @inlinable @inline(__always) public var holdsEverywhere: Bool { isSet }
 
     @inlinable @inline(__always)
-    static func .& (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit & b.bit) }
+    public static func .& (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit & b.bit) }
     @inlinable @inline(__always)
-    static func .| (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit | b.bit) }
+    public static func .| (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit | b.bit) }
     @inlinable @inline(__always)
-    static prefix func .! (a: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit ^ 1) }
+    public static prefix func .! (a: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit ^ 1) }
 }
 
 extension SIMD8: LaneFloat where Scalar == Float {
-    @usableFromInline typealias Condition = SIMDMask<SIMD8<Int32>>
+    public typealias Condition = SIMDMask<SIMD8<Int32>>
 
-    @usableFromInline @inline(__always)
-    func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
-        guard Lane8.sum(Self().replacing(with: 1, where: mask)) != 0 else { return self }
+    @inlinable @inline(__always)
+    public func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
+        guard any(mask) else { return self }
         var v = self
         for g in 0 ..< 8 where mask[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         return v
     }
 
     @inlinable @inline(__always)
-    static func sign(plus: Condition, minus: Condition) -> Self {
+    public static func sign(plus: Condition, minus: Condition) -> Self {
         Self(repeating: 0).replacing(with: 1, where: plus).replacing(with: -1, where: minus)
     }
 
     @inlinable @inline(__always)
-    static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
+    public static func spanBelow(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
         (a0 .< c0) .| (a0 .< c1) .| (a1 .< c0) .| (a1 .< c1)
     }
     @inlinable @inline(__always)
-    static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
+    public static func spanAbove(_ a0: Self, _ a1: Self, _ c0: Self, _ c1: Self) -> Condition {
         (a0 .> c0) .| (a0 .> c1) .| (a1 .> c0) .| (a1 .> c1)
     }
 }
 
 extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {
-    @inlinable @inline(__always) var holdsEverywhere: Bool { all(self) }
+    @inlinable @inline(__always) public var holdsEverywhere: Bool { all(self) }
 }

@@ -384,17 +384,39 @@ public final class PongBatch: RuleContextVector {
                 // play others now.
                 let k = rules.lanes(i)
                 let n = Self.observationCount
-                observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
-                if seen > 1 { observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k) }
+                if needsRows(out.observedRows, seat: 0, i) {
+                    observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
+                }
+                if seen > 1, needsRows(out.observedRows, seat: 1, i) {
+                    observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k)
+                }
             }
             i += Lanes.scalarCount
         }
         while i < count {
             fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
-            if let o = out.observations { writeObservations(i, into: o, seats: seen, self.physics(i)) }
+            if let o = out.observations {
+                let own = self.physics(i)
+                if let rows = out.observedRows {
+                    let n = Self.observationCount, s = load(i)
+                    for side in PongSide.allCases where side.rawValue < seen && rows[side.rawValue * count + i] != 0 {
+                        own.observe(s, side: side, into: o + (i * seen + side.rawValue) * n)
+                    }
+                } else {
+                    writeObservations(i, into: o, seats: seen, own)
+                }
+            }
             i += 1
         }
         pathFrames.add(counts)
+    }
+
+    /// Whether any of games `i ..< i + 8` needs seat `seat`'s row
+    /// (``VectorStepOutput/observedRows``; nil: every row).
+    @inline(__always)
+    func needsRows(_ rows: UnsafePointer<UInt8>?, seat: Int, _ i: Int) -> Bool {
+        guard let rows else { return true }
+        return UnsafeRawPointer(rows + seat * count + i).loadUnaligned(as: UInt64.self) != 0
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing

@@ -313,9 +313,8 @@ extension PongPhysics {
 }
 
 /// The twelve observation entries of one game or eight (entry `k` in `fk`).
-@usableFromInline
-struct PongObservation<L: LaneFloat> {
-    @usableFromInline var f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11: L
+public struct PongObservation<L: LaneFloat> {
+    public var f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11: L
 
     @inlinable @inline(__always)
     init(f0: L, f1: L, f2: L, f3: L, f4: L, f5: L, f6: L, f7: L, f8: L, f9: L, f10: L, f11: L) {

@@ -221,10 +221,10 @@ struct Bench: ParsableCommand {
         let frameSkip = Bench.frameSkip(config.json)
         // Two-seat games as users run them: the default opponent (`tracker`) in seat 1, batched.
         let tracker = try AgentSpec.parse("tracker")
-        let seated: BatchControl? = G.seats == 2 ? .seated(name: tracker.text) { games in
+        let seated: BatchControl? = G.seats == 2 ? .seated(name: tracker.text) { games, vector in
             do {
                 return try G.makeBatchAgent(tracker, context: AgentContext(
-                    config: config, seating: .everySeat(slots: games, seats: 2)))
+                    config: config, seating: .everySeat(slots: games, seats: 2), vector: vector as? G.Vector))
             } catch { preconditionFailure("a built-in agent never faults: \(error)") }
         } : nil
         return benchCase(game: G.name, preset: label, frameSkip: frameSkip, workers: all,

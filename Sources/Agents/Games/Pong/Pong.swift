@@ -30,8 +30,12 @@ public enum Pong: PlayableGame {
     }
 
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
-        PongTrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
-                     observationCount: context.target.inputs)
+        let rules = makeTracker(config: context.config, skill: skill)
+        guard let batch = context.vector, PongLaneTracker.pays(for: skill, seating: context.seating, games: batch.count)
+        else {
+            return TrackerBatch(rules, games: context.games, observationCount: context.target.inputs)
+        }
+        return PongLaneTracker(rules, batch: batch, seating: context.seating, observationCount: context.target.inputs)
     }
 
     public static func beginRecord(_ vector: PongBatch, _ i: Int, seed: UInt64) -> Tally {
