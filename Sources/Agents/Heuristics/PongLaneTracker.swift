@@ -28,13 +28,12 @@ final class PongLaneTracker: StateReadingAgent {
     /// The block-seats with lanes asked for in this call, in the order first asked.
     let touched: UnsafeMutablePointer<Int32>
 
-    /// Whether the lanes beat the row form (``TrackerBatch``), measured:
-    /// only for a skill that keeps no state (no delay, aim error or speed
-    /// cap), seated in one seat of every one of the batch's `games` (the C
-    /// ABI's opponent, `bench`'s seated tracker), so every lane it computes
-    /// is one of its games. In the slot engine's slots, shared with other
-    /// agents, it asks for a few lanes of each block, and a ladder, the
-    /// balance check and training ran slower than on rows (docs/bench.md,
+    /// Whether the lane form is used instead of the row form (``TrackerBatch``):
+    /// for a skill that keeps no state (no delay, aim error or speed cap),
+    /// seated in one seat of every one of the batch's `games` (the C ABI's
+    /// opponent), so every lane it computes is one of its games. In the slot
+    /// engine's slots, shared with other agents, it would compute whole
+    /// blocks for a few lanes each, so there it reads rows (docs/bench.md,
     /// "Agents seated").
     static func pays(for skill: TrackerSkill, seating: AgentSeating, games: Int) -> Bool {
         plain(skill) && seating.games == games && seating == .oneSeat(seating.seat(0), slots: games, seats: 2)
