@@ -24,7 +24,9 @@ struct VariantOptions: ParsableArguments {
     func played<C: VariantConfig>(_: C.Type, base: C, command: String) throws -> PlayedVariants<C>? {
         guard let variants else { return nil }
         let text = try VariantText(game: C.gameName, path: variantsFile, option: "--variants-file")
-        return try PlayedVariants(text: text, set: variants, base: base, command: command)
+        do { return try PlayedVariants(text: text, set: variants, base: base, command: command) } catch let error as CLIError {
+            throw CLIError("--variants \(variants): \(error)")
+        }
     }
 }
 
