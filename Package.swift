@@ -75,5 +75,7 @@ let package = Package(
         .testTarget(name: "GymTests", dependencies: ["Gym", "MallocCounter"]),
         .testTarget(name: "AgentsTests", dependencies: ["Agents", "Gym", "MallocCounter"]),
         .testTarget(name: "GymTrainTests", dependencies: ["gym-train", "Gym"]),
+        // The C ABI called in-process, against the Swift batches it glues.
+        .testTarget(name: "PBGymCTests", dependencies: ["PBGymC", "Gym"]),
     ]
 )

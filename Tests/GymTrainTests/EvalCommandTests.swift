@@ -40,6 +40,48 @@ import Testing
         #expect(csvs[0] == csvs[1])
     }
 
+    /// `eval --variants SET`: episode `g` plays the rules its seed draws (those
+    /// `config --draw SET` lists for the run's seed, as a tournament's games
+    /// draw them), its record in matches.jsonl names them and replays
+    /// identically under them, and 1 and 2 workers write the same files.
+    @Test(arguments: [["--game", "pong", "--opponent", "tracker:speed=0.5", "--variants", "near"],
+                      ["--game", "breakout", "--variants", "train"]])
+    func anEvalUnderAVariantSetPlaysRecordsAndReplaysEachEpisodesRules(arguments: [String]) throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var texts: [[String]] = []
+        for w in ["1", "2"] {
+            let out = dir.appendingPathComponent("w\(w)")
+            let r = try CLI.run(["eval", "--agent", "tracker:noise=1", "--episodes", "4", "--seed", "4", "--workers", w,
+                                 "--out", out.path] + arguments)
+            #expect(r.status == 0, "\(r.stderr)")
+            texts.append(try ["episodes.csv", "matches.jsonl", "summary.json"].map {
+                try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8)
+            })
+        }
+        #expect(texts[0] == texts[1], "1 and 2 workers differ")
+        let set = arguments.last ?? ""
+        let draw = try CLI.run(["config", "--draw", set, "--seed", "4", "--episodes", "4"] + arguments.prefix(2))
+        #expect(draw.status == 0, "\(draw.stderr)")
+        func values<S: StringProtocol>(_ line: S) -> String {
+            guard let start = line.range(of: "\"values\":{") else { return "none" }
+            return String(line[start.lowerBound...].prefix { $0 != "}" })
+        }
+        let drawn = draw.stdout.split(separator: "\n").map { values($0) }
+        let lines = texts[0][1].split(separator: "\n")
+        #expect(lines.count == 4 && drawn.count == 4)
+        let file = dir.appendingPathComponent("w1/matches.jsonl")
+        for (index, line) in lines.enumerated() {
+            #expect(line.contains("\"rules\":{\"set\":\"\(set)\""), "\(line)")
+            #expect(values(line) == drawn[index], "episode \(index): \(line) against the draw \(drawn[index])")
+            let replay = try CLI.run(["render", "--replay", file.path, "--index", String(index), "--every", "1000",
+                                      "--gif", dir.appendingPathComponent("g\(index).gif").path])
+            #expect(replay.status == 0 && replay.stdout.contains("replay identical to the record"), "\(replay.stdout)\(replay.stderr)")
+        }
+        let rows = texts[0][0].split(separator: "\n")
+        #expect(rows.count == 5 && rows[0].hasSuffix(",variant,rules"), "\(texts[0][0])")
+    }
+
     @Test func badInputGetsOneLineAndNonZeroExit() throws {
         let dir = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

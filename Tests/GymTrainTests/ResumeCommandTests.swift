@@ -22,6 +22,11 @@ import Testing
             // Games under a variant set: the journal holds results; the records' rules are drawn again from the seeds.
             return ["tournament", "--agent", "tracker", "--agent", "random", "--agent", "tracker:noise=2,name=T2", "--pairs", "3",
                     "--variants", "near"]
+        case "sprt-variants":
+            return ["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random", "--max-pairs", "40",
+                    "--variants", "near"]
+        case "eval-variants":
+            return ["eval", "--game", "breakout", "--agent", "tracker:noise=1", "--episodes", "10", "--variants", "train"]
         case "sprt":
             return ["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random", "--max-pairs", "40"]
         case "eval":
@@ -54,7 +59,7 @@ import Testing
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().count - 1
     }
 
-    @Test(arguments: ["round-robin", "gauntlet", "variants", "sprt", "eval", "sweep"], [1, 2])
+    @Test(arguments: ["round-robin", "gauntlet", "variants", "sprt", "sprt-variants", "eval", "eval-variants", "sweep"], [1, 2])
     func aRunKilledMidwayResumesToTheUninterruptedFiles(kind: String, workers: Int) throws {
         let dir = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -135,6 +140,29 @@ import Testing
         #expect(try Self.resultFiles(out) == before)
         let missing = try CLI.run(base + ["--resume", dir.appendingPathComponent("nope").path], in: dir)
         #expect(missing.status != 0 && missing.stderr.contains("no such folder"), "\(missing.stderr)")
+    }
+
+    /// An eval or an SPRT started with `--variants near` resumes only under
+    /// that set: another set, or none, is refused with one line naming it.
+    @Test(arguments: ["eval-variants", "sprt-variants"])
+    func aVariantEvalOrSPRTIsRefusedUnderAnotherSet(kind: String) throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let arguments = try Self.arguments(kind, in: dir)
+        let set = arguments.last ?? "", base = Array(arguments.dropLast(2))
+        let out = dir.appendingPathComponent("run")
+        let run = try HeldRun(arguments + ["--workers", "1", "--out", out.path, "--hold-after-games", "1"], in: dir)
+        #expect(run.waitForHold("gym-train: holding at game 1"))
+        #expect(run.stop(SIGKILL).status == 128 + SIGKILL)
+        let before = try Self.resultFiles(out)
+        for (other, expected) in [(base + ["--variants", "far"], #"it holds a run with variants "\#(set)"; this run has variants "far""#),
+                                  (base, #"it holds a run with variants "\#(set)"; this run has variants none"#)] {
+            let r = try CLI.run(other + ["--resume", out.path], in: dir)
+            #expect(r.status != 0)
+            let lines = ResultsFolderTests.errorLines(r.stderr)
+            #expect(lines.count == 1 && lines[0].contains(expected), "\(other): \(r.stderr)")
+        }
+        #expect(try Self.resultFiles(out) == before)
     }
 
     /// A `--variants` run resumes only with the variant file it started

@@ -146,6 +146,70 @@ import Testing
         #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
     }
 
+    /// `tournament --variants SET --shard K/N`: the merged files, each game's
+    /// rules in matches.jsonl included, are the whole run's byte for byte.
+    @Test(arguments: [
+        ["tournament", "--agent", "tracker", "--agent", "tracker:noise=2", "--agent", "random", "--pairs", "2",
+         "--bootstrap", "20", "--seed", "3", "--variants", "train"],
+        ["tournament", "--game", "breakout", "--mode", "gauntlet", "--candidate", "tracker", "--agent", "random",
+         "--agent", "tracker:noise=3", "--episodes", "3", "--bootstrap", "20", "--variants", "far"],
+    ])
+    func aTournamentUnderVariantsMergesToTheWholeRun(arguments: [String]) throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (whole, merged) = try Self.wholeAndMerged(arguments, in: dir)
+        try Self.expectIdentical(whole, merged,
+                                 comparing: Self.tournamentFiles + (arguments.contains("breakout") ? ["scores.csv"] : []))
+        let set = arguments.last ?? ""
+        let lines = try String(contentsOf: merged.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == (arguments.contains("breakout") ? 9 : 12))
+        for line in lines { #expect(line.contains("\"rules\":{\"set\":\"\(set)\""), "\(line)") }
+    }
+
+    /// `eval --variants SET` with a variant file of its own, whole (2 workers)
+    /// and as 2 shards (1 and 2 workers): the shards carry the file's text, so
+    /// they merge to the whole run's files even once the file is gone.
+    @Test(arguments: [["--game", "pong", "--opponent", "tracker:speed=0.5"], ["--game", "breakout"]])
+    func anEvalUnderAVariantFileMergesToTheWholeRunWithoutTheFile(game: [String]) throws {
+        let dir = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("v.json")
+        let pong = game.contains("pong")
+        let key = pong ? "paddleWidth" : "paddleSpeed", low = pong ? 40 : 5, high = pong ? 90 : 9
+        try Data("""
+        { "game": "\(pong ? "pong" : "breakout")", "version": 3, "preset": "classic", "sets": {
+          "train": { "sampling": "uniform", "ranges": { "\(key)": [\(low), \(high)] } },
+          "near": { "sampling": "uniform", "points": [ { "name": "n", "values": { "\(key)": \(low + 1) } } ] },
+          "far": { "sampling": "uniform", "points": [ { "name": "f", "values": { "\(key)": \(high + 1) } } ] } } }
+        """.utf8).write(to: file)
+        let args = ["eval", "--agent", "tracker:noise=1", "--episodes", "5", "--seed", "8", "--variants", "train",
+                    "--variants-file", "v.json"] + game
+        let whole = dir.appendingPathComponent("whole"), merged = dir.appendingPathComponent("merged")
+        let w = try CLI.run(args + ["--workers", "2", "--out", whole.path], in: dir)
+        #expect(w.status == 0, "\(w.stderr)")
+        var shards: [String] = []
+        for k in 1 ... 2 {
+            let out = dir.appendingPathComponent("shard\(k)")
+            let s = try CLI.run(args + ["--workers", "\(k)", "--shard", "\(k)/2", "--out", out.path], in: dir)
+            #expect(s.status == 0, "\(s.stderr)")
+            shards.append(out.path)
+        }
+        try FileManager.default.removeItem(at: file)
+        let m = try CLI.run(["merge", "--out", merged.path, shards[1], shards[0]], in: dir)
+        #expect(m.status == 0, "\(m.stderr)")
+        try Self.expectIdentical(whole, merged, comparing: ["config.json", "episodes.csv", "matches.jsonl", "summary.json"])
+        let lines = try String(contentsOf: merged.appendingPathComponent("matches.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 5)
+        var values: Set<String> = []
+        for line in lines {
+            #expect(line.contains("\"rules\":{\"set\":\"train\",\"file\":\"v.json\",\"version\":3"), "\(line)")
+            values.insert(String(line[line.range(of: "\"values\"")!.lowerBound...]))
+        }
+        #expect(values.count == 5, "every episode draws its own rules from its seed")
+        let csv = try String(contentsOf: merged.appendingPathComponent("episodes.csv"), encoding: .utf8)
+        #expect(csv.hasPrefix("episode,") && csv.split(separator: "\n")[0].hasSuffix(",variant,rules"), "\(csv)")
+    }
+
     @Test func sprtRefusesShards() throws {
         let r = try CLI.run(["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "random",
                              "--shard", "1/2"])

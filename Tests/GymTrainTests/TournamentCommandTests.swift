@@ -135,8 +135,37 @@ import Testing
         }
         // Two seeds: a ranges set draws two different variants (the decoder checks each against its seed's draw).
         if arguments.contains("train") { #expect(rules.count == 2) }
-        let refused = try GymTrainProcess.run(["tournament", "--agent", "tracker", "--agent", "random", "--variants", "far",
-                                               "--shard", "1/2", "--out", dir.appendingPathComponent("s").path])
-        #expect(refused.status != 0 && refused.stderr.contains("--variants is for an unsharded round-robin or gauntlet"))
+    }
+
+    /// `--mode sprt --variants SET`: both games of a pair play the rules the
+    /// pair's seed draws, every record names them and replays identically
+    /// under them, and 1 and 2 workers write the same files.
+    @Test func anSPRTUnderAVariantSetRecordsAndReplaysEachGamesRules() throws {
+        let dir = GymTrainProcess.temporaryFolder("sprt-variants")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var texts: [[String]] = []
+        for workers in [1, 2] {
+            let out = dir.appendingPathComponent("w\(workers)")
+            let r = try GymTrainProcess.run(["tournament", "--mode", "sprt", "--candidate", "tracker", "--baseline", "tracker:noise=2",
+                                             "--max-pairs", "3", "--seed", "5", "--variants", "near", "--workers", "\(workers)",
+                                             "--out", out.path])
+            #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+            texts.append(try ["matches.jsonl", "summary.json"].map {
+                try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8)
+            })
+        }
+        #expect(texts[0] == texts[1], "1 and 2 workers differ")
+        let file = dir.appendingPathComponent("w1/matches.jsonl")
+        let lines = texts[0][0].split(separator: "\n")
+        #expect(lines.count == 6)
+        var rules: [String] = []
+        for (index, line) in lines.enumerated() {
+            #expect(line.contains("\"rules\":{\"set\":\"near\""), "\(line)")
+            rules.append(String(line[line.range(of: "\"rules\"")!.lowerBound...]))
+            let replay = try GymTrainProcess.run(["render", "--replay", file.path, "--index", String(index), "--every", "1000",
+                                                  "--gif", dir.appendingPathComponent("g\(index).gif").path])
+            #expect(replay.status == 0 && replay.stdout.contains("replay identical to the record"), "\(replay.stdout)\(replay.stderr)")
+        }
+        for k in stride(from: 0, to: rules.count, by: 2) { #expect(rules[k] == rules[k + 1], "pair \(k / 2): its two games' rules differ") }
     }
 }

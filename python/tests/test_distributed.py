@@ -273,6 +273,30 @@ def test_robustness_merges_to_the_unsharded_run(work, backend):
     assert len((work / "merged" / "robustness.csv").read_text().splitlines()) == 1 + 2 * 4 * 2
 
 
+def test_runs_under_a_variant_set_merge_to_the_unsharded_run(work, backend):
+    """Tournament and eval with --variants (a variant file by relative path, shipped to the
+    nodes): every game plays the rules its seed draws, and the merged records name them
+    exactly as the unsharded run's."""
+    (work / "variants").mkdir()
+    (work / "variants" / "tiny.json").write_text(VARIANTS)
+    variants = ["--variants", "train", "--variants-file", "variants/tiny.json"]
+    tournament = TOURNAMENT[:7] + ["--pairs", "2", "--seed", "4", "--bootstrap", "40"] + variants
+    gym_train(*tournament, "--out", "whole-t")
+    dist.tournament(*tournament[1:], shards=3, backend=backend, out="merged-t")
+    assert_identical(work / "whole-t", work / "merged-t", TOURNAMENT_FILES)
+    lines = (work / "merged-t" / "matches.jsonl").read_text().splitlines()
+    assert len(lines) == 12
+    rules = [json.loads(line)["rules"] for line in lines]
+    assert all(r["set"] == "train" and r["file"] == "variants/tiny.json" for r in rules)
+    assert len({r["values"]["paddleWidth"] for r in rules}) == 2, "each pair's seed draws its own rules"
+
+    evaluation = ["eval", "--agent", "tracker:noise=1", "--opponent", "tracker:speed=0.5", "--episodes", "5",
+                  "--seed", "3", "--preset", "fast"] + variants
+    gym_train(*evaluation, "--out", "whole-e")
+    dist.eval(*evaluation[1:], shards=2, backend=backend, out="merged-e")
+    assert_identical(work / "whole-e", work / "merged-e", ["config.json", "episodes.csv", "matches.jsonl", "summary.json"])
+
+
 def test_the_command_line_shards_and_merges(work):
     import sys
 

@@ -16,7 +16,10 @@ struct Eval: ParsableCommand {
         share of points won, mean score and length, and the speed; writes config.json, \
         run.json, episodes.csv and summary.json to the results folder. \
         Breakout (--game breakout): the agent plays each episode alone; prints the mean \
-        score with a 95% interval, walls cleared, lives lost, length and speed.
+        score with a 95% interval, walls cleared, lives lost, length and speed. \
+        With --variants SET every episode plays the rules its seed draws from the set: \
+        episodes.csv names each episode's variant and rule values (columns variant, rules) and matches.jsonl holds \
+        one replayable record per episode with its rules (`gym-train render --replay`).
         """
     )
 
@@ -28,6 +31,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var resumeOptions: ResumeOptions
 
     @OptionGroup var matchup: MatchupOptions
+    @OptionGroup var variantOptions: VariantOptions
 
     func run() throws {
         try evaluate(game.game.game)
@@ -38,6 +42,7 @@ struct Eval: ParsableCommand {
         let roster = try matchup.roster(seats: G.seats)
         for spec in roster { try G.check(spec, config: config) }
         let extra: [(String, JSONValue)] = zip(["agent", "opponent"], roster).map { ($0, .string($1.text)) }
+        let variantRules = try variantOptions.played(G.Config.self, base: config, command: "the eval's")
         let episodes = episodeOptions.episodes, seed = game.seed
         let shard = shardOptions.value
         let range = shard?.range(of: episodes) ?? 0 ..< episodes
@@ -45,11 +50,12 @@ struct Eval: ParsableCommand {
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "eval", seed: seed, config: config, shard: shard,
             parameters: extra + [("episodes", .number(episodes)),
-                                 ("programs", .array(roster.map { $0.programRecord ?? .null }))]), options: resumeOptions)
+                                 ("programs", .array(roster.map { $0.programRecord ?? .null }))]
+                + (variantRules?.identity ?? [])), options: resumeOptions)
         if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "eval", seed: seed, config: config, extra: extra + [
                 ("episodes", .number(episodes)), ("workers", .number(workerOptions.count)),
-            ])
+            ] + (variantRules?.runInfo ?? []))
         }
         let (have, missing) = try journal.split(range, what: "episode") { value -> G.Record? in
             guard case let .array(fields) = value else { return nil }
@@ -65,7 +71,7 @@ struct Eval: ParsableCommand {
             let i = missing[k]
             return SeatedGame(seed: Seeds.episode(runSeed: seed, index: i),
                               seats: MatchupOptions.seating(episode: i, seats: G.seats))
-        }, finished: { k, record in
+        }, rules: variantRules?.rules.draw, finished: { k, record in
             journal.append(missing[k], .array(G.fields(record)))
             progress.tick()
         })
@@ -74,7 +80,7 @@ struct Eval: ParsableCommand {
         progress.finish()
         if let shard {
             try ShardFolder.write(folder, subcommand: "eval", shard: shard, games: episodes, seed: seed, config: config,
-                                  parameters: extra, records: records.map { .array(G.fields($0)) },
+                                  parameters: extra + (variantRules?.shardParameters ?? []), records: records.map { .array(G.fields($0)) },
                                   seconds: seconds, workers: workerOptions.count)
             try journal.complete()
             print("eval \(G.name) shard \(shard): episodes \(range.lowerBound) ..< \(range.upperBound) of \(episodes), seed \(seed)")
@@ -84,7 +90,7 @@ struct Eval: ParsableCommand {
         try folder.write(ShardFolder.timingJSON(seconds: seconds, workers: workerOptions.count), to: ShardFolder.timingFile)
         try G.reportEval(records, EvalRun(folder: folder, agent: roster[0], opponent: roster.count > 1 ? roster[1] : nil,
                                           seed: seed, workers: workerOptions.count, seconds: seconds,
-                                          frameSkip: config.frameSkip), config: config)
+                                          frameSkip: config.frameSkip), config: config, rules: variantRules?.rules)
         try journal.complete()
     }
 
@@ -94,6 +100,7 @@ struct Eval: ParsableCommand {
         let config = try head.config(G.Config.self)
         let agent = try AgentSpec.parse(try head.stringParameter("agent"))
         let opponent = G.seats == 2 ? try AgentSpec.parse(try head.stringParameter("opponent")) : nil
+        let variantRules = try PlayedVariants<G.Config>.ofShard(head, base: config, command: "the eval's")
         var records: [G.Record] = []
         for (g, value) in shards.records.enumerated() {
             guard case let .array(fields) = value, let r = G.record(fields: fields) else {
@@ -105,12 +112,12 @@ struct Eval: ParsableCommand {
         var extra: [(String, JSONValue)] = [("agent", .string(agent.text))]
         if let opponent { extra.append(("opponent", .string(opponent.text))) }
         try folder.writeRunInfo(command: "eval", seed: head.seed, config: config, extra: extra + [
-            ("episodes", .number(head.games)), ("mergedFrom", .array(shards.map { .string($0.path) })),
-        ])
+            ("episodes", .number(head.games)),
+        ] + (variantRules?.runInfo ?? []) + [("mergedFrom", .array(shards.map { .string($0.path) }))])
         try folder.write(shards.timingJSON, to: ShardFolder.timingFile)
         try G.reportEval(records, EvalRun(folder: folder, agent: agent, opponent: opponent, seed: head.seed,
                                           workers: workers, seconds: seconds, frameSkip: config.frameSkip),
-                         config: config)
+                         config: config, rules: variantRules?.rules)
     }
 }
 

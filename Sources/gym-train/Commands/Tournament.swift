@@ -48,11 +48,7 @@ struct Tournament: ParsableCommand {
 
     @OptionGroup var episodeOptions: EpisodeOptions
 
-    @Option(help: "Play every game under the rules its seed draws from this variant set (train, near, far); its records name them. Round-robin and gauntlet, unsharded.")
-    var variants: String?
-
-    @Option(name: .customLong("variants-file"), help: "The variant file of --variants (default: the game's shipped Configs/variants/<game>.json).")
-    var variantsFile: String?
+    @OptionGroup var variantOptions: VariantOptions
 
     @OptionGroup var ratingOptions: RatingOptions
 
@@ -71,12 +67,6 @@ struct Tournament: ParsableCommand {
         let (bootstrap, level) = (ratingOptions.bootstrap, ratingOptions.level)
         guard (1 ... 100_000).contains(bootstrap) else { throw ValidationError("--bootstrap \(bootstrap) is out of range; allowed: 1 ... 100000") }
         guard level > 0, level < 1 else { throw ValidationError("--level \(level) is out of range; allowed: between 0 and 1 (exclusive)") }
-        if variants != nil, mode == .sprt || shardOptions.shard != nil {
-            throw ValidationError("--variants is for an unsharded round-robin or gauntlet; drop \(mode == .sprt ? "--mode sprt" : "--shard")")
-        }
-        if variantsFile != nil, variants == nil {
-            throw ValidationError("--variants-file needs --variants SET (the set of the file to play)")
-        }
         if mode == .sprt, let s = shardOptions.shard {
             throw ValidationError("--shard \(s) is for --mode round-robin or gauntlet; an SPRT decides pair by pair and stays sequential")
         }
@@ -125,7 +115,8 @@ struct Tournament: ParsableCommand {
         let format: TournamentSchedule.Format = mode == .gauntlet ? .gauntlet : .roundRobin
         let specs = try uniqueSpecs(mode == .gauntlet ? [candidate ?? ""] + agents : agents)
         for spec in specs { try G.check(spec, config: config) }
-        let (rules, variantIdentity) = try episodeRules(G.Config.self, base: config)
+        let variantRules = try variantOptions.played(G.Config.self, base: config, command: "the tournament's")
+        let rules = variantRules?.rules
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: self)
         let shard = shardOptions.value
         let range = shard?.range(of: sizes.games) ?? 0 ..< sizes.games
@@ -133,13 +124,13 @@ struct Tournament: ParsableCommand {
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "tournament", seed: game.seed, config: config, shard: shard,
             parameters: shardParameters(specs) + [("programs", .array(specs.map { $0.programRecord ?? .null }))]
-                + variantIdentity),
+                + (variantRules?.identity ?? [])),
             options: resumeOptions)
         if shard == nil, !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
             ] + sizes.members + ratingOptions.parameters + [("workers", .number(workerCount))]
-                + (rules.map { [("variants", .string($0.context.set.name)), ("variantsFile", .string($0.file))] } ?? []))
+                + (variantRules?.runInfo ?? []))
         }
         let (have, missing) = try journal.split(range, what: "game") { value -> G.Record? in
             guard case let .array(fields) = value else { return nil }
@@ -159,7 +150,7 @@ struct Tournament: ParsableCommand {
             let seconds = (clock.now - start).seconds
             progress.finish()
             try ShardFolder.write(folder, subcommand: "tournament", shard: shard, games: sizes.games, seed: game.seed,
-                                  config: config, parameters: shardParameters(specs),
+                                  config: config, parameters: shardParameters(specs) + (variantRules?.shardParameters ?? []),
                                   records: records.map { .array(G.fields($0)) }, seconds: seconds, workers: workerCount)
             try journal.complete()
             print("tournament \(G.name) shard \(shard): games \(range.lowerBound) ..< \(range.upperBound) of \(sizes.games), seed \(game.seed)")
@@ -171,25 +162,6 @@ struct Tournament: ParsableCommand {
         try folder.write(ShardFolder.timingJSON(seconds: (clock.now - start).seconds, workers: workerCount),
                          to: ShardFolder.timingFile)
         try journal.complete()
-    }
-
-    /// The rules each game plays under `--variants SET` (drawn from its seed), nil without it;
-    /// and what a `--resume` journal's identity holds of them (the set, the
-    /// file and its text's SHA-256, so a changed file is refused), empty without it.
-    func episodeRules<C: VariantConfig>(_: C.Type, base: C) throws
-        -> (rules: EpisodeRules<C>?, identity: [(String, JSONValue)]) {
-        guard let variants else { return (nil, []) }
-        let text = try VariantText(game: C.gameName, path: variantsFile, option: "--variants-file")
-        let (file, set) = try text.set(C.self, variants)
-        let identity: [(String, JSONValue)] = [
-            ("variants", .string(variants)), ("variantsFile", .string(text.source)),
-            ("variantsSha256", .string(SHA256.hex(Array(text.text.utf8)))),
-        ]
-        do {
-            let context = try RuleContext(base: base, set: set, visible: false,
-                                          source: "\(text.source): set \"\(variants)\" on the tournament's rules")
-            return (EpisodeRules(context: context, file: text.source, version: file.version), identity)
-        } catch { throw CLIError("\(error)") }
     }
 
     /// What a shard's run.json records of the options that decide the
@@ -233,12 +205,15 @@ struct Tournament: ParsableCommand {
             records.append(r)
         }
         let sizes = G.tournamentSizes(agents: specs.count, format: format, options: options)
+        let variantRules = try PlayedVariants<G.Config>.ofShard(head, base: config, command: "the tournament's")
         try folder.writeRunInfo(command: "tournament", seed: head.seed, config: config, extra: [
             ("mode", .string(sizes.mode)), ("agents", .array(specs.map { .string($0.text) })),
-        ] + sizes.members + options.ratingOptions.parameters + [("mergedFrom", .array(shards.map { .string($0.path) }))])
+        ] + sizes.members + options.ratingOptions.parameters + (variantRules?.runInfo ?? [])
+            + [("mergedFrom", .array(shards.map { .string($0.path) }))])
         try folder.write(shards.timingJSON, to: ShardFolder.timingFile)
         let seconds = shards.reduce(0) { $0 + $1.wallSeconds }
-        try options.finish(G.self, specs: specs, config: config, format: format, records: records, folder: folder,
+        try options.finish(G.self, specs: specs, config: config, format: format, records: records, rules: variantRules?.rules,
+                           folder: folder,
                            progress: Progress(total: 0, label: "merge"), seconds: { seconds })
     }
 
@@ -274,17 +249,20 @@ struct Tournament: ParsableCommand {
     func sprt(config: PongConfig) throws {
         let specs = try parseAgents([candidate ?? "", baseline ?? ""], config: config)
         let test = sprtOptions.test, maxPairs = sprtOptions.maxPairs
+        let variantRules = try variantOptions.played(PongConfig.self, base: config, command: "the SPRT's")
         let folder = try resumeOptions.folder(output, command: "sprt", game: "pong", seed: game.seed)
         let journal = try RunJournal.open(folder, run: RunJournal.identity(
             subcommand: "tournament", seed: game.seed, config: config, shard: nil,
             parameters: [("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text))]
                 + sprtOptions.parameters + [("maxPairs", .number(maxPairs)),
-                                            ("programs", .array(specs.map { $0.programRecord ?? .null }))]),
+                                            ("programs", .array(specs.map { $0.programRecord ?? .null }))]
+                + (variantRules?.identity ?? [])),
             options: resumeOptions)
         if !journal.hasRunInfo {
             try folder.writeRunInfo(command: "tournament", seed: game.seed, config: config, extra: [
                 ("mode", .string("sprt")), ("candidate", .string(specs[0].text)), ("baseline", .string(specs[1].text)),
-            ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))])
+            ] + sprtOptions.parameters + [("maxPairs", .number(maxPairs)), ("workers", .number(workerCount))]
+                + (variantRules?.runInfo ?? []))
         }
         let have = try journal.records(in: 0 ..< 2 * maxPairs, what: "game") { value -> PongMatchResult? in
             guard case let .array(fields) = value else { return nil }
@@ -294,7 +272,8 @@ struct Tournament: ParsableCommand {
         let progress = Progress(total: maxPairs, label: "sprt")
         let outcome = try PongSPRT.run(config: config, candidate: specs[0], baseline: specs[1], test: test,
                                    maxPairs: maxPairs, seed: game.seed, batch: max(8, 4 * workerCount),
-                                   runner: ParallelRunner(workers: workerCount), recorded: have, progress: { state in
+                                   runner: ParallelRunner(workers: workerCount), recorded: have, rules: variantRules?.rules.draw,
+                                   progress: { state in
                                        progress.status(String(format: "%d pairs, LLR %.2f in [%.2f, %.2f]",
                                                               state.pairs, state.llr, test.lowerBound, test.upperBound))
                                    }, finished: { g, result in journal.append(g, .array(Pong.fields(result))) })
@@ -302,7 +281,7 @@ struct Tournament: ParsableCommand {
         let state = outcome.state
         let decision = state.decision ?? .inconclusive
         var jsonl = ""
-        for g in outcome.games { jsonl += PongMatchRecord(g, agents: specs, config: config).line + "\n" }
+        for g in outcome.games { jsonl += PongMatchRecord(g, agents: specs, config: config, rules: variantRules?.rules).line + "\n" }
         try folder.write(jsonl, to: "matches.jsonl")
         let e = state.estimate
         let summary = JSONValue.object([

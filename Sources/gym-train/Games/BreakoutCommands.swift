@@ -9,19 +9,29 @@ extension Breakout: CommandGame {
     static let benchChunk = 32
 
     /// The agent alone: mean score with a 95% interval, walls cleared, lives lost, length.
-    static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig) throws {
+    static func reportEval(_ records: [BreakoutEpisode], _ run: EvalRun, config: BreakoutConfig,
+                           rules: EpisodeRules<BreakoutConfig>?) throws {
         let results = records.enumerated().map { index, episode in
             var e = episode
             e.index = index
             return e
         }
         let s = BreakoutEvalSummary(results)
-        var csv = "episode,seed,score,steps,end,levels_cleared,lives_lost,bricks_broken,paddle_hits,balls_lost,pushes\n"
+        var csv = "episode,seed,score,steps,end,levels_cleared,lives_lost,bricks_broken,paddle_hits,balls_lost,pushes"
+            + (rules == nil ? "\n" : ",variant,rules\n")
+        var jsonl = ""
         for r in results {
             let e = r.events
             csv += "\(r.index),\(r.seed),\(r.score),\(r.steps),\(r.end),\(r.levelsCleared),\(r.livesLost),"
-            csv += "\(e.bricksBroken),\(e.paddleHits),\(e.ballsLost),\(e.pushes)\n"
+            csv += "\(e.bricksBroken),\(e.paddleHits),\(e.ballsLost),\(e.pushes)"
+            guard let rules else { csv += "\n"; continue }
+            let recorded = rules.recorded(seed: r.seed)
+            csv += "," + CSV.row([recorded.variant.name, recorded.variant.assignments])
+            jsonl += BreakoutEpisodeRecord(agent: run.agent.text, episode: r.index, config: config, result: r,
+                                           program: run.agent.programRecord, rules: recorded,
+                                           played: rules.config(seed: r.seed)).line + "\n"
         }
+        if rules != nil { try run.folder.write(jsonl, to: "matches.jsonl") }
         let json = JSONValue.object([
             ("game", .string("breakout")), ("agent", .string(run.agent.displayName)),
             ("episodes", .number(s.episodes)), ("seed", .number(run.seed)),

@@ -9,8 +9,10 @@ import Gym
 /// the commands are generic over it, and ``GameKind/game`` is the one place
 /// that maps a `--game` name to its type.
 protocol CommandGame: SingleAPIGame, RecordFields where Config: FieldConfig, Vector: RuleContextVector {
-    /// `eval`'s files (episodes.csv, summary.json) and printed summary.
-    static func reportEval(_ records: [Record], _ run: EvalRun, config: Config) throws
+    /// `eval`'s files (episodes.csv, summary.json) and printed summary; under
+    /// `rules` (`--variants`) episodes.csv names each episode's variant and
+    /// matches.jsonl holds each episode's replayable record with its rules.
+    static func reportEval(_ records: [Record], _ run: EvalRun, config: Config, rules: EpisodeRules<Config>?) throws
 
     // MARK: render
     /// The record on `line`, which names this game.

@@ -9,18 +9,31 @@ extension Pong: CommandGame {
     static let benchChunk = 64
 
     /// The agent alternates sides by episode; win rate, points share, score and length.
-    static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig) throws {
+    static func reportEval(_ records: [PongMatchResult], _ run: EvalRun, config: PongConfig,
+                           rules: EpisodeRules<PongConfig>?) throws {
         let results = records.enumerated().map { index, match in
             PongEvalEpisode(index: index, match: match, agentSide: index % 2 == 0 ? .bottom : .top)
         }
         let summary = PongEvalSummary(results)
         let opponent = run.opponent?.displayName ?? ""
+        let opponentSpec = run.opponent ?? run.agent
 
-        var csv = "episode,seed,agent_side,agent_score,opponent_score,steps,end,agent_hits,opponent_hits\n"
+        var csv = "episode,seed,agent_side,agent_score,opponent_score,steps,end,agent_hits,opponent_hits"
+            + (rules == nil ? "\n" : ",variant,rules\n")
+        var jsonl = ""
         for r in results {
             csv += "\(r.index),\(r.match.seed),\(r.agentSide),\(r.agentScore),\(r.opponentScore),\(r.match.steps),"
-            csv += "\(r.match.end),\(r.match.hits(r.agentSide)),\(r.match.hits(r.agentSide.opponent))\n"
+            csv += "\(r.match.end),\(r.match.hits(r.agentSide)),\(r.match.hits(r.agentSide.opponent))"
+            guard let rules else { csv += "\n"; continue }
+            let recorded = rules.recorded(seed: r.match.seed)
+            csv += "," + CSV.row([recorded.variant.name, recorded.variant.assignments])
+            let (bottom, top) = r.agentSide == .bottom ? (run.agent, opponentSpec) : (opponentSpec, run.agent)
+            jsonl += PongMatchRecord(match: r.index, pairing: 0, pair: r.index, bottom: bottom.text, top: top.text,
+                                     config: config, result: r.match, bottomProgram: bottom.programRecord,
+                                     topProgram: top.programRecord, rules: recorded,
+                                     played: rules.config(seed: r.match.seed)).line + "\n"
         }
+        if rules != nil { try run.folder.write(jsonl, to: "matches.jsonl") }
         let json = JSONValue.object([
             ("game", .string("pong")), ("agent", .string(run.agent.displayName)),
             ("opponent", .string(opponent)), ("episodes", .number(summary.episodes)),
@@ -116,14 +129,7 @@ extension Pong: CommandGame {
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: seed)
         let games = records.enumerated().map { g, result in PongTournamentGame(slot: schedule.slot(g), result: result) }
         var records = ""
-        for g in games {
-            var record = PongMatchRecord(g, agents: specs, config: config)
-            if let rules {
-                record.rules = rules.recorded(seed: g.result.seed)
-                record.played = rules.config(seed: g.result.seed)
-            }
-            records += record.line + "\n"
-        }
+        for g in games { records += PongMatchRecord(g, agents: specs, config: config, rules: rules).line + "\n" }
         let steps = games.reduce(0) { $0 + $1.result.steps }
         let truncated = games.count { $0.result.end.isTruncation }
         var notes = [options.ratingOptions.method(resampling: "pairs")]

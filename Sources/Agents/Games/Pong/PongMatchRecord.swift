@@ -41,12 +41,15 @@ public struct PongMatchRecord: Equatable, Sendable {
         self.rules = rules; self.played = played ?? config
     }
 
-    /// The record of a tournament game between `agents`.
-    public init(_ game: PongTournamentGame, agents: [AgentSpec], config: PongConfig) {
+    /// The record of a tournament game between `agents`; under `rules` it
+    /// names (and replays) the rules its seed drew.
+    public init(_ game: PongTournamentGame, agents: [AgentSpec], config: PongConfig, rules: EpisodeRules<PongConfig>? = nil) {
+        let seed = game.result.seed
         self.init(match: game.slot.game, pairing: game.slot.pairing, pair: game.slot.pair,
                   bottom: agents[game.bottomAgent].text, top: agents[game.topAgent].text,
                   config: config, result: game.result, bottomProgram: agents[game.bottomAgent].programRecord,
-                  topProgram: agents[game.topAgent].programRecord)
+                  topProgram: agents[game.topAgent].programRecord,
+                  rules: rules?.recorded(seed: seed), played: rules?.config(seed: seed))
     }
 
     public var json: JSONValue {

@@ -21,10 +21,13 @@ public enum PongSPRT {
     ///   - recorded: games already played (by game index, from a resumed
     ///     run's journal): taken as they are, not played again; since game `g`
     ///     depends on (seed, g) alone, the test decides at the same pair.
+    ///   - rules: the rules of the game seeded `s` (nil, or a nil result: `config`), e.g.
+    ///     ``EpisodeRules/draw``; both games of a pair play the same rules.
     ///   - finished: each game played here, by game index, as soon as it ends (from worker threads).
     public static func run(config: PongConfig, candidate: AgentSpec, baseline: AgentSpec, test: SPRT,
                            maxPairs: Int, seed: UInt64, batch: Int, runner: ParallelRunner,
                            recorded: [Int: PongMatchResult] = [:],
+                           rules: (@Sendable (UInt64) -> PongConfig?)? = nil,
                            progress: (@Sendable (SPRT.State) -> Void)? = nil,
                            finished: (@Sendable (Int, PongMatchResult) -> Void)? = nil) throws(AgentFault) -> Outcome {
         precondition(batch >= 1, "batch must be at least 1")
@@ -39,7 +42,7 @@ public enum PongSPRT {
             let span = 2 * nextPair ..< 2 * end
             let missing = span.filter { recorded[$0] == nil }
             let played = try PongTournament.play(config: config, agents: [candidate, baseline], schedule: schedule,
-                                             games: missing, runner: runner, finished: sink)
+                                             games: missing, runner: runner, rules: rules, finished: sink)
             var fresh: [Int: PongMatchResult] = [:]
             for (g, game) in zip(missing, played) { fresh[g] = game.result }
             let games = span.map { g in
