@@ -42,6 +42,12 @@ def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", pr
         "game": game, "config": game_config, "num_games": int(num_games), "obs_type": obs_type,
         "pixel_size": [int(pixel_size[0]), int(pixel_size[1])], "autoreset": autoreset, "seed": int(seed),
         "frame_stack": _int(frame_stack), "channels_order": channels_order,
+        # The games' own reward type, written in place by the library; the
+        # envs hand rewards out as Python floats or (vectors) float64 arrays,
+        # widened exactly in bulk. Actions stay int64, the type of the action
+        # spaces' samples: the library checks them as int64 and narrows them
+        # in that same pass (a check in numpy before an int32 copy cost more).
+        "reward_dtype": "float32",
     }
     if game == "pong":
         cfg["players"] = int(players)

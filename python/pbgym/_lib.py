@@ -118,7 +118,6 @@ lib = _load()
 # ctypes converts nothing per call.
 _step_fn = lib["pbg_step"]
 _step_fn.restype = ctypes.c_int32
-_INT64 = np.dtype(np.int64)
 _byref = ctypes.byref
 _char_at = ctypes.c_char.from_buffer
 _empty = np.empty
@@ -221,8 +220,12 @@ class NativeEnv:
         self.lower, self.upper = lower, upper
         pixels = info["obs_type"] == "pixels"
         same_step = info["autoreset"] == "same-step"
-        self.actions = np.zeros((n, s), dtype=np.int64)
-        self.rewards = np.zeros((n, s), dtype=np.float64)
+        # The action and reward buffers in the types the config chose
+        # ("action_dtype", "reward_dtype"; the library's defaults int64 and
+        # float64): int32 and float32 are the games' own, which the library
+        # reads and writes in place; the others it converts each step.
+        self.actions = np.zeros((n, s), dtype=np.dtype(info["action_dtype"]))
+        self.rewards = np.zeros((n, s), dtype=np.dtype(info["reward_dtype"]))
         self.terminated = np.zeros(n, dtype=bool)
         self.truncated = np.zeros(n, dtype=bool)
         # The step's end reasons, score columns and event counters: one
@@ -250,6 +253,7 @@ class NativeEnv:
         self._action_size = self.actions.size
         self._actions_flat = self.actions.reshape(-1)
         self._flat_shape = self._actions_flat.shape
+        self._action_dtype = self.actions.dtype
         # The one call per step, its handle and sizes converted once.
         self._h = ctypes.c_uint64(self.handle)
         self._no_bytes = ctypes.c_int64(0)
@@ -370,18 +374,20 @@ class NativeEnv:
 
     def set_actions(self, actions) -> None:
         """Copies ``actions`` (ints, ``num_games × seats``) into the bound
-        action buffer. An int64 array is copied as it is: the library checks
-        every value (as int64, so none wraps into range) before it steps.
-        Other types are checked here, where a conversion could wrap."""
+        action buffer. An integer array whose every value the buffer's type
+        holds (int64, or int32 into an int32 buffer) is copied as it is: the
+        library checks every value before it steps. Other types are checked
+        here, where a conversion could wrap."""
         a = actions if type(actions) is np.ndarray else np.asarray(actions)
         if a.size != self._action_size:
             raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self._action_size} "
                              f"({self.num_games} games x {self.seats} seats)")
         kind = a.dtype.kind
-        if kind == "u" and a.dtype.itemsize == 8:
-            # Values from 2**63 would wrap to negative int64 values.
-            if a.size and a.max() >= self.action_count:
-                raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: {a.max()}")
+        if kind in "iu" and not np.can_cast(a.dtype, self._action_dtype):
+            # A wider type than the buffer's (uint64 into int64, int64 into int32): values would wrap.
+            if a.size and (a.min() < 0 or a.max() >= self.action_count):
+                raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: "
+                                 f"{a.min() if a.min() < 0 else a.max()}")
         elif kind == "O":
             try:
                 values = [operator.index(v) for v in a.reshape(-1)]
@@ -400,10 +406,10 @@ class NativeEnv:
         np.copyto(self._actions_flat, a.reshape(-1), casting="unsafe")
 
     def _put_actions(self, actions) -> None:
-        """Copies a step's actions into the bound buffer: a flat int64 array
-        of the right length as it is (the library checks its values), any
-        other input through :meth:`set_actions`."""
-        if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
+        """Copies a step's actions into the bound buffer: a flat array of its
+        type and length as it is (the library checks its values), any other
+        input through :meth:`set_actions`."""
+        if type(actions) is np.ndarray and actions.dtype is self._action_dtype and actions.shape == self._flat_shape:
             np.copyto(self._actions_flat, actions)
         else:
             self.set_actions(actions)
