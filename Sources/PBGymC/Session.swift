@@ -225,13 +225,24 @@ final class Session: @unchecked Sendable {
         switch config.actionDType {
         case .int32:
             let given = boundActions.assumingMemoryBound(to: Int32.self)
-            try check(given, count: per, what: "step")
+            // One pass: the OR of every value (negative when one is) and the largest.
+            var bits: Int32 = 0, highest: Int32 = 0
+            for k in 0 ..< per { bits |= given[k]; highest = max(highest, given[k]) }
+            if bits < 0 || highest >= Int32(games.actionCount) { try check(given, count: per, what: "step") }
             actions = UnsafePointer(given)
         case .int64:
-            // Checked as Int64 (so no value wraps into range), then narrowed.
+            // One pass narrows, ORs every Int64 value and keeps the largest
+            // narrowed one: with no bit set from bit 31 up (no value negative
+            // or past Int32), no value wrapped, so the largest is exact.
             let given = boundActions.assumingMemoryBound(to: Int64.self)
-            try check(given, count: per, what: "step")
-            for k in 0 ..< per { stepActions[k] = Int32(truncatingIfNeeded: given[k]) }
+            var bits: Int64 = 0, highest: Int32 = 0
+            for k in 0 ..< per {
+                let v = given[k]
+                bits |= v
+                stepActions[k] = Int32(truncatingIfNeeded: v)
+                highest = max(highest, stepActions[k])
+            }
+            if bits >> 31 != 0 || highest >= Int32(games.actionCount) { try check(given, count: per, what: "step") }
             actions = UnsafePointer(stepActions)
         }
         let wide: UnsafeMutablePointer<Double>? = config.rewardDType == .float64
@@ -292,15 +303,12 @@ final class Session: @unchecked Sendable {
 
     /// Checks `n` actions (one or more sets of `count × seats`: game `g`,
     /// seat `s` of set `j` at `(j × count + g) × seats + s`) against the
-    /// game's action range in one pass; the first one outside is the error,
-    /// naming `what` (the call).
+    /// game's action range; the first one outside is the error, naming
+    /// `what` (the call).
     func check<A: FixedWidthInteger & SignedInteger>(_ actions: UnsafePointer<A>, count n: Int,
                                                        what: String) throws(ABIError) {
-        // Negative values read as unsigned are above every action count.
-        let a = games.actionCount, limit = A.Magnitude(a)
-        var outside: UInt8 = 0
-        for k in 0 ..< n { outside |= A.Magnitude(truncatingIfNeeded: actions[k]) >= limit ? 1 : 0 }
-        guard outside != 0, let k = (0 ..< n).first(where: { actions[$0] < 0 || actions[$0] >= a }) else { return }
+        let a = games.actionCount
+        guard let k = (0 ..< n).first(where: { actions[$0] < 0 || actions[$0] >= a }) else { return }
         let set = k / (count * seats), g = k % (count * seats) / seats
         throw ABIError(.badAction, "\(what): action \(actions[k]) of game \(g)\(seats > 1 ? " seat \(k % seats)" : "")\(set > 0 ? " (action set \(set))" : "") is outside 0 ..< \(a)")
     }

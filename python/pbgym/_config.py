@@ -6,6 +6,14 @@ import operator
 from typing import Any
 
 OBS_TYPES = ("features", "pixels")
+# The create config's buffer types for envs that hand each reward out as a
+# Python float (single games, PettingZoo): the games' own float32, which the
+# library writes in place (`float()` widens it exactly). Actions stay int64,
+# the action spaces' type: the library checks them as int64 and narrows them
+# in the same pass. The vector env keeps float64 rewards (its documented
+# type), widened by the library in its step, which measured cheaper than a
+# float32 buffer widened by numpy (docs/python.md, "Speed").
+PYTHON_FLOAT_REWARDS = {"reward_dtype": "float32"}
 CHANNELS_ORDERS = ("last", "first")
 
 
@@ -42,12 +50,6 @@ def make_config(game: str, *, num_games: int = 1, obs_type: str = "features", pr
         "game": game, "config": game_config, "num_games": int(num_games), "obs_type": obs_type,
         "pixel_size": [int(pixel_size[0]), int(pixel_size[1])], "autoreset": autoreset, "seed": int(seed),
         "frame_stack": _int(frame_stack), "channels_order": channels_order,
-        # The games' own reward type, written in place by the library; the
-        # envs hand rewards out as Python floats or (vectors) float64 arrays,
-        # widened exactly in bulk. Actions stay int64, the type of the action
-        # spaces' samples: the library checks them as int64 and narrows them
-        # in that same pass (a check in numpy before an int32 copy cost more).
-        "reward_dtype": "float32",
     }
     if game == "pong":
         cfg["players"] = int(players)

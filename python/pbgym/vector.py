@@ -16,7 +16,6 @@ from ._lib import NativeEnv, _seed64
 from ._spec import with_spec
 from .env import observation_space
 
-_FLOAT64 = np.dtype(np.float64)
 _MODES = {AutoresetMode.NEXT_STEP: "next-step", AutoresetMode.SAME_STEP: "same-step",
           AutoresetMode.DISABLED: "disabled"}
 
@@ -260,9 +259,7 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
             # The library writes the observations into an array of this
             # step's own (NativeEnv.step_into_new): fresh, without a copy.
             obs = native.step_into_new(actions)[:, 0]
-        # The library writes float32 rewards (make_config); handed out as
-        # float64 (Gymnasium's vector envs), widened exactly in one numpy call.
-        rewards = self._rewards0.astype(_FLOAT64)
+        rewards = self._rewards0.copy()
         terminated = native.terminated.copy()
         truncated = native.truncated.copy()
         if self._has_rules:

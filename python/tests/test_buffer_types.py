@@ -10,7 +10,7 @@ import pytest
 
 import pbgym
 from conftest import compare
-from pbgym import _lib
+from pbgym import _lib, pong_v0
 from pbgym._lib import PBGymError, lib
 
 OWN = {"action_dtype": "int32", "reward_dtype": "float32"}
@@ -113,16 +113,21 @@ def test_buffer_sizes_follow_the_types():
     assert needed.value == 24
 
 
-def test_envs_bind_float32_rewards_and_hand_out_the_documented_types():
-    """pbgym's envs bind float32 rewards (the library writes them in place) and
-    int64 actions; the vector env hands out float64 rewards, the single env floats."""
+def test_envs_bind_the_types_they_hand_out():
+    """Envs handing out Python floats (single games, PettingZoo) bind float32
+    rewards, written in place; the vector env binds float64, its rewards' type."""
     vec = pbgym.PongVectorEnv(num_envs=3)
     single = pbgym.BreakoutEnv()
-    for native in (vec.native, single.native):
+    pz = pong_v0.parallel_env()
+    assert (vec.native.actions.dtype, vec.native.rewards.dtype) == (np.int64, np.float64)
+    for native in (single.native, pz._native):
         assert (native.actions.dtype, native.rewards.dtype) == (np.int64, np.float32)
     vec.reset(seed=1)
     single.reset(seed=1)
+    pz.reset(seed=1)
     assert vec.step(np.zeros(3, dtype=np.int64))[1].dtype == np.float64
     assert type(single.step(0)[1]) is float
+    assert all(type(r) is float for r in pz.step({a: 0 for a in pz.agents})[1].values())
     vec.close()
     single.close()
+    pz.close()
