@@ -114,12 +114,11 @@ def _load() -> ctypes.CDLL:
 
 lib = _load()
 # pbg_step without argtypes: its arguments are passed as prebuilt ctypes
-# objects (the handle, the size) or a byref (the new observation array), so
-# ctypes converts nothing per call.
+# objects (the handle, the size, the new observation array's address, made
+# once per array), so ctypes converts nothing per call.
 _step_fn = lib["pbg_step"]
 _step_fn.restype = ctypes.c_int32
-_byref = ctypes.byref
-_char_at = ctypes.c_char.from_buffer
+_address = ctypes.c_void_p
 _empty = np.empty
 _refcount = sys.getrefcount
 
@@ -270,6 +269,9 @@ class NativeEnv:
         # (no reference, no view) is written again instead of a new one (a
         # new array's pages cost the first write a page fault each).
         self._spares: list[np.ndarray] = []
+        # Their addresses as ctypes arguments, made once (an int, not a
+        # reference: the spares' reference counts stay as `_free_array` reads them).
+        self._spare_addresses: list[ctypes.c_void_p] = []
 
     # -- lifecycle
 
@@ -336,29 +338,31 @@ class NativeEnv:
         self._detach_lent()
         if self._handed_out:
             self._handed_out = False
-            free = self._free_array()
+            free = self._free_array()[0]
             if free is not self.observation:
                 check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, free.ctypes.data,
                                    free.nbytes))
                 self._set_observation(free)
 
-    def _free_array(self) -> np.ndarray:
-        """An observation array the library may write: one handed out earlier
-        that nobody else holds any more (no reference to it or to a view of
-        it), else a new one (kept for reuse while there are fewer than
-        ``_SPARES``). A reused array costs no page faults and is likely in
-        cache."""
+    def _free_array(self) -> tuple[np.ndarray, ctypes.c_void_p]:
+        """An observation array the library may write, and its address: one
+        handed out earlier that nobody else holds any more (no reference to
+        it or to a view of it), else a new one (kept for reuse while there
+        are fewer than ``_SPARES``). A reused array costs no page faults and
+        is likely in cache."""
         spares = self._spares
         for k, count in enumerate(_refcounts(spares)):
             # Free: held by the list alone, or by the list and this object
             # as the bound array (the one the library wrote last).
             if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
                                          (self.pixels if self._pixels_out else self.obs)):
-                return spares[k]
+                return spares[k], self._spare_addresses[k]
         out = _empty(self._out_shape, self._out_dtype)
+        address = _address(out.ctypes.data)
         if len(spares) < _SPARES:
             spares.append(out)
-        return out
+            self._spare_addresses.append(address)
+        return out, address
 
     def _detach_lent(self) -> None:
         ref, self._lent = self._lent, None
@@ -436,8 +440,8 @@ class NativeEnv:
             self._detach_lent()
         if actions is not None:
             self._put_actions(actions)
-        out = self._free_array()
-        status = _step_fn(self._h, _byref(_char_at(out)), self._out_bytes)
+        out, address = self._free_array()
+        status = _step_fn(self._h, address, self._out_bytes)
         if status:
             check(status)
         # Bound by the library now (a failed call binds nothing).
