@@ -24,7 +24,8 @@
 #
 # Two tables. Like for like first: their Pong step includes their
 # scripted opponent, so ours is bench's "tracker seated" line (seat 1 our
-# default tracker, batched; seat 0 random, as theirs); Breakout has no
+# default tracker, seated as the C ABI and so Python seat it: in lanes,
+# reading the batch's state; seat 0 random, as theirs); Breakout has no
 # opponent on either side (bench's bare line). Then the bare engines: our
 # Pong with both seats random against the same figures of theirs.
 #

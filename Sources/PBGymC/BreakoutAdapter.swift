@@ -87,11 +87,8 @@ final class BreakoutAdapter: GameAdapter {
         }
     }
 
-    /// Read without settling a lane game's core (``BreakoutBatch/scoreAndLives(_:)``).
-    func scores(_ i: Int) -> (Int32, Int32) {
-        let s = batch.scoreAndLives(i)
-        return (s.score, s.lives)
-    }
+    /// Read without settling a lane game's core (``BreakoutBatch/writeScoreAndLives(into:)``).
+    func writeScores(into out: UnsafeMutablePointer<Int32>) { batch.writeScoreAndLives(into: out) }
 
     func statusLine(_ i: Int) -> String {
         let c = batch.core(i)

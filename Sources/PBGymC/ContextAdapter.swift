@@ -99,7 +99,7 @@ final class ContextAdapter<C: VariantConfig>: GameAdapter {
         }
     }
 
-    func scores(_ i: Int) -> (Int32, Int32) { inner.scores(i) }
+    func writeScores(into out: UnsafeMutablePointer<Int32>) { inner.writeScores(into: out) }
     func statusLine(_ i: Int) -> String { inner.statusLine(i) }
     func payload(_ i: Int) throws(ABIError) -> GamePayload { try inner.payload(i) }
 

@@ -7,7 +7,8 @@ import Gym
 ///      "autoreset": "next-step", "seed": 0, "players": 1,
 ///      "opponent": "tracker", "agent_side": "bottom", "opponent_history": true,
 ///      "frame_stack": 4, "channels_order": "last",
-///      "variants": "train", "variants_visible": true, "variants_text": "{...}"}
+///      "variants": "train", "variants_visible": true, "variants_text": "{...}",
+///      "action_dtype": "int32", "reward_dtype": "float32"}
 ///
 /// Only `game` is required. Unknown keys, wrong types and out-of-range
 /// values are refused with a message naming the key, the value and what
@@ -15,6 +16,16 @@ import Gym
 struct EnvConfig {
     enum Game: String { case pong, breakout }
     enum ObsType: String { case features, pixels }
+    /// The element type of the bound action buffer: `int64` (the default)
+    /// is checked as Int64 (no value wraps into range) and narrowed into
+    /// the session's scratch each step; `int32`, the game's own type, is
+    /// checked and read in place (``Session/step(observations:bytes:)``).
+    enum ActionDType: String { case int64, int32 }
+    /// The element type of the bound reward buffer: `float64` (the default)
+    /// is the game's Float widened each step; `float32`, the game's own
+    /// type, is written by the step in place. Widening is exact, so both
+    /// hold the same values.
+    enum RewardDType: String { case float64, float32 }
 
     var game: Game
     /// The game config document (`preset` plus overrides), decoded by the game.
@@ -44,12 +55,14 @@ struct EnvConfig {
     var variantsVisible = false
     /// A variant file's text (nil: the game's shipped file).
     var variantsText: String?
+    var actionDType = ActionDType.int64
+    var rewardDType = RewardDType.float64
 
     static let maxGames = 1 << 20
     static let maxFrameStack = 16
     static let keys = ["game", "config", "num_games", "obs_type", "pixel_size", "autoreset", "seed",
                        "players", "opponent", "agent_side", "opponent_history", "frame_stack", "channels_order",
-                       "variants", "variants_visible", "variants_text"]
+                       "variants", "variants_visible", "variants_text", "action_dtype", "reward_dtype"]
 
     static func parse(_ text: String) throws(ABIError) -> EnvConfig {
         let doc: JSONValue
@@ -133,6 +146,18 @@ struct EnvConfig {
             guard case let .string(s) = v else { throw bad("variants_text", v, "a variant file's JSON text") }
             guard c.variants != nil else { throw ABIError(.badConfig, "config: variants_text needs variants (a variant set's name)") }
             c.variantsText = s
+        }
+        if let v = doc["action_dtype"] {
+            guard case let .string(s) = v, let t = ActionDType(rawValue: s) else {
+                throw bad("action_dtype", v, "\"int64\" (the default) or \"int32\"")
+            }
+            c.actionDType = t
+        }
+        if let v = doc["reward_dtype"] {
+            guard case let .string(s) = v, let t = RewardDType(rawValue: s) else {
+                throw bad("reward_dtype", v, "\"float64\" (the default) or \"float32\"")
+            }
+            c.rewardDType = t
         }
         return c
     }

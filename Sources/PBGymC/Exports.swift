@@ -112,10 +112,14 @@ public func pbg_bounds(_ h: UInt64, _ lower: UnsafeMutablePointer<Float>?, _ upp
 }
 
 /// Binds (or, with a null address, unbinds) the caller's buffer for `slot`
-/// (0 actions i64, 1 observations f32, 2 pixels u8, 3 rewards f64,
-/// 4 terminated u8 and 5 truncated u8 (0 or 1: a C or numpy bool), 6 ends u8,
-/// 7 events i32, 8 scores i32, 9 final observations f32, 10 final pixels u8);
-/// `bytes` is its size (at least the slot's, `pbg_slot_bytes`).
+/// (0 actions i64, or i32 when created with `"action_dtype": "int32"`,
+/// 1 observations f32, 2 pixels u8, 3 rewards f64, or f32 with
+/// `"reward_dtype": "float32"`, 4 terminated u8 and 5 truncated u8 (0 or 1:
+/// a C or numpy bool), 6 ends u8, 7 events i32, 8 scores i32, 9 final
+/// observations f32, 10 final pixels u8), aligned to its element's size;
+/// `bytes` is its size (at least the slot's, `pbg_slot_bytes`). An int32
+/// action or float32 reward buffer is the game's own type, read or written
+/// in place by each step; an int64 or float64 one is converted each step.
 @_cdecl("pbg_bind")
 public func pbg_bind(_ h: UInt64, _ slot: Int32, _ address: UnsafeMutableRawPointer?, _ bytes: Int64) -> Int32 {
     abiCall { () throws(ABIError) in
@@ -169,6 +173,8 @@ public func pbg_step(_ h: UInt64, _ observations: UnsafeMutableRawPointer?, _ by
 /// N × S` Int64, drawn by the caller) into the bound action buffer, then
 /// stepping exactly as `pbg_step` does (same buffers, same work), so a
 /// caller timing this call measures the library alone in its own config.
+/// Into an int32 action buffer the sets are narrowed as they are copied,
+/// after every value of every set has passed the step's check (as Int64).
 @_cdecl("pbg_bench")
 public func pbg_bench(_ h: UInt64, _ steps: Int64, _ actions: UnsafePointer<Int64>?, _ sets: Int64) -> Int32 {
     abiCall { () throws(ABIError) in
@@ -177,11 +183,25 @@ public func pbg_bench(_ h: UInt64, _ steps: Int64, _ actions: UnsafePointer<Int6
             guard let actions, sets >= 1 else {
                 throw ABIError(.invalidArgument, "bench: needs at least one action set (actions non-null, sets >= 1; got \(sets))")
             }
-            let target = try s.required(.actions, Int64.self)
             let per = s.count * s.seats
-            for k in 0 ..< steps {
-                target.update(from: actions + Int(k % sets) * per, count: per)
-                try s.step()
+            switch s.config.actionDType {
+            case .int64:
+                let target = try s.required(.actions, Int64.self)
+                for k in 0 ..< steps {
+                    target.update(from: actions + Int(k % sets) * per, count: per)
+                    try s.step()
+                }
+            case .int32:
+                let target = try s.required(.actions, Int32.self)
+                guard sets <= Int64(Int.max / max(1, per)) else {
+                    throw ABIError(.invalidArgument, "bench: \(sets) action sets of \(per) actions are too many")
+                }
+                try s.check(actions, count: Int(sets) * per, what: "bench")
+                for k in 0 ..< steps {
+                    let set = actions + Int(k % sets) * per
+                    for j in 0 ..< per { target[j] = Int32(truncatingIfNeeded: set[j]) }
+                    try s.step()
+                }
             }
         }
     }

@@ -67,8 +67,9 @@ protocol GameAdapter: AnyObject {
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
               events: UnsafeMutablePointer<Int32>?) throws(ABIError)
-    /// Game `i`'s two score columns.
-    func scores(_ i: Int) -> (Int32, Int32)
+    /// Every game's two score columns (``scoreNames``) into `out`
+    /// (`N × 2`), in one call: read after every step.
+    func writeScores(into out: UnsafeMutablePointer<Int32>)
     /// One line above the text rendering (scores, step).
     func statusLine(_ i: Int) -> String
     func payload(_ i: Int) throws(ABIError) -> GamePayload

@@ -34,6 +34,10 @@ final class PongAdapter: GameAdapter {
     /// Single-agent play with the agent on top: the rows a step writes
     /// (``VectorStepOutput/observedRows``: seat 0's none, seat 1's all).
     var agentRows: [UInt8] = []
+    /// Next-step mode: per game, 1 when its episode had ended by the last
+    /// step or restore, so the batch restarts it in the next step
+    /// (``startRestartedOpponents(terminated:truncated:)``).
+    let restartDue: UnsafeMutablePointer<UInt8>
 
     init(config: PongConfig, count: Int, twoPlayer: Bool, agentSide: PongSide,
          opponentSpec: String, keepHistory: Bool, autoresetMode: AutoresetMode,
@@ -54,6 +58,8 @@ final class PongAdapter: GameAdapter {
         opponentSeeds = Array(repeating: 0, count: count)
         opponentObs = Array(repeating: 0, count: twoPlayer ? 0 : count * PongBatch.observationCount)
         events = Array(repeating: PongEvents(), count: count)
+        restartDue = .allocate(capacity: count)
+        restartDue.initialize(repeating: 0, count: count)
         opponentReadsState = !self.keepHistory && !(opponents?.readsObservations ?? true)
         if opponentReadsState { agentRows = (0 ..< 2 * count).map { $0 < count ? 0 : 1 } }
         if !twoPlayer {
@@ -62,6 +68,8 @@ final class PongAdapter: GameAdapter {
             seatRewards = Array(repeating: 0, count: 2 * count)
         }
     }
+
+    deinit { restartDue.deallocate() }
 
     var seats: Int { twoPlayer ? 2 : 1 }
     var actionCount: Int { batch.actionCount }
@@ -171,11 +179,7 @@ final class PongAdapter: GameAdapter {
                                 let out = VectorStepOutput(observations: so, rewards: sr, terminated: terminated,
                                                            truncated: truncated, ends: ends, events: evp)
                                 batch.step(actions: sa, into: out)
-                                if batch.autoresetMode == .nextStep {
-                                    for i in 0 ..< count where batch.episodesStarted(i) != started[i] {
-                                        try startOpponent(i)
-                                    }
-                                }
+                                try startRestartedOpponents(terminated: terminated, truncated: truncated)
                                 for i in 0 ..< count {
                                     rewards[i] = sr[2 * i + agent]
                                     if let o = observations { (o + i * n).update(from: so + (2 * i + agent) * n, count: n) }
@@ -212,9 +216,12 @@ final class PongAdapter: GameAdapter {
                     try agentRows.withUnsafeBufferPointer { (rows) throws(ABIError) in
                         guard let sa = sa.baseAddress, let so = so.baseAddress, let sr = sr.baseAddress else { return }
                         try opponents.actAll(observations: so, stride: n)
-                        for i in 0 ..< count {
-                            sa[2 * i + agent] = actions[i]
-                            sa[2 * i + opponent] = opponents.actions[i]
+                        opponents.actions.withUnsafeBufferPointer { oa in
+                            guard let oa = oa.baseAddress else { return }
+                            for i in 0 ..< count {
+                                sa[2 * i + agent] = actions[i]
+                                sa[2 * i + opponent] = oa[i]
+                            }
                         }
                         let out = agent == 0
                             ? VectorStepOutput(observations: observations, rewards: sr, terminated: terminated,
@@ -223,9 +230,7 @@ final class PongAdapter: GameAdapter {
                                                terminated: terminated, truncated: truncated, ends: ends, events: events,
                                                observedRows: rows.baseAddress)
                         batch.step(actions: sa, into: out)
-                        if batch.autoresetMode == .nextStep {
-                            for i in 0 ..< count where batch.episodesStarted(i) != started[i] { try startOpponent(i) }
-                        }
+                        try startRestartedOpponents(terminated: terminated, truncated: truncated)
                         for i in 0 ..< count { rewards[i] = sr[2 * i + agent] }
                         if agent == 1, let o = observations {
                             for i in 0 ..< count { (o + i * n).update(from: so + (2 * i + 1) * n, count: n) }
@@ -236,11 +241,20 @@ final class PongAdapter: GameAdapter {
         }
     }
 
-    /// Read from the batch's score columns, not its whole state.
-    func scores(_ i: Int) -> (Int32, Int32) {
-        let s = batch.scores(i)
-        return agentSide == .bottom ? (s.bottom, s.top) : (s.top, s.bottom)
+    /// Next-step mode: the opponents of the games that restarted in this
+    /// step start their new episodes. Only games that had ended before it
+    /// restart (``restartDue``: those that ended in the step before, or were
+    /// restored ended), so only theirs are asked; this step's ended games
+    /// are due next.
+    func startRestartedOpponents(terminated: UnsafePointer<UInt8>, truncated: UnsafePointer<UInt8>) throws(ABIError) {
+        guard batch.autoresetMode == .nextStep else { return }
+        let due = restartDue
+        for i in 0 ..< count where due[i] != 0 && batch.episodesStarted(i) != started[i] { try startOpponent(i) }
+        for i in 0 ..< count { due[i] = terminated[i] | truncated[i] }
     }
+
+    /// Read from the batch's score columns, not its whole state; the agent's side first.
+    func writeScores(into out: UnsafeMutablePointer<Int32>) { batch.writeScores(into: out, topFirst: agentSide == .top) }
 
     func statusLine(_ i: Int) -> String {
         let s = batch.state(i)
@@ -292,6 +306,7 @@ final class PongAdapter: GameAdapter {
         }
         if keepHistory { history[i] = p.history }
         started[i] = batch.episodesStarted(i)
+        restartDue[i] = ended(i) ? 1 : 0
         refreshOpponentObservation(i)
     }
 }

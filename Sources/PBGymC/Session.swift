@@ -34,9 +34,11 @@ final class Session: @unchecked Sendable {
     /// The caller's buffers, indexed by ``Slot/rawValue`` (nil: not bound).
     var bound: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: Slot.allCases.count)
     var ends: [UInt8]
-    /// Scratch: the step's actions narrowed to the game's Int32 (after the
-    /// check of the caller's Int64 values) and its Float rewards before
-    /// they are widened into the caller's Float64 buffer (`count × seats` each).
+    /// Scratch (`count × seats` each) for the buffers bound in a type other
+    /// than the game's (``EnvConfig/ActionDType``, ``EnvConfig/RewardDType``):
+    /// int64 actions narrowed to the game's Int32 after their check, Float
+    /// rewards before they are widened into a float64 buffer. Buffers bound
+    /// in the game's own types (int32, float32) are read and written in place.
     let stepActions: UnsafeMutablePointer<Int32>
     let stepRewards: UnsafeMutablePointer<Float>
     /// Scratch: the games a reset or a same-step restart concerns.
@@ -113,20 +115,21 @@ final class Session: @unchecked Sendable {
     /// Bytes slot `slot` needs.
     func bytes(_ slot: Slot) -> Int {
         switch slot {
-        case .actions: count * seats * 8
+        case .actions, .rewards: count * seats * alignment(slot)
         case .observations, .finalObservations: count * seats * obsCount * 4
         case .pixels, .finalPixels: count * seats * pixelBytes
-        case .rewards: count * seats * 8
         case .terminated, .truncated, .ends: count
         case .events: count * games.eventCount * 4
         case .scores: count * 2 * 4
         }
     }
 
-    static func alignment(_ slot: Slot) -> Int {
+    /// The alignment of slot `slot`'s buffer: its element's size.
+    func alignment(_ slot: Slot) -> Int {
         switch slot {
         case .pixels, .finalPixels, .terminated, .truncated, .ends: 1
-        case .actions, .rewards: 8
+        case .actions: config.actionDType == .int64 ? 8 : 4
+        case .rewards: config.rewardDType == .float64 ? 8 : 4
         default: 4
         }
     }
@@ -143,8 +146,8 @@ final class Session: @unchecked Sendable {
         guard given >= Int64(need) else {
             throw ABIError(.bufferTooSmall, "bind: buffer \(slot) holds \(given) bytes, needs \(need)")
         }
-        guard address % UInt(Self.alignment(slot)) == 0 else {
-            throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(Self.alignment(slot)) bytes")
+        guard address % UInt(alignment(slot)) == 0 else {
+            throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(alignment(slot)) bytes")
         }
         if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
         bound[Int(slot.rawValue)] = p
@@ -155,8 +158,12 @@ final class Session: @unchecked Sendable {
     }
 
     func required<T>(_ slot: Slot, _: T.Type) throws(ABIError) -> UnsafeMutablePointer<T> {
+        try required(slot).assumingMemoryBound(to: T.self)
+    }
+
+    func required(_ slot: Slot) throws(ABIError) -> UnsafeMutableRawPointer {
         guard let p = bound[Int(slot.rawValue)] else { throw ABIError(.notReady, "step: no \(slot) buffer is bound") }
-        return p.assumingMemoryBound(to: T.self)
+        return p
     }
 
     // MARK: - Observations
@@ -167,9 +174,7 @@ final class Session: @unchecked Sendable {
         if let px = buffer(.pixels, UInt8.self) {
             for i in 0 ..< count { renderSeats(i, into: px) }
         }
-        if let sc = buffer(.scores, Int32.self) {
-            for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
-        }
+        if let sc = buffer(.scores, Int32.self) { games.writeScores(into: sc) }
     }
 
     /// Game `i`'s pixel observation of every seat into its row of `px`
@@ -211,23 +216,38 @@ final class Session: @unchecked Sendable {
     /// their check (as ``bind(_:address:bytes:)`` checks it), so the step
     /// writes its observations there; a failure binds and steps nothing.
     func step(observations: UnsafeMutableRawPointer? = nil, bytes: Int64 = 0) throws(ABIError) {
-        let actions = try required(.actions, Int64.self)
-        let rewards = try required(.rewards, Double.self)
+        let boundActions = try required(.actions), boundRewards = try required(.rewards)
         let terminated = try required(.terminated, UInt8.self)
         let truncated = try required(.truncated, UInt8.self)
-        let a = Int64(games.actionCount)
         let per = count * seats
-        // One pass checks every action (as Int64, so no value wraps into
-        // range) and narrows it for the game; nothing is stepped before all pass.
-        var outside = false
-        for k in 0 ..< per {
-            let v = actions[k]
-            outside = outside || v < 0 || v >= a
-            stepActions[k] = Int32(truncatingIfNeeded: v)
+        // Nothing is stepped before every action has passed its check.
+        let actions: UnsafePointer<Int32>
+        switch config.actionDType {
+        case .int32:
+            let given = boundActions.assumingMemoryBound(to: Int32.self)
+            // One pass: the OR of every value (negative when one is) and the largest.
+            var bits: Int32 = 0, highest: Int32 = 0
+            for k in 0 ..< per { bits |= given[k]; highest = max(highest, given[k]) }
+            if bits < 0 || highest >= Int32(games.actionCount) { try check(given, count: per, what: "step") }
+            actions = UnsafePointer(given)
+        case .int64:
+            // One pass narrows, ORs every Int64 value and keeps the largest
+            // narrowed one: with no bit set from bit 31 up (no value negative
+            // or past Int32), no value wrapped, so the largest is exact.
+            let given = boundActions.assumingMemoryBound(to: Int64.self)
+            var bits: Int64 = 0, highest: Int32 = 0
+            for k in 0 ..< per {
+                let v = given[k]
+                bits |= v
+                stepActions[k] = Int32(truncatingIfNeeded: v)
+                highest = max(highest, stepActions[k])
+            }
+            if bits >> 31 != 0 || highest >= Int32(games.actionCount) { try check(given, count: per, what: "step") }
+            actions = UnsafePointer(stepActions)
         }
-        if outside, let k = (0 ..< per).first(where: { actions[$0] < 0 || actions[$0] >= a }) {
-            throw ABIError(.badAction, "step: action \(actions[k]) of game \(k / seats)\(seats > 1 ? " seat \(k % seats)" : "") is outside 0 ..< \(a)")
-        }
+        let wide: UnsafeMutablePointer<Double>? = config.rewardDType == .float64
+            ? boundRewards.assumingMemoryBound(to: Double.self) : nil
+        let rewards = wide == nil ? boundRewards.assumingMemoryBound(to: Float.self) : stepRewards
         if let observations {
             try bind(observationSlot.rawValue, address: UInt(bitPattern: observations), bytes: bytes)
         }
@@ -239,13 +259,11 @@ final class Session: @unchecked Sendable {
         }
         try ends.withUnsafeMutableBufferPointer { (endBuf) throws(ABIError) in
             guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
-            try games.step(actions: stepActions, observations: obs, rewards: stepRewards, terminated: terminated,
-                       truncated: truncated, ends: endp, events: events)
-            for k in 0 ..< per { rewards[k] = Double(stepRewards[k]) }
+            try games.step(actions: actions, observations: obs, rewards: rewards, terminated: terminated,
+                           truncated: truncated, ends: endp, events: events)
+            if let wide { for k in 0 ..< per { wide[k] = Double(rewards[k]) } }
             // Scores before a same-step restart: the ended episode's.
-            if let sc = buffer(.scores, Int32.self) {
-                for i in 0 ..< count { let s = games.scores(i); sc[2 * i] = s.0; sc[2 * i + 1] = s.1 }
-            }
+            if let sc = buffer(.scores, Int32.self) { games.writeScores(into: sc) }
             if let stack {
                 let restarting = config.autoreset == .nextStep
                 for i in 0 ..< count { advanceStack(stack, game: i, starting: restarting && mask[i] != 0) }
@@ -281,6 +299,18 @@ final class Session: @unchecked Sendable {
             if let obs { for i in 0 ..< count where m[i] != 0 { games.observe(i, into: obs + i * rows) } }
             if let stack { for i in 0 ..< count where m[i] != 0 { advanceStack(stack, game: i, starting: true) } }
         }
+    }
+
+    /// Checks `n` actions (one or more sets of `count × seats`: game `g`,
+    /// seat `s` of set `j` at `(j × count + g) × seats + s`) against the
+    /// game's action range; the first one outside is the error, naming
+    /// `what` (the call).
+    func check<A: FixedWidthInteger & SignedInteger>(_ actions: UnsafePointer<A>, count n: Int,
+                                                       what: String) throws(ABIError) {
+        let a = games.actionCount
+        guard let k = (0 ..< n).first(where: { actions[$0] < 0 || actions[$0] >= a }) else { return }
+        let set = k / (count * seats), g = k % (count * seats) / seats
+        throw ABIError(.badAction, "\(what): action \(actions[k]) of game \(g)\(seats > 1 ? " seat \(k % seats)" : "")\(set > 0 ? " (action set \(set))" : "") is outside 0 ..< \(a)")
     }
 
     func checkGame(_ i: Int64, _ what: String) throws(ABIError) -> Int {

@@ -33,6 +33,8 @@ extension Session {
             ("action_names", .array(actionNames.map { .string($0) })),
             ("render_shape", .array([.number(games.renderSize.height), .number(games.renderSize.width)])),
             ("autoreset", .string(config.autoreset.description)),
+            ("action_dtype", .string(config.actionDType.rawValue)),
+            ("reward_dtype", .string(config.rewardDType.rawValue)),
             ("seed", .number(config.seed)),
             ("opponent", kind == 1 ? .string(config.opponent) : .null),
             ("agent_side", kind == 1 ? .string(config.agentSideTop ? "top" : "bottom") : .null),

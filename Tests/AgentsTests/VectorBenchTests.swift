@@ -124,6 +124,37 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
         for g in 0 ..< 10 { #expect(bench.withGame(g) { $0.state($1) } == batch.state(g), "game \(g)") }
     }
 
+    /// The bench's "as users run it" control seats Pong's tracker as the C
+    /// ABI seats its opponent (seat 1 of each of the chunk's games, with the
+    /// chunk's batch), so it takes the lane form; and it plays the very games
+    /// the row form plays (seat 1's rows written for it), chunks with games
+    /// past the last eight included.
+    @Test func seatedTrackerTakesTheCABIFormAndPlaysAsTheRowForm() throws {
+        var shortGames = try PongConfig.preset("classic")
+        shortGames.maxScore = 1
+        let config = shortGames, spec = try AgentSpec.parse("tracker")
+        guard case let .tracker(skill) = spec.kind,
+              let seated = BatchControl.seated(Pong.self, spec: spec, config: config),
+              case let .seated(_, make) = seated else {
+            Issue.record("Pong has a seated control for the tracker")
+            return
+        }
+        #expect(make(16, PongBatch(config: config, count: 16, seed: 0)) is PongLaneTracker)
+        #expect(BatchControl.seated(Breakout.self, spec: spec, config: try BreakoutConfig.preset("classic")) == nil)
+        let rows = BatchControl.seated(name: "tracker rows") { games, _ in
+            TrackerBatch(Pong.makeTracker(config: config, skill: skill), games: games,
+                         observationCount: PongBatch.observationCount)
+        }
+        for chunk in [61, 16] {
+            let lanes = pongBench(config, games: 61, seed: 9, workers: 1, control: seated, chunk: chunk)
+            let reference = pongBench(config, games: 61, seed: 9, workers: 1, control: rows, chunk: chunk)
+            lanes.run(ticks: 700)
+            reference.run(ticks: 700)
+            #expect(outcome(lanes, games: 61) == outcome(reference, games: 61), "chunks of \(chunk)")
+            #expect((0 ..< 61).contains { lanes.totals($0).episodes > 0 }, "no episode finished")
+        }
+    }
+
     /// Stepping allocates nothing: malloc calls counted over 200 ticks, with
     /// and without the policy, both games (one worker: no Dispatch).
     @Test func steppingAllocatesNothing() throws {
@@ -163,7 +194,7 @@ private func breakoutBench(_ config: BreakoutConfig, games: Int, seed: UInt64, w
                 let seated = BatchControl.seated(name: text) { games, vector in
                     guard let batch = vector as? PongBatch else { preconditionFailure("not a Pong batch") }
                     return PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: batch,
-                                           seating: .everySeat(slots: games, seats: 2),
+                                           seating: .oneSeat(1, slots: games, seats: 2),
                                            observationCount: PongBatch.observationCount)
                 }
                 expectNoAllocations(pongBench(config, games: 61, seed: 2, workers: 1, control: seated, chunk: 61),

@@ -6,6 +6,14 @@ import operator
 from typing import Any
 
 OBS_TYPES = ("features", "pixels")
+# The create config's buffer types for envs that hand each reward out as a
+# Python float (single games, PettingZoo): the games' own float32, which the
+# library writes in place (`float()` widens it exactly). Actions stay int64,
+# the action spaces' type: the library checks them as int64 and narrows them
+# in the same pass. The vector env keeps float64 rewards (its documented
+# type), widened by the library in its step, which measured cheaper than a
+# float32 buffer widened by numpy (docs/python.md, "Speed").
+PYTHON_FLOAT_REWARDS = {"reward_dtype": "float32"}
 CHANNELS_ORDERS = ("last", "first")
 
 

@@ -114,13 +114,11 @@ def _load() -> ctypes.CDLL:
 
 lib = _load()
 # pbg_step without argtypes: its arguments are passed as prebuilt ctypes
-# objects (the handle, the size) or a byref (the new observation array), so
-# ctypes converts nothing per call.
+# objects (the handle, the size, the new observation array's address, made
+# once per array), so ctypes converts nothing per call.
 _step_fn = lib["pbg_step"]
 _step_fn.restype = ctypes.c_int32
-_INT64 = np.dtype(np.int64)
-_byref = ctypes.byref
-_char_at = ctypes.c_char.from_buffer
+_address = ctypes.c_void_p
 _empty = np.empty
 _refcount = sys.getrefcount
 
@@ -221,8 +219,12 @@ class NativeEnv:
         self.lower, self.upper = lower, upper
         pixels = info["obs_type"] == "pixels"
         same_step = info["autoreset"] == "same-step"
-        self.actions = np.zeros((n, s), dtype=np.int64)
-        self.rewards = np.zeros((n, s), dtype=np.float64)
+        # The action and reward buffers in the types the config chose
+        # ("action_dtype", "reward_dtype"; the library's defaults int64 and
+        # float64): int32 and float32 are the games' own, which the library
+        # reads and writes in place; the others it converts each step.
+        self.actions = np.zeros((n, s), dtype=np.dtype(info["action_dtype"]))
+        self.rewards = np.zeros((n, s), dtype=np.dtype(info["reward_dtype"]))
         self.terminated = np.zeros(n, dtype=bool)
         self.truncated = np.zeros(n, dtype=bool)
         # The step's end reasons, score columns and event counters: one
@@ -250,6 +252,7 @@ class NativeEnv:
         self._action_size = self.actions.size
         self._actions_flat = self.actions.reshape(-1)
         self._flat_shape = self._actions_flat.shape
+        self._action_dtype = self.actions.dtype
         # The one call per step, its handle and sizes converted once.
         self._h = ctypes.c_uint64(self.handle)
         self._no_bytes = ctypes.c_int64(0)
@@ -266,6 +269,9 @@ class NativeEnv:
         # (no reference, no view) is written again instead of a new one (a
         # new array's pages cost the first write a page fault each).
         self._spares: list[np.ndarray] = []
+        # Their addresses as ctypes arguments, made once (an int, not a
+        # reference: the spares' reference counts stay as `_free_array` reads them).
+        self._spare_addresses: list[ctypes.c_void_p] = []
 
     # -- lifecycle
 
@@ -332,29 +338,31 @@ class NativeEnv:
         self._detach_lent()
         if self._handed_out:
             self._handed_out = False
-            free = self._free_array()
+            free = self._free_array()[0]
             if free is not self.observation:
                 check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, free.ctypes.data,
                                    free.nbytes))
                 self._set_observation(free)
 
-    def _free_array(self) -> np.ndarray:
-        """An observation array the library may write: one handed out earlier
-        that nobody else holds any more (no reference to it or to a view of
-        it), else a new one (kept for reuse while there are fewer than
-        ``_SPARES``). A reused array costs no page faults and is likely in
-        cache."""
+    def _free_array(self) -> tuple[np.ndarray, ctypes.c_void_p]:
+        """An observation array the library may write, and its address: one
+        handed out earlier that nobody else holds any more (no reference to
+        it or to a view of it), else a new one (kept for reuse while there
+        are fewer than ``_SPARES``). A reused array costs no page faults and
+        is likely in cache."""
         spares = self._spares
         for k, count in enumerate(_refcounts(spares)):
             # Free: held by the list alone, or by the list and this object
             # as the bound array (the one the library wrote last).
             if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
                                          (self.pixels if self._pixels_out else self.obs)):
-                return spares[k]
+                return spares[k], self._spare_addresses[k]
         out = _empty(self._out_shape, self._out_dtype)
+        address = _address(out.ctypes.data)
         if len(spares) < _SPARES:
             spares.append(out)
-        return out
+            self._spare_addresses.append(address)
+        return out, address
 
     def _detach_lent(self) -> None:
         ref, self._lent = self._lent, None
@@ -370,18 +378,20 @@ class NativeEnv:
 
     def set_actions(self, actions) -> None:
         """Copies ``actions`` (ints, ``num_games × seats``) into the bound
-        action buffer. An int64 array is copied as it is: the library checks
-        every value (as int64, so none wraps into range) before it steps.
-        Other types are checked here, where a conversion could wrap."""
+        action buffer. An integer array whose every value the buffer's type
+        holds (int64, or int32 into an int32 buffer) is copied as it is: the
+        library checks every value before it steps. Other types are checked
+        here, where a conversion could wrap."""
         a = actions if type(actions) is np.ndarray else np.asarray(actions)
         if a.size != self._action_size:
             raise ValueError(f"pbgym: {a.size} actions given, the environment takes {self._action_size} "
                              f"({self.num_games} games x {self.seats} seats)")
         kind = a.dtype.kind
-        if kind == "u" and a.dtype.itemsize == 8:
-            # Values from 2**63 would wrap to negative int64 values.
-            if a.size and a.max() >= self.action_count:
-                raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: {a.max()}")
+        if kind in "iu" and not np.can_cast(a.dtype, self._action_dtype):
+            # A wider type than the buffer's (uint64 into int64, int64 into int32): values would wrap.
+            if a.size and (a.min() < 0 or a.max() >= self.action_count):
+                raise ValueError(f"pbgym: an action is outside 0 ..< {self.action_count}: "
+                                 f"{a.min() if a.min() < 0 else a.max()}")
         elif kind == "O":
             try:
                 values = [operator.index(v) for v in a.reshape(-1)]
@@ -400,10 +410,10 @@ class NativeEnv:
         np.copyto(self._actions_flat, a.reshape(-1), casting="unsafe")
 
     def _put_actions(self, actions) -> None:
-        """Copies a step's actions into the bound buffer: a flat int64 array
-        of the right length as it is (the library checks its values), any
-        other input through :meth:`set_actions`."""
-        if type(actions) is np.ndarray and actions.dtype is _INT64 and actions.shape == self._flat_shape:
+        """Copies a step's actions into the bound buffer: a flat array of its
+        type and length as it is (the library checks its values), any other
+        input through :meth:`set_actions`."""
+        if type(actions) is np.ndarray and actions.dtype is self._action_dtype and actions.shape == self._flat_shape:
             np.copyto(self._actions_flat, actions)
         else:
             self.set_actions(actions)
@@ -430,8 +440,8 @@ class NativeEnv:
             self._detach_lent()
         if actions is not None:
             self._put_actions(actions)
-        out = self._free_array()
-        status = _step_fn(self._h, _byref(_char_at(out)), self._out_bytes)
+        out, address = self._free_array()
+        status = _step_fn(self._h, address, self._out_bytes)
         if status:
             check(status)
         # Bound by the library now (a failed call binds nothing).

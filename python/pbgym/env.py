@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._config import make_config
+from ._config import PYTHON_FLOAT_REWARDS, make_config
 from ._conventions import FRAMES_PER_SECOND, AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
 from ._spec import with_spec
@@ -61,8 +61,8 @@ class PBGymEnv(AtariConventions, gym.Env):
         self._kwargs = dict(kwargs, obs_type=obs_type)
         kwargs.pop("autoreset", None)
         kwargs.pop("num_games", None)
-        self._native = NativeEnv(make_config(self.game, obs_type=obs_type, num_games=1, autoreset="disabled",
-                                             **kwargs))
+        self._native = NativeEnv(dict(make_config(self.game, obs_type=obs_type, num_games=1, autoreset="disabled",
+                                                  **kwargs), **PYTHON_FLOAT_REWARDS))
         self.metadata = dict(self.metadata, render_fps=render_fps(self._native.info["config"]))
         self.observation_space = observation_space(self._native)
         self.action_space = spaces.Discrete(self._native.action_count)

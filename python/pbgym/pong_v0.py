@@ -26,7 +26,7 @@ try:
 except ImportError as e:  # pragma: no cover - the extra is missing
     raise ImportError("pbgym.pong_v0 needs PettingZoo: pip install 'pbgym[pettingzoo]'") from e
 
-from ._config import make_config
+from ._config import PYTHON_FLOAT_REWARDS, make_config
 from ._conventions import AtariConventions, render_fps
 from ._lib import NativeEnv, _seed64
 from ._spec import with_spec
@@ -48,7 +48,8 @@ class raw_parallel_env(AtariConventions, ParallelEnv):
             raise ValueError(f"pbgym: render_mode={render_mode!r} is invalid; allowed: human, rgb_array, ansi or None")
         self.render_mode = render_mode
         self._config = dict(config, obs_type=obs_type)
-        self._native = NativeEnv(make_config("pong", players=2, obs_type=obs_type, autoreset="disabled", **config))
+        self._native = NativeEnv(dict(make_config("pong", players=2, obs_type=obs_type, autoreset="disabled", **config),
+                                      **PYTHON_FLOAT_REWARDS))
         self.metadata = dict(self.metadata, render_fps=render_fps(self._native.info["config"]))
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []

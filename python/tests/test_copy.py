@@ -66,6 +66,24 @@ def test_vector_copy_is_independent_and_equal(case, how):
     env.close()
 
 
+def test_vector_copy_taken_as_games_end():
+    """A copy made right after games ended (next-step mode: they restart at
+    the next step) starts their opponents' new episodes there too."""
+    env = pbgym.PongVectorEnv(num_envs=4, maxScore=1, opponent="tracker:noise=1,reaction=2", opponent_history=True)
+    env.reset(seed=6)
+    rng = np.random.default_rng(2)
+    for _ in range(3000):
+        if env.step(rng.integers(0, 3, size=4))[2].any():
+            break
+    else:
+        raise AssertionError("no game ended")
+    twin = copy.deepcopy(env)
+    actions = rng.integers(0, 3, size=(300, 4))
+    compare(tuple(run_vector(twin, actions)), tuple(run_vector(env, actions)))
+    env.close()
+    twin.close()
+
+
 @pytest.mark.parametrize("how", list(COPIES))
 def test_single_env_copy_with_frame_stack(how):
     env = gym.make("pbgym/Breakout-v0", obs_type="pixels", frame_stack=4, lives=1).unwrapped

@@ -60,6 +60,10 @@ def fails_with(status: int, match: str) -> None:
     ({"game": "pong", "config": []}, ["config"]),
     ({"game": "pong", "agent_side": "left"}, ["agent_side", "left"]),
     ({"game": "pong", "opponent_history": "yes"}, ["opponent_history"]),
+    ({"game": "pong", "action_dtype": "int16"}, ['action_dtype="int16" is invalid', '"int64"', '"int32"']),
+    ({"game": "pong", "action_dtype": 32}, ["action_dtype=32 is invalid", '"int32"']),
+    ({"game": "breakout", "reward_dtype": "float16"}, ['reward_dtype="float16" is invalid', '"float64"', '"float32"']),
+    ({"game": "breakout", "reward_dtype": "Float32"}, ['reward_dtype="Float32" is invalid']),
 ])
 def test_bad_configs(config, words):
     message = create_error(config)

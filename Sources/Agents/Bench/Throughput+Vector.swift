@@ -78,9 +78,12 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     let policy: LinearPolicy?
     /// Seat 0's actions when a policy picks them (`count`).
     let policyActions: UnsafeMutableBufferPointer<Int32>
-    /// Seat 1's agent (``BatchControl/seated(name:make:)``) and its rows (game `i`'s seat 1: `2i + 1`).
+    /// Seat 1's agent (``BatchControl/seated(name:make:)``: agent game `i`
+    /// is game `i`'s seat 1), the rows of a tick (every game) and the
+    /// agent's actions, copied into seat 1's places.
     let seated: (any BatchAgent)?
     let seatedRows: UnsafeMutableBufferPointer<Int32>
+    let seatedActions: UnsafeMutableBufferPointer<Int32>
     /// Seats whose observations each step writes (1, or 2 with a seated agent reading rows).
     let observedSeats: Int
 
@@ -107,18 +110,20 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         policyActions = .column(policy == nil ? 1 : count, 0)
         if case let .seated(_, make) = control, seats == 2 {
             let agent = make(count, env)
-            precondition(agent.games == 2 * count, "the seated agent plays every seat of every game")
+            precondition(agent.games == count, "the seated agent plays seat 1 of every game")
             for i in 0 ..< count {
-                do { try agent.start(game: 2 * i + 1, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1)) }
+                do { try agent.start(game: i, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1)) }
                 catch { preconditionFailure("a built-in agent never faults: \(error)") }
             }
             seated = agent
             seatedRows = .column(count, 0)
-            for i in 0 ..< count { seatedRows[i] = Int32(2 * i + 1) }
+            for i in 0 ..< count { seatedRows[i] = Int32(i) }
+            seatedActions = .column(count, 0)
             observedSeats = agent.readsObservations ? 2 : 1
         } else {
             seated = nil
             seatedRows = .column(1, 0)
+            seatedActions = .column(1, 0)
             observedSeats = 1
         }
         if observedSeats == 2 {
@@ -141,7 +146,7 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     deinit {
         actions.deallocate(); observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
         logits.deallocate(); terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
-        actionRNG.deallocate(); policyActions.deallocate(); seatedRows.deallocate()
+        actionRNG.deallocate(); policyActions.deallocate(); seatedRows.deallocate(); seatedActions.deallocate()
     }
 
     func totals(_ i: Int) -> (reward: Double, episodes: Int) {
@@ -188,10 +193,13 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
             VectorBenchSlice.randomActions(count: count, seats: seats, actionCount: actionCount,
                                            generators: actionRNG.baseAddress.unsafelyUnwrapped, into: act)
             if policy != nil { for i in 0 ..< count { act[i * seats] = chosen[i] } }
-            if let seated, let rows = seatedRows.baseAddress {
+            if let seated, let rows = seatedRows.baseAddress, let chosen = seatedActions.baseAddress {
+                // Game i's seat-1 row (read only by an agent that reads rows) is at obs + (2i + 1) n.
                 do {
-                    try seated.act(AgentRows(count: count, games: rows, observations: obs, stride: n, actions: act))
+                    try seated.act(AgentRows(count: count, games: rows, observations: obs + n, stride: 2 * n,
+                                             actions: chosen))
                 } catch { preconditionFailure("a built-in agent never faults: \(error)") }
+                for i in 0 ..< count { act[2 * i + 1] = chosen[i] }
             }
             env.step(actions: act, into: out)
             for i in 0 ..< count {
@@ -201,9 +209,8 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
             if let seated {
                 for i in 0 ..< count where term[i] | trunc[i] != 0 {
                     do {
-                        try seated.end(game: 2 * i + 1)
-                        try seated.start(game: 2 * i + 1, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0,
-                                                                             seat: 1))
+                        try seated.end(game: i)
+                        try seated.start(game: i, seed: Seeds.agent(env.restartStream(i).lastEpisodeSeed ?? 0, seat: 1))
                     } catch { preconditionFailure("a built-in agent never faults: \(error)") }
                 }
             }

@@ -1,10 +1,13 @@
 extension BreakoutBatch {
-    /// Game `i`'s score and lives, read from its core (each game's one
-    /// copy of its state) without building a whole state: what a caller
-    /// reading every game's score after every step (the C ABI session)
-    /// uses instead of ``core(_:)``.
-    public func scoreAndLives(_ i: Int) -> (score: Int32, lives: Int32) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        return (cores[i].score, cores[i].lives)
+    /// Every game's score and lives, read from its core (each game's one
+    /// copy of its state) without building a whole state (``core(_:)``),
+    /// into `out` (`2 × count` values: game `i`'s score at `2i`, its lives
+    /// at `2i + 1`): one pass, for a caller reading every score after every
+    /// step (the C ABI session).
+    public func writeScoreAndLives(into out: UnsafeMutablePointer<Int32>) {
+        for i in 0 ..< count {
+            out[2 * i] = cores[i].score
+            out[2 * i + 1] = cores[i].lives
+        }
     }
 }

@@ -1,9 +1,14 @@
 extension PongBatch {
-    /// Game `i`'s scores, read from their columns without loading the
-    /// whole state (``state(_:)``): what a caller reading every game's
-    /// score after every step (the C ABI session) uses.
-    public func scores(_ i: Int) -> (bottom: Int32, top: Int32) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        return (scoreBottom[i], scoreTop[i])
+    /// Every game's scores, read from their columns without loading any
+    /// whole state (``state(_:)``), into `out` (`2 × count` values: game
+    /// `i`'s at `2i` and `2i + 1`, the bottom side's first, or the top
+    /// side's with `topFirst`): one pass, for a caller reading every score
+    /// after every step (the C ABI session).
+    public func writeScores(into out: UnsafeMutablePointer<Int32>, topFirst: Bool = false) {
+        let first = topFirst ? scoreTop : scoreBottom, second = topFirst ? scoreBottom : scoreTop
+        for i in 0 ..< count {
+            out[2 * i] = first[i]
+            out[2 * i + 1] = second[i]
+        }
     }
 }

@@ -17,8 +17,9 @@ struct Bench: ParsableCommand {
         buffers; in each dispatch the workers take chunks one at a time and step each for --ticks \
         ticks. Policy in the loop: the agent side's action is the argmax of a linear policy \
         W·x + b over the whole chunk, one cblas_sgemm per chunk per tick. As users run it (two-seat \
-        games): seat 1 played by the default opponent, the tracker, batched (one act call per chunk per \
-        tick over every game's seat-1 row, both seats observed), seat 0 random. \
+        games): seat 1 played by the default opponent, the tracker, seated as the C ABI (so Python) seats it \
+        (one act call per chunk per tick over every game's seat 1; Pong's tracker in lanes, reading the \
+        batch's state, so seat 1 is not observed), seat 0 random. \
         Single API: one PongGame value per game (the reference). Each figure: one warm-up round, \
         then rounds until --seconds have passed (wall clock). Batched figures are taken --repeats \
         times, one worker and all workers alternating; the report gives the median rates and the \
@@ -196,7 +197,7 @@ struct Bench: ParsableCommand {
     }
 
     var methodLine: String {
-        "one step = one agent step (frameSkip frames) + seat 0's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick), or (Pong as users run it) seat 1 played by the tracker, batched (one act call per chunk per tick, both seats observed); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(Bench.defaultChunk(.pong)) (Pong) or \(Bench.defaultChunk(.breakout)) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
+        "one step = one agent step (frameSkip frames) + seat 0's observation written (Pong 12 floats, Breakout 15 + 8·maxBalls + cells); uniform random actions (one generator per game), or a linear policy's greedy action (one sgemm per chunk per tick), or (Pong as users run it) seat 1 played by the tracker seated as the C ABI seats it (one act call per chunk per tick; in lanes, reading the batch's state: seat 1 not observed); same-step auto-reset; workers take chunks of \(chunk.map(String.init) ?? "\(Bench.defaultChunk(.pong)) (Pong) or \(Bench.defaultChunk(.breakout)) (Breakout)") games one at a time and step each \(ticks) ticks per dispatch; wall clock after one warm-up round; batched: median of \(repeats) alternating 1-worker/all-worker measurements, scaling = median of the paired ratios [min, max]; per CPU-s = steps / process CPU time"
     }
 
     // MARK: - One game
@@ -219,14 +220,8 @@ struct Bench: ParsableCommand {
         let make = { (first: Int, count: Int, seed: UInt64) in makeVector(first, count, seed, false) }
         let probe = make(0, 1, seed)
         let frameSkip = Bench.frameSkip(config.json)
-        // Two-seat games as users run them: the default opponent (`tracker`) in seat 1, batched.
-        let tracker = try AgentSpec.parse("tracker")
-        let seated: BatchControl? = G.seats == 2 ? .seated(name: tracker.text) { games, vector in
-            do {
-                return try G.makeBatchAgent(tracker, context: AgentContext(
-                    config: config, seating: .everySeat(slots: games, seats: 2), vector: vector as? G.Vector))
-            } catch { preconditionFailure("a built-in agent never faults: \(error)") }
-        } : nil
+        // Two-seat games as users run them: the default opponent (`tracker`) in seat 1, seated as the C ABI seats it.
+        let seated = BatchControl.seated(G.self, spec: try AgentSpec.parse("tracker"), config: config)
         return benchCase(game: G.name, preset: label, frameSkip: frameSkip, workers: all,
                          policy: Bench.linearPolicy(inputs: probe.observationLayout.count,
                                                     actions: probe.actionCount, seed: seed), seated: seated,
