@@ -17,11 +17,16 @@ import Gym
 /// per-episode rules too (one process, not one per episode: it learns an
 /// episode's rules only from visible context features).
 final class Opponents {
-    let agent: any BatchAgent
+    /// Who acts: one agent over every game's seat, or (per-episode rules,
+    /// game `i`'s rules given) each game's own agent in ``own``.
+    private enum Players {
+        case shared(any BatchAgent)
+        case perEpisode(rules: (Int) -> PongConfig)
+    }
+
     let count: Int
     let spec: AgentSpec, side: PongSide
-    /// Game `i`'s rules when each episode may play others (nil: the config throughout).
-    let rules: ((Int) -> PongConfig)?
+    private let players: Players
     /// Under per-episode rules: each game's opponent for its running episode.
     private var own: [(any BatchAgent)?]
     private let slotZero: [Int32] = [0]
@@ -45,12 +50,20 @@ final class Opponents {
         count = batch.count
         self.spec = parsed
         self.side = side
-        if case .process = parsed.kind { self.rules = nil } else { self.rules = rules }
-        own = Array(repeating: nil, count: self.rules == nil ? 0 : batch.count)
-        let seating = AgentSeating.oneSeat(side == .bottom ? 0 : 1, slots: count, seats: Pong.seats)
-        do {
-            agent = try Pong.makeBatchAgent(parsed, context: AgentContext(config: config, seating: seating, vector: batch))
-        } catch { throw Self.fault(error) }
+        // A process plays every game under any rules (one process per session).
+        let perEpisode: ((Int) -> PongConfig)?
+        if case .process = parsed.kind { perEpisode = nil } else { perEpisode = rules }
+        if let perEpisode {
+            players = .perEpisode(rules: perEpisode)
+            own = Array(repeating: nil, count: batch.count)
+        } else {
+            let seating = AgentSeating.oneSeat(side == .bottom ? 0 : 1, slots: count, seats: Pong.seats)
+            do {
+                players = .shared(try Pong.makeBatchAgent(parsed, context: AgentContext(config: config, seating: seating,
+                                                                                         vector: batch)))
+            } catch { throw Self.fault(error) }
+            own = []
+        }
         everyGame = (0 ..< count).map { Int32($0) }
         actions = [Int32](repeating: 0, count: count)
         running = [Bool](repeating: false, count: count)
@@ -59,7 +72,10 @@ final class Opponents {
     /// Whether the opponents act on observation rows (false: they read the
     /// batch's state, so their rows need not be written). Under per-episode
     /// rules each game's own agent reads rows.
-    var readsObservations: Bool { rules != nil || agent.readsObservations }
+    var readsObservations: Bool {
+        guard case let .shared(agent) = players else { return true }
+        return agent.readsObservations
+    }
 
     /// The seed an opponent is started with for an episode seeded `seed`
     /// (as every match does: the agent stream of its seat, bottom 0, top 1).
@@ -71,7 +87,8 @@ final class Opponents {
 
     /// Game `i`'s opponent starts an episode with `seed` (ending the one it was in).
     func start(_ i: Int, seed: UInt64) throws(ABIError) {
-        if let rules {
+        switch players {
+        case let .perEpisode(rules):
             // An agent of the episode's rules (checked like the config's: a
             // spec valid for the base is valid for every variant of it).
             let seating = AgentSeating.oneSeat(side == .bottom ? 0 : 1, slots: 1, seats: Pong.seats)
@@ -81,13 +98,12 @@ final class Opponents {
                 try made.start(game: 0, seed: seed)
                 own[i] = made
             } catch { throw Self.fault(error) }
-            running[i] = true
-            return
+        case let .shared(agent):
+            do {
+                if running[i] { try agent.end(game: i) }
+                try agent.start(game: i, seed: seed)
+            } catch { throw Self.fault(error) }
         }
-        do {
-            if running[i] { try agent.end(game: i) }
-            try agent.start(game: i, seed: seed)
-        } catch { throw Self.fault(error) }
         running[i] = true
     }
 
@@ -108,7 +124,7 @@ final class Opponents {
 
     private func act(rows: [Int32], observations: UnsafePointer<Float>, stride: Int, fromRows: Bool = false)
         throws(ABIError) {
-        if rules != nil {
+        guard case let .shared(agent) = players else {
             do {
                 try slotZero.withUnsafeBufferPointer { (z) throws(AgentFault) in
                     try actions.withUnsafeMutableBufferPointer { (a) throws(AgentFault) in
@@ -124,7 +140,6 @@ final class Opponents {
             } catch { throw Self.fault(error) }
             return
         }
-        let agent = self.agent
         do {
             try rows.withUnsafeBufferPointer { (g) throws(AgentFault) in
                 try actions.withUnsafeMutableBufferPointer { (a) throws(AgentFault) in

@@ -192,14 +192,10 @@ import Gym
     /// adapter never acts.
     @Test func commandsNeverFallBackToPerGameAgents() throws {
         let before = PerGameAgentCalls.count.load(ordering: .relaxed)
-        var pong = PongConfig()
-        pong.maxScore = 2
-        var sticky = pong
-        sticky.frameSkip = 4
-        sticky.stickyActionProbability = 0.25
+        let pongConfigs = PongConfig.shortPlainAndSticky().map(\.config)
         let runner = ParallelRunner(workers: 2)
         let tracker = try AgentSpec.parse("tracker:reaction=2,noise=0.5"), random = try AgentSpec.parse("random")
-        for config in [pong, sticky] {
+        for config in pongConfigs {
             _ = try PongEvaluation.run(config: config, agent: tracker, opponent: random, episodes: 6, runSeed: 1,
                                        runner: runner)
             let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: 2, seed: 3)
@@ -208,7 +204,7 @@ import Gym
             let agents = [tracker, try AgentSpec.parse("tracker")]
             #expect(try PongMatchRecord(games[0], agents: agents, config: config).replay() == games[0].result)
         }
-        _ = try PongSPRT.run(config: pong, candidate: tracker, baseline: random, test: SPRT(elo0: 0, elo1: 50),
+        _ = try PongSPRT.run(config: pongConfigs[0], candidate: tracker, baseline: random, test: SPRT(elo0: 0, elo1: 50),
                              maxPairs: 3, seed: 2, batch: 2, runner: runner)
         var breakout = BreakoutConfig()
         breakout.maxSteps = 500

@@ -29,12 +29,7 @@ import Gym
     }
 
     @Test func skippedRowsNeverChangeResults() throws {
-        var plain = PongConfig()
-        plain.maxScore = 2
-        var sticky = plain
-        sticky.frameSkip = 4
-        sticky.stickyActionProbability = 0.25
-        for (label, config) in [("plain", plain), ("sticky", sticky)] {
+        for (label, config) in PongConfig.shortPlainAndSticky() {
             let roster = try ["tracker", "tracker:reaction=3,noise=1,speed=0.7", "random"].map { try AgentSpec.parse($0) }
                 + [MatchesTests.linearSpec(config: config, seed: 7, selection: .greedy)]
             let count = 60

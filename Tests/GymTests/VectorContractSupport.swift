@@ -224,7 +224,53 @@ final class VectorBuffers<B: VectorEnvironment> where B.Events: BlankEvents {
         let start = (i * observedSeats + s) * n
         return finalObservations[start ..< start + n].map(\.bitPattern)
     }
+
+    /// Steps `reference` as game `i` of `batch` was just stepped through
+    /// these buffers (its seats' actions here; in next-step mode a finished
+    /// episode restarts instead, rewards zero) and compares the game's
+    /// outputs with the reference's bit for bit: every seat's reward,
+    /// terminated, truncated, the end reason, the events, a finished
+    /// episode's final observations (same-step mode, then the reference
+    /// restarts), every observed seat's observation and the state.
+    /// - Returns: whether everything agrees, and whether the episode ended.
+    func stepAndCompare<R: RestartingReference>(_ reference: inout R, _ batch: B, _ i: Int, mode: AutoresetMode)
+        -> (same: Bool, ended: Bool) where R.G.Batch == B {
+        var events = B.Events()
+        var r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
+        var rewards = [Float](repeating: 0, count: seats), row = [Float](repeating: 0, count: n)
+        if mode == .nextStep, R.G.isOver(reference.game) {
+            reference.restart()
+        } else {
+            r = rewards.withUnsafeMutableBufferPointer { rw in
+                R.G.step(&reference.game, actions.baseAddress.unsafelyUnwrapped + i * seats,
+                         rewards: rw.baseAddress.unsafelyUnwrapped, events: &events)
+            }
+        }
+        func observed(_ s: Int) -> [UInt32] {
+            row.withUnsafeMutableBufferPointer { R.G.observe(reference.game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
+            return row.map(\.bitPattern)
+        }
+        var same = (0 ..< seats).allSatisfy { self.rewards[i * seats + $0].bitPattern == rewards[$0].bitPattern }
+            && (terminated[i] == 1) == r.terminated && (truncated[i] == 1) == r.truncated
+            && ends[i] == r.end.rawValue && self.events[i] == events
+        if r.isDone, mode == .sameStep {
+            for s in 0 ..< observedSeats { same = same && finalObservation(i, s) == observed(s) }
+            reference.restart()
+        }
+        for s in 0 ..< observedSeats { same = same && observation(i, s) == observed(s) }
+        return (same && R.G.state(batch, i) == R.G.state(reference.game), r.isDone)
+    }
 }
+
+/// A one-game reference of a batch's game that restarts as the contract
+/// says (``ReferenceGame``; under a rule context, each episode's rules).
+protocol RestartingReference {
+    associatedtype G: ContractGame
+    var game: G.Single { get set }
+    mutating func restart()
+}
+
+extension ReferenceGame: RestartingReference {}
 
 /// Actions for contract tests: uniform over the game's actions, now and
 /// then one outside the range (it acts as the no-op); one named generator.

@@ -24,12 +24,10 @@ import Testing
         for (name, config) in try G.testConfigs() {
             let seed: UInt64 = 42 &+ UInt64(name.utf8.count)
             let batch = G.Batch(config: config, count: count, seed: seed, firstIndex: 3, autoresetMode: mode)
-            let seats = batch.seats, n = batch.observationLayout.count
+            let seats = batch.seats
             var refs = (0 ..< count).map { ReferenceGame<G>(config, batchSeed: seed, globalIndex: 3 + $0) }
             var play = ContractPlay(seed: seed, actions: batch.actionCount)
             let b = VectorBuffers(batch)
-            var rewards = [Float](repeating: 0, count: seats)
-            var row = [Float](repeating: 0, count: n)
             var ended = 0
             var mask = [UInt8](repeating: 0, count: count), seeds = [UInt64](repeating: 0, count: count)
             stepping: for step in 0 ..< steps {
@@ -51,36 +49,9 @@ import Testing
                 for k in 0 ..< count * seats { b.actions[k] = play.next() }
                 b.step(batch)
                 for i in 0 ..< count {
-                    var events = G.Batch.Events()
-                    var r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
-                    if mode == .nextStep, G.isOver(refs[i].game) {
-                        refs[i].restart()
-                        for s in 0 ..< seats { rewards[s] = 0 }
-                    } else {
-                        r = rewards.withUnsafeMutableBufferPointer { rw in
-                            b.actions.baseAddress.map { G.step(&refs[i].game, $0 + i * seats, rewards: rw.baseAddress.unsafelyUnwrapped,
-                                                                  events: &events) } ?? r
-                        }
-                    }
-                    var ok = (0 ..< seats).allSatisfy { b.rewards[i * seats + $0].bitPattern == rewards[$0].bitPattern }
-                        && (b.terminated[i] == 1) == r.terminated && (b.truncated[i] == 1) == r.truncated
-                        && b.ends[i] == r.end.rawValue && b.events[i] == events
-                    if r.isDone, mode == .sameStep {
-                        ended += 1
-                        for s in 0 ..< seats {
-                            row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
-                            ok = ok && b.finalObservation(i, s) == row.map(\.bitPattern)
-                        }
-                        refs[i].restart()
-                    } else if r.isDone {
-                        ended += 1
-                    }
-                    for s in 0 ..< seats {
-                        row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
-                        ok = ok && b.observation(i, s) == row.map(\.bitPattern)
-                    }
-                    ok = ok && G.state(batch, i) == G.state(refs[i].game)
-                    if !ok {
+                    let (same, done) = b.stepAndCompare(&refs[i], batch, i, mode: mode)
+                    if done { ended += 1 }
+                    if !same {
                         Issue.record("\(G.name) \(name), \(mode), seed \(seed): game \(i) differs at step \(step)")
                         break stepping
                     }

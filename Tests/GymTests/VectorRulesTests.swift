@@ -68,10 +68,8 @@ import Testing
             ref.reset(seed: s)
             refs.append(ref)
         }
-        let seats = batch.seats, n = batch.observationLayout.count
         let b = VectorBuffers(batch)
         var play = ContractPlay(seed: seed, actions: batch.actionCount)
-        var rewards = [Float](repeating: 0, count: seats), row = [Float](repeating: 0, count: n)
         var mask = [UInt8](repeating: 0, count: size)
         let steps = size > 9 ? 300 : 700
         for step in 0 ..< steps {
@@ -86,36 +84,9 @@ import Testing
             b.drawActions(&play)
             b.step(batch)
             for i in 0 ..< size {
-                var events = G.Batch.Events()
-                var r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
-                if mode == .nextStep, G.isOver(refs[i].game) {
-                    refs[i].restart()
-                    for s in 0 ..< seats { rewards[s] = 0 }
-                } else {
-                    r = rewards.withUnsafeMutableBufferPointer { rw in
-                        G.step(&refs[i].game, b.actions.baseAddress.unsafelyUnwrapped + i * seats,
-                               rewards: rw.baseAddress.unsafelyUnwrapped, events: &events)
-                    }
-                }
-                var ok = (0 ..< seats).allSatisfy { b.rewards[i * seats + $0].bitPattern == rewards[$0].bitPattern }
-                    && (b.terminated[i] == 1) == r.terminated && (b.truncated[i] == 1) == r.truncated
-                    && b.ends[i] == r.end.rawValue && b.events[i] == events
-                if r.isDone {
-                    ended += 1
-                    if mode == .sameStep {
-                        for s in 0 ..< seats {
-                            row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
-                            ok = ok && b.finalObservation(i, s) == row.map(\.bitPattern)
-                        }
-                        refs[i].restart()
-                    }
-                }
-                for s in 0 ..< seats {
-                    row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
-                    ok = ok && b.observation(i, s) == row.map(\.bitPattern)
-                }
-                ok = ok && G.state(batch, i) == G.state(refs[i].game)
-                guard ok else {
+                let (same, done) = b.stepAndCompare(&refs[i], batch, i, mode: mode)
+                if done { ended += 1 }
+                guard same else {
                     Issue.record("\(G.name) \(name), \(mode), \(size) games: game \(i) (own rules: \(i % 4 != 3)) differs at step \(step)")
                     return
                 }
@@ -202,7 +173,7 @@ extension Snapshot: SavedGameCoding {
     /// The one-game reference of global game `g` of a batch seeded `seed`
     /// under a context: episode `k` seeded `Seeds.episode(runSeed: Seeds.stream(seed, g), index: k)`
     /// and played by a fresh game under the rules drawn from that seed.
-    struct Reference<G: ContractGame> where G.Batch.Config: VariantConfig {
+    struct Reference<G: ContractGame>: RestartingReference where G.Batch.Config: VariantConfig {
         let context: RuleContext<G.Batch.Config>
         let run: UInt64
         var next = 0
@@ -248,9 +219,8 @@ extension Snapshot: SavedGameCoding {
         }
         var refs = (0 ..< 9).map { Reference<G>(context, batchSeed: seed, globalIndex: 1000 + $0) }
         let bb = VectorBuffers(big), sb = slices.map { VectorBuffers($0.1) }
-        let seats = big.seats, n = big.observationLayout.count
+        let seats = big.seats
         var play = ContractPlay(seed: seed, actions: big.actionCount)
-        var rewards = [Float](repeating: 0, count: seats), row = [Float](repeating: 0, count: n)
         var restarts = 0
         var seenRules = Set<Int>()
         let steps = G.self == PongContract.self ? 1500 : 1000
@@ -270,28 +240,10 @@ extension Snapshot: SavedGameCoding {
             }
             let (_, nine) = slices[3], b9 = sb[3]
             for i in 0 ..< 9 {
-                var events = G.Batch.Events()
-                var r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
-                if mode == .nextStep, G.isOver(refs[i].game) {
-                    refs[i].restart()
-                    for s in 0 ..< seats { rewards[s] = 0 }
-                } else {
-                    r = rewards.withUnsafeMutableBufferPointer { rw in
-                        G.step(&refs[i].game, b9.actions.baseAddress.unsafelyUnwrapped + i * seats,
-                               rewards: rw.baseAddress.unsafelyUnwrapped, events: &events)
-                    }
-                }
-                if r.isDone, mode == .sameStep { refs[i].restart() }
-                if r.isDone { restarts += 1 }
-                var ok = (0 ..< seats).allSatisfy { b9.rewards[i * seats + $0].bitPattern == rewards[$0].bitPattern }
-                    && (b9.terminated[i] == 1) == r.terminated && (b9.truncated[i] == 1) == r.truncated
-                    && b9.events[i] == events && nine.rules(i) == refs[i].rules && G.state(nine, i) == G.state(refs[i].game)
-                for s in 0 ..< seats {
-                    row.withUnsafeMutableBufferPointer { G.observe(refs[i].game, seat: s, into: $0.baseAddress.unsafelyUnwrapped) }
-                    ok = ok && b9.observation(i, s) == row.map(\.bitPattern)
-                }
+                let (same, done) = b9.stepAndCompare(&refs[i], nine, i, mode: mode)
+                if done { restarts += 1 }
                 seenRules.insert(refs[i].rules.configHashValue)
-                guard ok else {
+                guard same, nine.rules(i) == refs[i].rules else {
                     Issue.record("\(G.name) \(name) \(mode): game \(1000 + i) differs from its reference at step \(step)")
                     return
                 }

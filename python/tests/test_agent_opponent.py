@@ -7,6 +7,7 @@ and no agent outlives its Python process, however that process ends."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -280,22 +281,39 @@ SCRIPT = """
 """
 
 
-def start_script(tmp_path: Path, how: str) -> tuple:
+@contextlib.contextmanager
+def running_script(tmp_path: Path, how: str):
+    """Runs SCRIPT (`how`) with a served agent as its opponent, yields (the
+    script's process, the agent's pid) once the script is ready, then expects
+    the agent to end with it; pass or fail, whatever is left of either is
+    killed, so no process outlives the test."""
     (tmp_path / "script.py").write_text(textwrap.dedent(SCRIPT))
     hang = tmp_path / "hang.flag"
     spec = agent_spec(tmp_path, HANGFILE=str(hang))
     env = dict(os.environ, **child_environment(tmp_path), HANGFILE=str(hang))
     proc = subprocess.Popen([sys.executable, str(tmp_path / "script.py"), how, spec], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
-    line = proc.stdout.readline()
-    assert line == "ready\n", proc.stderr.read() if proc.poll() is not None else line
-    if how == "hang":  # the agent has read its ACT and sleeps: only the kernel can end it now
-        for _ in range(12000):
-            if (tmp_path / "hang.flag.hung").exists():
-                break
-            time.sleep(0.01)
-        assert (tmp_path / "hang.flag.hung").exists(), "the agent never hung"
-    return proc, agent_pid(tmp_path)
+    pid = None
+    try:
+        line = proc.stdout.readline()
+        assert line == "ready\n", proc.stderr.read() if proc.poll() is not None else line
+        pid = agent_pid(tmp_path)
+        if how == "hang":  # the agent has read its ACT and sleeps: only the kernel can end it now
+            for _ in range(12000):
+                if (tmp_path / "hang.flag.hung").exists():
+                    break
+                time.sleep(0.01)
+            assert (tmp_path / "hang.flag.hung").exists(), "the agent never hung"
+        yield proc, pid
+        assert wait_gone(pid), f"agent {pid} outlived its Python process ({how})"
+    finally:
+        for p in (proc.pid, pid):
+            if p is None:
+                continue
+            try:
+                os.kill(p, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 @pytest.mark.parametrize("how, stop", [
@@ -307,32 +325,16 @@ def start_script(tmp_path: Path, how: str) -> tuple:
     ("hang", signal.SIGKILL),            # killed outright while the agent is hung
 ])
 def test_no_agent_outlives_its_python_process(tmp_path, how, stop):
-    proc, pid = start_script(tmp_path, how)
-    try:
+    with running_script(tmp_path, how) as (proc, _):
         if stop is not None:
             os.kill(proc.pid, stop)
         proc.communicate(timeout=600)
         assert proc.returncode != 0 or how == "exit"
-        assert wait_gone(pid), f"agent {pid} outlived its Python process ({how}, {stop})"
-    finally:
-        for p in (proc.pid, pid):
-            try:
-                os.kill(p, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def test_a_ctrl_c_to_the_process_group_interrupts_python_not_its_agent(tmp_path):
-    proc, pid = start_script(tmp_path, "interrupted")
-    try:
+    with running_script(tmp_path, "interrupted") as (proc, _):
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole foreground group
         out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err
         assert "stepped after the interrupt" in out
-        assert wait_gone(pid)
-    finally:
-        for p in (proc.pid, pid):
-            try:
-                os.kill(p, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
