@@ -76,22 +76,22 @@ extension BreakoutPhysics {
         let action = Lane8.floats(actionCodes)
         let dir = Self.direction(action)
         let pushes: LaneMask = action .== Float(BreakoutAction.push.rawValue)
+        // The lanes whose push would take effect off cooldown: pushing
+        // lanes of games with a push.
+        let pushing = rules.somePush(self)
+        let pushers = rules.allPush(self) ? pushes : pushes .& (rules.pushImpulse(self) .> 0)
         var done = Lanes()
         for _ in 0 ..< frames {
             let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
             var ok = running
             // A push off cooldown takes effect (a ball's frame only) where
             // the game has a push.
-            if rules.somePush(self) {
-                var takes = pushes .& (next .== 0)
-                if !rules.allPush(self) { takes = takes .& (rules.pushImpulse(self) .> 0) }
-                ok = ok .& .!takes
-            }
+            if pushing { ok = ok .& .!(pushers .& (next .== 0)) }
             // The tick's frame: the paddle's target, the ball's velocity
             // and frame.
             let px1 = paddleTarget(px, half: half, direction: dir, rules)
             let pvx = px1 - px
-            let v = fall(vx: vx, vy: vy, rules)
+            let v = falls ? fall(vx: vx, vy: vy, rules) : (vx: vx, vy: vy)
             let f = ballFrame(x: x, y: y, vx: v.vx, vy: v.vy, px0: px, pvx: pvx, half: half)
             var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: px + pvx, half: half)
             if anyServing {
@@ -133,14 +133,16 @@ extension BreakoutPhysics {
             s.pointee.paddleX = px[g]
             Self.setSlot0(&s.pointee.ballX, x[g])
             Self.setSlot0(&s.pointee.ballY, y[g])
-            if falls {
-                Self.setSlot0(&s.pointee.ballVX, vx[g])
-                Self.setSlot0(&s.pointee.ballVY, vy[g])
-            }
             s.pointee.pushCooldown = cooldowns[g]
             s.pointee.frames &+= frameCounts[g]
             let last = s.pointee.lastAction
             s.pointee.lastAction = frameCounts[g] != 0 ? UInt8(truncatingIfNeeded: actionCodes[g]) : last
+        }
+        if falls {
+            for g in 0 ..< 8 {
+                Self.setSlot0(&c[g].ballVX, vx[g])
+                Self.setSlot0(&c[g].ballVY, vy[g])
+            }
         }
         fields[0] = px
         fields[1] = half

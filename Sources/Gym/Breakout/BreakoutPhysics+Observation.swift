@@ -280,20 +280,19 @@ extension BreakoutPhysics {
     func timeToFace<K: BreakoutRuleValues>(y: K.L, vy: K.L, _ k: K) -> K.L {
         typealias L = K.L
         let drop = y - (paddleTop + r)
-        var t = L(repeating: 0)
-        let some = k.someGravity(self), all = k.allGravity(self)
-        if !all {
+        let g = k.gravity(self)
+        // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
+        func fallTime() -> L { (vy + (vy * vy + drop * (g * 2)).squareRoot()) / g }
+        var t: L
+        if k.allGravity(self) {
+            t = fallTime()
+        } else {
             let falling = vy .< 0
             let rising = 2 * (height - r) - y - (paddleTop + r)
             t = rising.replacing(with: drop, where: falling) / vy.replacing(with: 0 - vy, where: falling)
             t = t.replacing(with: .infinity, where: .!falling .& .!(vy .> 0))
         }
-        if some {
-            // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
-            let g = k.gravity(self)
-            let fall = (vy + (vy * vy + drop * (g * 2)).squareRoot()) / g
-            t = all ? fall : t.replacing(with: fall, where: g .> 0)
-        }
+        if k.someGravity(self) && !k.allGravity(self) { t = t.replacing(with: fallTime(), where: g .> 0) }
         return t.replacing(with: 0, where: drop .<= 0)
     }
 
