@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch``'s fast paths: quiet frames in lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``)
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``)
 /// and the kept aim candidates must give the single-game reference's
 /// results bit for bit, and must really be taken.
 @Suite struct BreakoutBatchTests {
@@ -18,7 +18,7 @@ import Testing
 
     /// The same rollouts in batches of 19 games (two groups of eight and a
     /// tail of three): the groups' quiet frames run in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``) without sticky
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame

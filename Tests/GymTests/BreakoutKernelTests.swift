@@ -63,13 +63,10 @@ import Testing
     static func ballSetup(_ physics: BreakoutPhysics, _ c: BreakoutCore, action: Int)
         -> (x: Float, y: Float, vx: Float, vy: Float, px0: Float, pvx: Float) {
         let px0 = c.paddleX
-        let pvx = physics.paddleTarget(px0, half: c.paddleHalfWidth, direction: BreakoutPhysics.direction(Float(action))) - px0
-        var vx = c.ballVX[0], vy = c.ballVY[0]
-        if physics.gravity > 0 {
-            vy -= physics.gravity
-            physics.capSpeed(&vx, &vy)
-        }
-        return (c.ballX[0], c.ballY[0], vx, vy, px0, pvx)
+        let pvx = physics.paddleTarget(px0, half: c.paddleHalfWidth, direction: BreakoutPhysics.direction(Float(action)),
+                                       SameRules()) - px0
+        let v = physics.fall(vx: c.ballVX[0], vy: c.ballVY[0], SameRules())
+        return (c.ballX[0], c.ballY[0], v.vx, v.vy, px0, pvx)
     }
 
     /// Wherever ``BreakoutPhysics/ballFrame(x:y:vx:vy:px0:pvx:half:)`` calls
@@ -130,7 +127,7 @@ import Testing
                 func lanes(_ f: (Int) -> Float) -> SIMD8<Float> { SIMD8((0 ..< 8).map(f)) }
                 let half = lanes { rows[$0].0.paddleHalfWidth }
                 let dir = BreakoutPhysics.direction(lanes { Float(rows[$0].1) })
-                let target = physics.paddleTarget(lanes { rows[$0].0.paddleX }, half: half, direction: dir)
+                let target = physics.paddleTarget(lanes { rows[$0].0.paddleX }, half: half, direction: dir, SameRules())
                 let clamp = physics.clampPaddle(lanes { setups[$0].px0 + setups[$0].pvx * 3 }, half: half)
                 let f = physics.ballFrame(x: lanes { setups[$0].x }, y: lanes { setups[$0].y },
                                           vx: lanes { setups[$0].vx }, vy: lanes { setups[$0].vy },
@@ -139,7 +136,7 @@ import Testing
                 for g in 0 ..< 8 {
                     let (c, action) = rows[g], b = setups[g]
                     let d1 = BreakoutPhysics.direction(Float(action))
-                    let t1 = physics.paddleTarget(c.paddleX, half: c.paddleHalfWidth, direction: d1)
+                    let t1 = physics.paddleTarget(c.paddleX, half: c.paddleHalfWidth, direction: d1, SameRules())
                     let c1 = physics.clampPaddle(b.px0 + b.pvx * 3, half: c.paddleHalfWidth)
                     let f1 = physics.ballFrame(x: b.x, y: b.y, vx: b.vx, vy: b.vy, px0: b.px0, pvx: b.pvx,
                                                half: c.paddleHalfWidth)

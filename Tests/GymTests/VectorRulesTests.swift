@@ -41,7 +41,8 @@ import Testing
 
     func ownRules<G: ContractGame>(_: G.Type, _ mode: AutoresetMode) throws where G.Batch.Config: VariantConfig {
         for (name, config) in try Self.configs(G.self) {
-            let rules = try Self.variants(config)
+            var rules = try Self.variants(config)
+            if let base = config as? BreakoutConfig { rules += try Self.breakoutLaneRules(base).map { $0 as! G.Batch.Config } }
             #expect(rules.allSatisfy { config.layoutDifference($0) == nil && $0 != config })
             var ended = 0
             for size in [1, 7, 8, 9, 64] {
@@ -96,9 +97,32 @@ import Testing
         if size >= 8, let pong = batch as? PongBatch {
             #expect(pong.quietFrames > steps, "pong \(name) \(mode) \(size): the lanes carried \(pong.quietFrames) frames")
         }
+        if size >= 8, let breakout = batch as? BreakoutBatch, breakout.laneGames > 0 {
+            let p = breakout.fastPath
+            #expect(p.lanes > steps * size / 4 && p.groups > 0 && p.laneObservations >= steps * (size & ~7),
+                    "breakout \(name) \(mode) \(size): the lanes carried \(p.lanes) frames, finished \(p.groups) steps together, wrote \(p.laneObservations) observations")
+        }
         // An explicit reset without rules goes back to the batch's config.
         batch.reset(0, seed: 1)
         #expect(batch.rules(0) == config)
+    }
+
+    /// Breakout rules that the lanes read per game beyond the shipped sets'
+    /// (each from its own rule values, ``BreakoutRuleValues``): no push and
+    /// another push, other lives, gravity with a top speed it reaches (the
+    /// lanes' speed cap), no gravity beside games with it.
+    static func breakoutLaneRules(_ base: BreakoutConfig) throws -> [BreakoutConfig] {
+        let changes: [(inout BreakoutConfig) -> Void] = [
+            { $0.pushImpulse = base.pushImpulse > 0 ? 0 : 1.5 },
+            { $0.pushImpulse = base.pushImpulse + 1; $0.lives = base.lives + 2; $0.paddleSpeed = base.paddleSpeed * 0.75 },
+            { $0.gravity = 0.012; $0.maxBallSpeed = base.ballSpeed * 1.5 },
+            { $0.gravity = 0; $0.maxBallSpeed = base.maxBallSpeed * 1.25; $0.paddleWidth = base.paddleWidth * 0.75 },
+        ]
+        return try changes.map { change in
+            let rules = base.with(change)
+            try rules.validate(source: "test")
+            return rules
+        }
     }
 
     // MARK: - Snapshots carry the rules

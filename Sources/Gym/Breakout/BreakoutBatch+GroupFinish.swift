@@ -3,7 +3,7 @@ extension BreakoutBatch {
 
     /// Finishes the steps of the games `i + g` of the group `i ..< i + 8`
     /// for each lane `g` set in `lanes`, games whose frames
-    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``
+    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
     /// more step, one more step without progress — and the outputs of all
@@ -68,13 +68,13 @@ extension BreakoutBatch {
         }
     }
 
-    /// Writes what ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``
+    /// Writes what ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``
     /// leaves in `fields` for a game (paddle x and half width, ball count,
     /// slot 0's x, y, vx and vy, the push cooldown) into lane `g` of
     /// `fields` from the core of game `i + g`, for each bit `g` set in
     /// `lanes`: after those games stepped on their own, the group's
     /// observation reads the fields as after a step that ran in lanes
-    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``).
+    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``).
     /// Returns `false` (some lanes written) when one of them has neither
     /// one ball in play and no serve pending nor no ball and a serve
     /// pending, the cases that observation reads.

@@ -6,9 +6,9 @@
 /// its brick grid in one contiguous `count × cellCount` byte buffer, and a
 /// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
 /// path ``BreakoutGame`` uses — on them in place; without
-/// sticky actions and gravity, the quiet frames of games with one ball in
+/// sticky actions, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``), a game whose
 /// frames were all quiet there only finishes its step, such games of one
 /// group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
@@ -21,7 +21,9 @@
 /// games' observations copy their cell entries eight floats at a time
 /// (with the rows around them, written over after). The cores are each
 /// game's only state: the lanes read their fields from the cores and write
-/// them back.
+/// them back. Games under their own rules (``reset(_:seed:rules:)``, a
+/// ``ruleContext``) run in the same lanes, each group reading its games'
+/// rule values from ``ruleColumns`` (BreakoutBatch+RuleLanes.swift).
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
 /// allocates nothing.
 ///
@@ -59,10 +61,10 @@ public final class BreakoutBatch: RuleContextVector {
     /// observations, then the entries around the cells written over.
     let cellRows: UnsafeMutablePointer<Float>
     /// The games `0 ..< laneGames` (the whole groups of eight, or none when
-    /// the config's frames cannot run in lanes: gravity or sticky actions)
-    /// run their quiet frames in lanes.
+    /// the config's frames cannot run in lanes: sticky actions, which are
+    /// not a rule value) run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -77,6 +79,10 @@ public final class BreakoutBatch: RuleContextVector {
     /// Games whose rules differ from the batch's config (0: every game
     /// plays ``physics``, the uniform path).
     var ownRulesCount = 0
+    /// Each game's rule values as the lanes read them (``BreakoutRuleLanes``):
+    /// ``BreakoutRuleLanes/count`` columns of `count` floats, in the order
+    /// of its fields.
+    let ruleColumns: UnsafeMutablePointer<Float>
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -120,7 +126,7 @@ public final class BreakoutBatch: RuleContextVector {
         aim.initialize(repeating: 0, count: count)
         cellRows = .allocate(capacity: count * observationCount)
         cellRows.initialize(repeating: 0, count: count * observationCount)
-        laneGames = physics.gravity <= 0 && !(config.stickyActionProbability > 0) ? count & ~7 : 0
+        laneGames = !(config.stickyActionProbability > 0) ? count & ~7 : 0
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
@@ -128,6 +134,9 @@ public final class BreakoutBatch: RuleContextVector {
         gamePhysics.initialize(repeating: physics, count: count)
         ownRules = .allocate(capacity: count)
         ownRules.initialize(repeating: 0, count: count)
+        ruleColumns = .allocate(capacity: BreakoutRuleLanes<Float>.count * count)
+        let values = BreakoutRuleLanes<Float>(physics)
+        for i in 0 ..< count { values.write(into: ruleColumns, stride: count, i) }
         for i in 0 ..< count {
             let s = restarts.draw(i)
             if let context { setRules(context.rules(episodeSeed: s).config, i) }
@@ -139,6 +148,7 @@ public final class BreakoutBatch: RuleContextVector {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
         gamePhysics.deinitialize(count: count); gamePhysics.deallocate(); ownRules.deallocate()
+        ruleColumns.deallocate()
     }
 
     // MARK: - Each game's rules
@@ -170,6 +180,7 @@ public final class BreakoutBatch: RuleContextVector {
         } else {
             gamePhysics[i] = physics
         }
+        BreakoutRuleLanes(gamePhysics[i]).write(into: ruleColumns, stride: count, i)
     }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
@@ -272,26 +283,39 @@ public final class BreakoutBatch: RuleContextVector {
 
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
-        var i = 0
-        while ownRulesCount == 0, i + 8 <= count {
-            observeGroup(i, into: out)
-            i += 8
+        let whole = count & ~7
+        if ownRulesCount == 0 {
+            observeGroups(whole, into: out, UniformRules())
+        } else {
+            observeGroups(whole, into: out, gameRules)
         }
-        fastPath.laneObservations &+= i
+        fastPath.laneObservations &+= whole
+        var i = whole
         while i < count {
             observeOne(i, into: out)
             i += 1
         }
     }
 
-    /// Writes the observations of the eight games `i ..< i + 8` into their
-    /// rows of `out` (the batch's observation buffer), in lanes, from their
-    /// cores.
+    /// Writes the observations of the games `0 ..< whole` (whole groups of
+    /// eight) into their rows of `out`, group by group (``observeGroup(_:into:_:)``).
+    func observeGroups<R: RuleSource>(_ whole: Int, into out: UnsafeMutablePointer<Float>, _ rules: R) {
+        var i = 0
+        while i < whole {
+            observeGroup(i, into: out, rules.lanes(i))
+            i += 8
+        }
+    }
+
+    /// Writes the observations of the eight games `i ..< i + 8`, whose rule
+    /// values are `rules`, into their rows of `out` (the batch's
+    /// observation buffer), in lanes, from their cores.
     @inline(__always)
-    func observeGroup(_ i: Int, into out: UnsafeMutablePointer<Float>) {
+    func observeGroup<K: BreakoutRuleValues>(_ i: Int, into out: UnsafeMutablePointer<Float>, _ rules: K)
+        where K.L == Lanes {
         let n = observationCount
         physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n, stride: n,
-                             scratch: laneScratch, quiet: false)
+                             scratch: laneScratch, quiet: false, rules)
     }
 
     /// Writes game `i`'s observation into its row of `out` (the batch's
@@ -309,9 +333,23 @@ public final class BreakoutBatch: RuleContextVector {
     /// - Complexity: O(count × (balls + cells)), no allocation.
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
         if ownRulesCount != 0 {
-            stepEach(actions, out)
-            return
+            stepUnderOwnRules(actions, out)
+        } else {
+            stepGroups(actions, out, UniformRules())
         }
+    }
+
+    /// ``step(actions:into:)`` when some game plays its own rules: each
+    /// group's rule values loaded into its lanes (the same kernels).
+    @inline(never)
+    func stepUnderOwnRules(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>) {
+        stepGroups(actions, out, gameRules)
+    }
+
+    /// ``step(actions:into:)`` with each group's rule values from `rules`.
+    @inline(__always)
+    func stepGroups<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>,
+                                   _ rules: R) {
         let physics = self.physics
         let n = observationCount
         let observed = out.seatsObserved(of: 1) > 0
@@ -326,7 +364,7 @@ public final class BreakoutBatch: RuleContextVector {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
-        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``).
+        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``).
         let whole = count & ~7
         let groups = laneGames
         let frames = physics.config.frameSkip, skip = Float(frames)
@@ -337,7 +375,9 @@ public final class BreakoutBatch: RuleContextVector {
         let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
         while i < groups {
-            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields, serveFrames: &counts.laneServes)
+            let k = rules.lanes(i)
+            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields,
+                                          serveFrames: &counts.laneServes, k)
             // The games that ran every frame in lanes finish their steps
             // together unless one of them ends; the others step on their own.
             let fullLanes = runs .== skip
@@ -361,13 +401,15 @@ public final class BreakoutBatch: RuleContextVector {
                 // The lanes still hold the fields of the games that finished
                 // together; with the others' written in, the observation
                 // reads them unless one of the others has several balls or
-                // ended.
+                // ended. The rule values are read again: a game that ended
+                // and restarted may play other rules now.
+                let now = rules.lanes(i)
                 if writeLaneFields(i, lanes: others, fields: fields) {
                     physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: o + i * n, stride: n,
-                                         scratch: laneScratch, quiet: true)
+                                         scratch: laneScratch, quiet: true, now)
                     if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
                 } else {
-                    observeGroup(i, into: o)
+                    observeGroup(i, into: o, now)
                 }
             }
             i &+= 8
@@ -376,7 +418,7 @@ public final class BreakoutBatch: RuleContextVector {
             stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations {
-                observeGroup(i &- 8, into: o)
+                observeGroup(i &- 8, into: o, rules.lanes(i &- 8))
             }
         }
         if let o = observations {
@@ -386,26 +428,11 @@ public final class BreakoutBatch: RuleContextVector {
         fastPath &+= counts
     }
 
-    /// ``step(actions:into:)`` when some game plays its own rules: every game
-    /// on its own under its rules.
-    @inline(never)
-    func stepEach(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>) {
-        let observed = out.seatsObserved(of: 1) > 0
-        let finals = observed ? out.finalObservations : nil
-        var counts = FastPathCounts()
-        var events = BreakoutEvents()
-        for i in 0 ..< count {
-            stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
-            if observed, let o = out.observations { observeOne(i, into: o) }
-        }
-        fastPath &+= counts
-    }
-
     /// One agent step of game `i` within ``step(actions:into:)`` and its
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``), or −1.
+    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``), or −1.
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
@@ -443,7 +470,7 @@ public final class BreakoutBatch: RuleContextVector {
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
@@ -452,13 +479,13 @@ public final class BreakoutBatch: RuleContextVector {
     ///   groups where some game did not run every frame in lanes;
     /// - `quietObservations`: of those, observations written from the fields
     ///   their lanes left
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``);
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``);
     /// - `writtenObservations`: observations of groups where some game did
     ///   not run every frame in lanes written by it after
     ///   those games' fields were written into the lanes
     ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:)``
+    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``
     ///   either way).
     struct FastPathCounts {
         var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
@@ -475,7 +502,7 @@ public final class BreakoutBatch: RuleContextVector {
 
     /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``,
     /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
-    /// run already in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``);
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``);
     /// refreshes the game's aim candidates when a brick changed (only a
     /// brick hit changes the grid, and a new wall comes only with a hit
     /// that clears the last brick).

@@ -4,7 +4,7 @@
 /// the test that nothing can (the quiet test), and the test that a ball is
 /// lost at the end of its frame. ``BreakoutPhysics/tick(_:bricks:action:events:)``
 /// calls them with `Float`, the batch's lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:)``)
+/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``)
 /// with eight lanes, so both are the same arithmetic bit for bit.
 extension BreakoutPhysics {
     // MARK: - Paddle
@@ -25,14 +25,39 @@ extension BreakoutPhysics {
     }
 
     /// Where the paddle at `px` with half width `half` goes this frame when
-    /// moving in `direction` (``direction(_:)``): `paddleSpeed` that way,
-    /// kept inside the walls.
+    /// moving in `direction` (``direction(_:)``): the paddle speed of `k`
+    /// that way, kept inside the walls.
     @inlinable @inline(always)
-    func paddleTarget<L: LaneFloat>(_ px: L, half: L, direction: L) -> L {
-        clampPaddle(px + direction * paddleSpeed, half: half)
+    func paddleTarget<K: BreakoutRuleValues>(_ px: K.L, half: K.L, direction: K.L, _ k: K) -> K.L {
+        clampPaddle(px + direction * k.paddleSpeed(self), half: half)
     }
 
     // MARK: - A ball's frame
+
+    /// A ball's velocity (vx, vy) for its frame under the rules of `k`:
+    /// gravity added to its vertical velocity and then its speed capped
+    /// (``cappedSpeed(_:_:_:)``), where there is gravity; unchanged elsewhere.
+    @inlinable @inline(always)
+    func fall<K: BreakoutRuleValues>(vx: K.L, vy: K.L, _ k: K) -> (vx: K.L, vy: K.L) {
+        guard k.someGravity(self) else { return (vx, vy) }
+        let g = k.gravity(self)
+        let fell = cappedSpeed(vx, vy - g, k)
+        if k.allGravity(self) { return fell }
+        let falls = g .> 0
+        return (vx.replacing(with: fell.vx, where: falls), vy.replacing(with: fell.vy, where: falls))
+    }
+
+    /// (vx, vy) with its speed capped at the top speed of `k`: scaled by
+    /// `maxSpeed / speed` where its square is above `maxSpeed²`.
+    @inlinable @inline(always)
+    func cappedSpeed<K: BreakoutRuleValues>(_ vx: K.L, _ vy: K.L, _ k: K) -> (vx: K.L, vy: K.L) {
+        let s2 = vx * vx + vy * vy
+        let over = s2 .> k.maxSpeedSquared(self)
+        // No lane over the cap (one game: not over): nothing to scale.
+        guard !(.!over).holdsEverywhere else { return (vx, vy) }
+        let m = k.maxSpeed(self) / s2.squareRoot()
+        return (vx.replacing(with: vx * m, where: over), vy.replacing(with: vy * m, where: over))
+    }
 
     /// A ball at (x, y) moving by (vx, vy) this frame (after gravity and the
     /// speed cap), the paddle starting at `px0` with half width `half` and

@@ -3,8 +3,9 @@ extension BreakoutPhysics {
 
     /// Runs up to `frames` frames of each of the eight games `c[0 ..< 8]`
     /// (game `g` with action `actions[g]` every frame) while each frame is
-    /// quiet, lane `g` for game `g`, for games with one ball in play and for
-    /// games waiting for a serve with no ball in play, without gravity.
+    /// quiet, lane `g` for game `g` under the rules in lane `g` of `rules`,
+    /// for games with one ball in play and for games waiting for a serve
+    /// with no ball in play.
     /// Returns per game (lane `g`) the frames run (0 ... `frames`), or −1 for
     /// a game in neither case (its episode ended, another ball count, no
     /// brick left, with the automatic serve a serve timer outside 0 ...
@@ -15,14 +16,16 @@ extension BreakoutPhysics {
     /// A frame is quiet when ``tick(_:bricks:action:events:)`` would only
     /// count it, count the push cooldown down, move the paddle and move the
     /// ball by its velocity, with no event: for a game with a ball, the push
-    /// takes no effect and the ball's frame is clear
+    /// takes no effect (or the game has no push) and the ball's frame, its
+    /// velocity after gravity (``fall(vx:vy:_:)``), is clear
     /// (``ballFrame(x:y:vx:vy:px0:pvx:half:)``) and does not lose it
     /// (``ballLost(x:y:pxEnd:half:)``); for a serving game, the frame does
     /// not serve (automatic serve: the timer, counted down when above 0,
     /// does not reach 0; manual: the action is not push). The kernels are
     /// the tick's, the push cooldown and the serve timer are counted in
     /// floats (integers far below 2^24, so exact), so the state after `k`
-    /// frames is that of `k` ticks, bit for bit, the frames' action recorded
+    /// frames is that of `k` ticks, bit for bit (gravity changes the ball's
+    /// velocity frame by frame, as the tick does), the frames' action recorded
     /// as ``frameAction(_:action:sticky:)`` records it without sticky
     /// actions. The caller checks there are no sticky actions.
     ///
@@ -30,7 +33,7 @@ extension BreakoutPhysics {
     /// serving game), slot 0's x, y, vx and vy and
     /// the push cooldown as they end (each game's own values where it ran
     /// no frame) are also left in `fields` where
-    /// ``observeEight(_:cells:aim:into:stride:scratch:quiet:)`` reads them
+    /// ``observeEight(_:cells:aim:into:stride:scratch:quiet:_:)`` reads them
     /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
     /// an observation of the eight games right after a step whose frames
     /// all ran here reads them instead of gathering them again.
@@ -40,8 +43,9 @@ extension BreakoutPhysics {
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
     @inline(always)
-    func quietLanes(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>, frames: Int,
-                    fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int) -> Lanes {
+    func quietLanes<K: BreakoutRuleValues>(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>,
+                                           frames: Int, fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int,
+                                           _ rules: K) -> Lanes where K.L == Lanes {
         // Each game's case (``laneCases(_:)``): the lanes' sum counts both
         // cases at once (exact in floats).
         let kind = Self.laneCases(UnsafePointer(c))
@@ -66,21 +70,29 @@ extension BreakoutPhysics {
         var px = Self.gather(UnsafePointer(c)) { $0.pointee.paddleX }
         var cooldown = Self.gather(UnsafePointer(c)) { Float($0.pointee.pushCooldown) }
         var x = Self.gather(UnsafePointer(c)) { $0.pointee.ballX[0] }, y = Self.gather(UnsafePointer(c)) { $0.pointee.ballY[0] }
-        let vx = Self.gather(UnsafePointer(c)) { $0.pointee.ballVX[0] }, vy = Self.gather(UnsafePointer(c)) { $0.pointee.ballVY[0] }
+        var vx = Self.gather(UnsafePointer(c)) { $0.pointee.ballVX[0] }, vy = Self.gather(UnsafePointer(c)) { $0.pointee.ballVY[0] }
+        let falls = rules.someGravity(self)
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
         let action = Lane8.floats(actionCodes)
         let dir = Self.direction(action)
         let pushes: LaneMask = action .== Float(BreakoutAction.push.rawValue)
+        // The lanes whose push would take effect off cooldown: pushing
+        // lanes of games with a push.
+        let pushing = rules.somePush(self)
+        let pushers = rules.allPush(self) ? pushes : pushes .& (rules.pushImpulse(self) .> 0)
         var done = Lanes()
         for _ in 0 ..< frames {
             let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
             var ok = running
-            // A push off cooldown takes effect (a ball's frame only).
-            if pushImpulse > 0 { ok = ok .& .!(pushes .& (next .== 0)) }
-            // The tick's frame: the paddle's target, the ball's frame.
-            let px1 = paddleTarget(px, half: half, direction: dir)
+            // A push off cooldown takes effect (a ball's frame only) where
+            // the game has a push.
+            if pushing { ok = ok .& .!(pushers .& (next .== 0)) }
+            // The tick's frame: the paddle's target, the ball's velocity
+            // and frame.
+            let px1 = paddleTarget(px, half: half, direction: dir, rules)
             let pvx = px1 - px
-            let f = ballFrame(x: x, y: y, vx: vx, vy: vy, px0: px, pvx: pvx, half: half)
+            let v = falls ? fall(vx: vx, vy: vy, rules) : (vx: vx, vy: vy)
+            let f = ballFrame(x: x, y: y, vx: v.vx, vy: v.vy, px0: px, pvx: pvx, half: half)
             var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: px + pvx, half: half)
             if anyServing {
                 // A serving lane's frame is quiet when it does not serve:
@@ -102,6 +114,10 @@ extension BreakoutPhysics {
             cooldown = cooldown.replacing(with: next, where: ok)
             x = x.replacing(with: f.x, where: moved)
             y = y.replacing(with: f.y, where: moved)
+            if falls {
+                vx = vx.replacing(with: v.vx, where: moved)
+                vy = vy.replacing(with: v.vy, where: moved)
+            }
             px = px.replacing(with: clampPaddle(px1, half: half), where: ok)
             done = done.replacing(with: done + 1, where: ok)
             running = ok
@@ -121,6 +137,12 @@ extension BreakoutPhysics {
             s.pointee.frames &+= frameCounts[g]
             let last = s.pointee.lastAction
             s.pointee.lastAction = frameCounts[g] != 0 ? UInt8(truncatingIfNeeded: actionCodes[g]) : last
+        }
+        if falls {
+            for g in 0 ..< 8 {
+                Self.setSlot0(&c[g].ballVX, vx[g])
+                Self.setSlot0(&c[g].ballVY, vy[g])
+            }
         }
         fields[0] = px
         fields[1] = half
@@ -143,11 +165,11 @@ extension BreakoutPhysics {
 
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
-    /// ``quietLanes(_:actions:frames:fields:serveFrames:)`` (counted there in floats and
+    /// ``quietLanes(_:actions:frames:fields:serveFrames:_:)`` (counted there in floats and
     /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
-    /// Each game's case in ``quietLanes(_:actions:frames:fields:serveFrames:)``,
+    /// Each game's case in ``quietLanes(_:actions:frames:fields:serveFrames:_:)``,
     /// lane `g` for game `g`: 1 one ball in play and no serve pending, 16 a
     /// serve pending and no ball in play (a ball count plus pending flag of
     /// 1 either way), 0 neither, the episode ended or no brick left. The

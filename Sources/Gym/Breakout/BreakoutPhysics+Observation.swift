@@ -34,11 +34,11 @@ extension BreakoutPhysics {
         headEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, lives: Float(c.pointee.lives),
                     levels: Float(c.pointee.levelsCleared), cooldown: Float(c.pointee.pushCooldown),
                     sinceProgress: Float(c.pointee.stepsSinceProgress), servePending: c.pointee.servePending ? 1 : 0,
-                    speed: c.pointee.speed) { o[$0] = $1 }
+                    speed: c.pointee.speed, SameRules()) { o[$0] = $1 }
         let slots = Int(c.pointee.ballCount)
         for k in 0 ..< Int(maxBalls) {
             let e = slotEntries(x: c.pointee.ballX[k], y: c.pointee.ballY[k], vx: c.pointee.ballVX[k],
-                                vy: c.pointee.ballVY[k], active: Float(k) .< n)
+                                vy: c.pointee.ballVY[k], active: Float(k) .< n, SameRules())
             let b = o + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
@@ -46,7 +46,8 @@ extension BreakoutPhysics {
         let r = o + relativeStart
         let crossing = relativeEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, count: n,
                                        slots: slots, ball: { (c.pointee.ballX[$0], c.pointee.ballY[$0],
-                                                              c.pointee.ballVX[$0], c.pointee.ballVY[$0]) }) { r[$0] = $1 }
+                                                              c.pointee.ballVX[$0], c.pointee.ballVY[$0]) },
+                                       SameRules()) { r[$0] = $1 }
         let near = Self.candidates(aimColumns, around: Int(placeColumn(crossing)))
         r[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
     }
@@ -56,31 +57,36 @@ extension BreakoutPhysics {
     /// Head entries 0 ..< 8 (``BreakoutGame``'s table: paddle, half width,
     /// lives and walls cleared as shares of the config's, push cooldown,
     /// watchdog, serve pending, speed level) from the fields given as
-    /// floats, `servePending` 1 or 0, written by `write(index, value)`.
+    /// floats, `servePending` 1 or 0, under the rules of `k`, written by
+    /// `write(index, value)`.
     /// Entries that can reach a bound are clamped to it: a product with a
     /// precomputed reciprocal can pass it by a rounding step.
     @inlinable @inline(always)
-    func headEntries<L: LaneFloat>(paddleX px: L, halfWidth: L, lives: L, levels: L, cooldown: L, sinceProgress: L,
-                                   servePending: L, speed: L, write: (Int, L) -> Void) {
+    func headEntries<K: BreakoutRuleValues>(paddleX px: K.L, halfWidth: K.L, lives: K.L, levels: K.L, cooldown: K.L,
+                                            sinceProgress: K.L, servePending: K.L, speed: K.L, _ k: K,
+                                            write: (Int, K.L) -> Void) {
+        typealias L = K.L
         let cx = width / 2
         let invCX = 1 / cx
         let zero = L(repeating: 0)
         write(0, (px - cx) * invCX)
         write(1, L.min(halfWidth * invCX, 0.5))
-        write(2, lives / Float(config.lives))
+        write(2, lives / k.lives(self))
         write(3, levels / Float(config.levels))
         write(4, pushCooldown > 0 ? cooldown / Float(pushCooldown) : zero)
         write(5, config.watchdogSteps > 0 ? L.min(L(repeating: 1), sinceProgress / Float(config.watchdogSteps)) : zero)
         write(6, servePending)
-        write(7, L.min(speed * (1 / maxSpeed), 1))
+        write(7, L.min(speed * k.invMaxSpeed(self), 1))
     }
 
     /// A ball slot's entries (in play, x, y, vx, vy; zeros where `active`
-    /// does not hold).
+    /// does not hold) under the rules of `k`.
     @inlinable @inline(always)
-    func slotEntries<L: LaneFloat>(x: L, y: L, vx: L, vy: L, active: L.Condition) -> (L, L, L, L, L) {
+    func slotEntries<K: BreakoutRuleValues>(x: K.L, y: K.L, vx: K.L, vy: K.L, active: K.L.Condition,
+                                            _ k: K) -> (K.L, K.L, K.L, K.L, K.L) {
+        typealias L = K.L
         let cx = width / 2, cy = height / 2
-        let invCX = 1 / cx, invCY = 1 / cy, invV = 1 / maxSpeed
+        let invCX = 1 / cx, invCY = 1 / cy, invV = k.invMaxSpeed(self)
         let idle = .!active
         return (L(repeating: 0).replacing(with: 1, where: active),
                 ((x - cx) * invCX).replacing(with: 0, where: idle),
@@ -98,11 +104,13 @@ extension BreakoutPhysics {
     /// ``aimEntry(column:crossing:)`` of the aim column nearest the
     /// returned focus crossing). `count` is the balls in play; slots from
     /// `slots` on are in play in no game given and written as zeros without
-    /// computing them. Returns the focus ball's crossing (the paddle's x
-    /// without one).
+    /// computing them; the rules are those of `rules`. Returns the focus ball's
+    /// crossing (the paddle's x without one).
     @inlinable @inline(always)
-    func relativeEntries<L: LaneFloat>(paddleX px: L, halfWidth half: L, count n: L, slots: Int,
-                                       ball: (Int) -> (x: L, y: L, vx: L, vy: L), write: (Int, L) -> Void) -> L {
+    func relativeEntries<K: BreakoutRuleValues>(paddleX px: K.L, halfWidth half: K.L, count n: K.L, slots: Int,
+                                                ball: (Int) -> (x: K.L, y: K.L, vx: K.L, vy: K.L), _ rules: K,
+                                                write: (Int, K.L) -> Void) -> K.L {
+        typealias L = K.L
         let invW = 1 / width
         let zero = L(repeating: 0)
         var focusTime = L(repeating: .infinity), focusCrossing = px, focusX = zero, focusVY = zero
@@ -114,11 +122,11 @@ extension BreakoutPhysics {
             }
             let active = L(repeating: Float(k)) .< n, idle = .!active
             let b = ball(k)
-            let t = timeToFace(y: b.y, vy: b.vy)
+            let t = timeToFace(y: b.y, vy: b.vy, rules)
             let crossing = crossingX(x: b.x, vx: b.vx, time: t)
             write(3 * k, Self.unit((b.x - px) * invW).replacing(with: 0, where: idle))
             write(3 * k + 1, Self.unit((crossing - px) * invW).replacing(with: 0, where: idle))
-            write(3 * k + 2, urgency(t).replacing(with: 0, where: idle))
+            write(3 * k + 2, urgency(t, rules).replacing(with: 0, where: idle))
             let better = active .& ((t .< focusTime) .| .!hasFocus)
             focusTime = focusTime.replacing(with: t, where: better)
             focusCrossing = focusCrossing.replacing(with: crossing, where: better)
@@ -131,8 +139,8 @@ extension BreakoutPhysics {
         write(f + 1, Self.unit((focusX - px) * invW).replacing(with: 0, where: none))
         write(f + 2, Self.unit((focusCrossing - px) * invW).replacing(with: 0, where: none))
         write(f + 3, Self.unit((focusCrossing - px) / (half + r)).replacing(with: 0, where: none))
-        write(f + 4, urgency(focusTime).replacing(with: 0, where: none))
-        write(f + 5, Self.unit(focusVY / maxSpeed).replacing(with: 0, where: none))
+        write(f + 4, urgency(focusTime, rules).replacing(with: 0, where: none))
+        write(f + 5, Self.unit(focusVY / rules.maxSpeed(self)).replacing(with: 0, where: none))
         return focusCrossing
     }
 
@@ -266,19 +274,25 @@ extension BreakoutPhysics {
     /// 0 for a ball already at or below the line, infinity if it never
     /// gets there. Without gravity one division: the arrival's distance
     /// over the speed toward it (`0 − vy` is `−vy` for every `vy < 0`).
+    /// Gravity is that of `k`: lanes with and without it take each their
+    /// own formula.
     @inlinable @inline(always)
-    func timeToFace<L: LaneFloat>(y: L, vy: L) -> L {
+    func timeToFace<K: BreakoutRuleValues>(y: K.L, vy: K.L, _ k: K) -> K.L {
+        typealias L = K.L
         let drop = y - (paddleTop + r)
+        let g = k.gravity(self)
+        // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
+        func fallTime() -> L { (vy + (vy * vy + drop * (g * 2)).squareRoot()) / g }
         var t: L
-        if gravity > 0 {
-            // y + vy t − g t²/2 = face  →  t = (vy + √(vy² + 2 g drop)) / g
-            t = (vy + (vy * vy + drop * (2 * gravity)).squareRoot()) / gravity
+        if k.allGravity(self) {
+            t = fallTime()
         } else {
             let falling = vy .< 0
             let rising = 2 * (height - r) - y - (paddleTop + r)
             t = rising.replacing(with: drop, where: falling) / vy.replacing(with: 0 - vy, where: falling)
             t = t.replacing(with: .infinity, where: .!falling .& .!(vy .> 0))
         }
+        if k.someGravity(self) && !k.allGravity(self) { t = t.replacing(with: fallTime(), where: g .> 0) }
         return t.replacing(with: 0, where: drop .<= 0)
     }
 
@@ -306,10 +320,10 @@ extension BreakoutPhysics {
     }
 
     /// Arrival time as the share of the field the paddle can cross before
-    /// it: `time × paddleSpeed / fieldWidth`, at most 1.
+    /// it: `time × paddleSpeed / fieldWidth` (the paddle speed of `k`), at most 1.
     @inlinable @inline(always)
-    func urgency<L: LaneFloat>(_ time: L) -> L {
-        L.min(time * paddleSpeed / width, 1)
+    func urgency<K: BreakoutRuleValues>(_ time: K.L, _ k: K) -> K.L {
+        K.L.min(time * k.paddleSpeed(self) / width, 1)
     }
 
     /// `v` clamped to [−1, 1].

@@ -12,7 +12,7 @@ extension BreakoutPhysics {
     /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit
     /// (the same entry kernels, lane `g` for game `g`). `scratch` holds
     /// ``laneScratchCount`` lane vectors (the caller's, so nothing is
-    /// allocated here).
+    /// allocated here). Lane `g` plays the rules in lane `g` of `rules`.
     ///
     /// The rows with their cell entries are copied whole, eight floats at a
     /// time (``Lane8/copyRows(_:into:count:)``); the head and the
@@ -23,16 +23,16 @@ extension BreakoutPhysics {
     /// there.
     ///
     /// `quiet`: the eight games' steps all ran in lanes and did not end
-    /// (``quietLanes(_:actions:frames:fields:serveFrames:)`` left their
+    /// (``quietLanes(_:actions:frames:fields:serveFrames:_:)`` left their
     /// paddle x and half width, ball count, slot 0 and push cooldown in
     /// `scratch` from ``laneFieldsStart`` on, and each has one ball and no
     /// serve pending, or no ball and a serve pending): those fields are
     /// taken from there instead of being gathered again from the cores,
     /// the same values bit for bit.
     @inline(always)
-    func observeEight(_ c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
+    func observeEight<K: BreakoutRuleValues>(_ c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
                       into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>,
-                      quiet: Bool) {
+                      quiet: Bool, _ rules: K) where K.L == Lanes {
         assert(stride == observationCount, "eight rows of an observation each")
         Lane8.copyRows(entries, into: o, count: 8 &* stride)
         // The fields, lane `g` from game `g`: paddle x, half width, ball
@@ -61,28 +61,29 @@ extension BreakoutPhysics {
         headEntries(paddleX: px, halfWidth: half, lives: Self.gather(c) { Float($0.pointee.lives) },
                     levels: Self.gather(c) { Float($0.pointee.levelsCleared) }, cooldown: fields[Self.laneCooldownField],
                     sinceProgress: Self.gather(c) { Float($0.pointee.stepsSinceProgress) }, servePending: pending,
-                    speed: Self.gather(c) { $0.pointee.speed }) { scratch[$0] = $1 }
+                    speed: Self.gather(c) { $0.pointee.speed }, rules) { scratch[$0] = $1 }
         for k in 0 ..< Int(most) {
             let slot = fields + 3 + 4 * k
-            let e = slotEntries(x: slot[0], y: slot[1], vx: slot[2], vy: slot[3], active: Lanes(repeating: Float(k)) .< n)
+            let e = slotEntries(x: slot[0], y: slot[1], vx: slot[2], vy: slot[3], active: Lanes(repeating: Float(k)) .< n, rules)
             let b = scratch + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
         Self.storeRows(scratch, count: 8 + 5 * Int(most), skipping: 0 ..< 0, into: o, stride: stride)
         observeRelativeEight(aim: aim, fields: fields, most: Int(most), into: o + relativeStart, stride: stride,
-                             scratch: scratch)
+                             scratch: scratch, rules)
     }
 
-    /// The paddle-relative entries of ``observeEight(_:cells:aim:into:stride:scratch:quiet:)``
+    /// The paddle-relative entries of ``observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``
     /// from the fields in `fields`, `most` the most balls any of the eight
     /// games has: a unit of its own (per ball a chain of divisions, a
     /// remainder and selects), so that it compiles whole.
     @inline(never)
-    func observeRelativeEight(aim: UnsafePointer<UInt32>, fields: UnsafePointer<Lanes>, most: Int,
-                              into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>) {
+    func observeRelativeEight<K: BreakoutRuleValues>(aim: UnsafePointer<UInt32>, fields: UnsafePointer<Lanes>, most: Int,
+                                                     into o: UnsafeMutablePointer<Float>, stride: Int,
+                                                     scratch: UnsafeMutablePointer<Lanes>, _ rules: K) where K.L == Lanes {
         let crossing = relativeEntries(paddleX: fields[0], halfWidth: fields[1], count: fields[2], slots: most,
                                        ball: { k in let s = fields + 3 + 4 * k; return (s[0], s[1], s[2], s[3]) },
-                                       write: { scratch[$0] = $1 })
+                                       rules, write: { scratch[$0] = $1 })
         let candidates = UnsafeRawPointer(aim).loadUnaligned(as: SIMD8<UInt32>.self)
         let near = Self.candidates(candidates, around: placeColumn(crossing), columns: cols)
         scratch[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
@@ -98,7 +99,7 @@ extension BreakoutPhysics {
         Lane8.storeRows(columns, count: count, skipping: gap, into: o, stride: stride)
     }
 
-    /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:quiet:)``
+    /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the fields (from
     /// ``laneFieldsStart``: three, four per ball slot, and the push

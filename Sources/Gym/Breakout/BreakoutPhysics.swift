@@ -348,7 +348,7 @@ public final class BreakoutPhysics: Sendable {
         }
         // 2. Paddle.
         let px0 = s.paddleX
-        let px1 = paddleTarget(px0, half: s.paddleHalfWidth, direction: Self.direction(Float(action)))
+        let px1 = paddleTarget(px0, half: s.paddleHalfWidth, direction: Self.direction(Float(action)), SameRules())
         let pvx = px1 - px0
         // 3. Balls.
         var i = 0
@@ -409,14 +409,10 @@ public final class BreakoutPhysics: Sendable {
         s.pushCooldown = pushCooldown
     }
 
-    /// Caps the speed at `maxBallSpeed`.
+    /// Caps the speed at `maxBallSpeed` (``cappedSpeed(_:_:_:)``).
     @inlinable
     func capSpeed(_ vx: inout Float, _ vy: inout Float) {
-        let s2 = vx * vx + vy * vy
-        if s2 > maxSpeedSquared {
-            let k = maxSpeed / s2.squareRoot()
-            vx *= k; vy *= k
-        }
+        (vx, vy) = cappedSpeed(vx, vy, SameRules())
     }
 
     /// With gravity off, keeps the path at least `minBounceAngle` from the
@@ -443,11 +439,8 @@ public final class BreakoutPhysics: Sendable {
     @inlinable @inline(__always)
     func moveBall(_ s: inout BreakoutCore, _ i: Int, bricks: UnsafeMutablePointer<UInt8>,
                   px0: Float, pvx: Float, events: inout BreakoutEvents) -> Bool {
-        var x = s.ballX[i], y = s.ballY[i], vx = s.ballVX[i], vy = s.ballVY[i]
-        if gravity > 0 {
-            vy -= gravity
-            capSpeed(&vx, &vy)
-        }
+        var x = s.ballX[i], y = s.ballY[i]
+        var (vx, vy) = fall(vx: s.ballVX[i], vy: s.ballVY[i], SameRules())
         let frame = ballFrame(x: x, y: y, vx: vx, vy: vy, px0: px0, pvx: pvx, half: s.paddleHalfWidth)
         if frame.clear.isSet {
             x = frame.x
