@@ -184,6 +184,35 @@ public enum PerGameAgentCalls {
 }
 
 extension PlayableGame {
+    public static func makeBatchTrackers(skills: [TrackerSkill], context: AgentContext<Self>) -> [any BatchAgent] {
+        skills.map { makeBatchTracker(skill: $0, context: context) }
+    }
+
+    /// The batched agents of `specs` (which passed ``check(_:config:)``),
+    /// in order, for `context`'s games, as ``makeBatchAgent(_:context:)``
+    /// makes each; but a roster of trackers only (a ladder, a balance
+    /// scenario between trackers) is made together
+    /// (``makeBatchTrackers(skills:context:)``): no seat then needs an
+    /// observation row, which is where sharing their work pays
+    /// (docs/bench.md, "Agents seated").
+    /// - Throws: ``AgentFault`` when an agent cannot be started (built-in agents never throw).
+    public static func makeBatchAgents(_ specs: [AgentSpec], context: AgentContext<Self>) throws(AgentFault)
+        -> [any BatchAgent] {
+        var skills: [TrackerSkill] = []
+        for spec in specs { if case let .tracker(skill) = spec.kind { skills.append(skill) } }
+        let together = skills.count == specs.count ? makeBatchTrackers(skills: skills, context: context) : []
+        var trackers = together.makeIterator()
+        var made: [any BatchAgent] = []
+        for spec in specs {
+            if case .tracker = spec.kind, let tracker = trackers.next() {
+                made.append(tracker)
+            } else {
+                made.append(try makeBatchAgent(spec, context: context))
+            }
+        }
+        return made
+    }
+
     /// A batched agent of `spec` (which passed ``check(_:config:)``) for
     /// `context`'s games; each worker builds its own. Every built-in kind
     /// has its own batched form (``RandomBatchAgent``, ``ConstantBatchAgent``,

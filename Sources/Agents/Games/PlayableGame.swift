@@ -33,6 +33,11 @@ public protocol PlayableGame: SendableMetatype {
     /// The game's heuristic player for many games (``BatchAgent``): the
     /// actions of ``makeTracker(config:skill:)``'s, game by game, bit for bit.
     static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent
+    /// The trackers of `skills` (a roster's, in order) for `context`'s
+    /// games, made together so that they may share their work (Pong in the
+    /// slot engine: ``PongTrackerSeats``); the default makes each alone
+    /// (``makeBatchTracker(skill:context:)``).
+    static func makeBatchTrackers(skills: [TrackerSkill], context: AgentContext<Self>) -> [any BatchAgent]
 
     /// The books of game `i` of `vector`, just reset with `seed`.
     static func beginRecord(_ vector: Vector, _ i: Int, seed: UInt64) -> Tally

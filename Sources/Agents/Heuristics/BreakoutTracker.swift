@@ -108,12 +108,26 @@ public struct BreakoutTracker: Agent, Sendable {
     /// How far to move the paddle's centre past the ball so that the return
     /// heads for the column with the most hits left (0 when no brick is left).
     func aimShift(from x: Float, halfW: Float, bricks o: UnsafeBufferPointer<Float>) -> Float {
+        // Each column's hits summed row by row (0 + row 0 + row 1 + …), all
+        // columns at once: the rows are contiguous, so the adds are vector adds.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: cols) { sums in
+            guard let sum = sums.baseAddress, let bricks = o.baseAddress.map({ $0 + bricksStart }) else { return 0 }
+            sum.initialize(repeating: 0, count: cols)
+            for row in 0 ..< rows {
+                let line = bricks + row * cols
+                for col in 0 ..< cols { sum[col] += line[col] }
+            }
+            return aimShift(from: x, halfW: halfW, columnHits: sum)
+        }
+    }
+
+    /// ``aimShift(from:halfW:bricks:)`` from each column's hits left (`hits[col]`).
+    func aimShift(from x: Float, halfW: Float, columnHits: UnsafeMutablePointer<Float>) -> Float {
         var bestColumn = -1
         var bestHits: Float = 0
         var bestDistance = Float.infinity
         for col in 0 ..< cols {
-            var hits: Float = 0
-            for row in 0 ..< rows { hits += o[bricksStart + row * cols + col] }
+            let hits = columnHits[col]
             let centre = (Float(col) + 0.5) * brickWidth
             let distance = abs(centre - x)
             if hits > bestHits + 1e-6 || (hits > 0 && abs(hits - bestHits) <= 1e-6 && distance < bestDistance) {

@@ -32,9 +32,9 @@ final class PongLaneTracker: StateReadingAgent {
     /// for a skill that keeps no state (no delay, aim error or speed cap),
     /// seated in one seat of every one of the batch's `games` (the C ABI's
     /// opponent), so every lane it computes is one of its games. In the slot
-    /// engine's slots, shared with other agents, it would compute whole
-    /// blocks for a few lanes each, so there it reads rows (docs/bench.md,
-    /// "Agents seated").
+    /// engine's slots a roster of trackers only plays as one group
+    /// (``PongTrackerSeats``); beside other agents, trackers read rows
+    /// (docs/bench.md, "Agents seated").
     static func pays(for skill: TrackerSkill, seating: AgentSeating, games: Int) -> Bool {
         plain(skill) && seating.games == games && seating == .oneSeat(seating.seat(0), slots: games, seats: 2)
     }

@@ -42,19 +42,30 @@ public struct PongTracker: Agent, Sendable {
     /// or eight (``PongLaneTracker``): from a seat's observation entries
     /// (own paddle x `ownX`, ball x, y, vx, vy: entries 0, 4, 5, 6, 7), its
     /// paddle's centre and the x it aims at (before the aim error), both in
-    /// field units of the seat's own frame, and whether the ball comes toward it.
+    /// field units of the seat's own frame, whether the ball comes toward it,
+    /// and the ball's x (the target when not predicting).
     @inline(__always)
-    func aim<L: LaneFloat>(ownX: L, ballX: L, ballY: L, vx: L, vy: L) -> (own: L, target: L, incoming: L.Condition) {
+    func aim<L: LaneFloat>(ownX: L, ballX: L, ballY: L, vx: L, vy: L)
+        -> (own: L, target: L, incoming: L.Condition, ball: L) {
+        Self.aim(field, predict: skill.predict, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
+    }
+
+    /// ``aim(ownX:ballX:ballY:vx:vy:)`` of a tracker with geometry `field`
+    /// that predicts (`predict`) or not (inlined whole: in a caller's lane
+    /// loop the tracker is not copied per call).
+    @inline(always)
+    static func aim<L: LaneFloat>(_ field: TrackerField, predict: Bool, ownX: L, ballX: L, ballY: L, vx: L, vy: L)
+        -> (own: L, target: L, incoming: L.Condition, ball: L) {
         let cx = field.width / 2, cy = field.height / 2
         let own = ownX * cx + cx
         let x = ballX * cx + cx, y = ballY * cy + cy
         // Velocities are normalised by maxBallSpeed; only their ratio matters here.
         let incoming = vy .< 0
-        guard skill.predict else { return (own, x, incoming) }
+        guard predict else { return (own, x, incoming, x) }
         let predicting = incoming .& (y .> field.faceY)
-        let crossing = Self.crossing(x: x, y: y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r,
-                                     maxX: field.width - field.r, where: predicting)
-        return (own, x.replacing(with: crossing, where: predicting), incoming)
+        let meets = crossing(x: x, y: y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r,
+                             maxX: field.width - field.r, where: predicting)
+        return (own, x.replacing(with: meets, where: predicting), incoming, x)
     }
 
     /// Pong's action for a steering move.
@@ -82,7 +93,7 @@ public struct PongTracker: Agent, Sendable {
     /// `|u| < 2p` (`u` itself inside `(−p, p)`, `u ∓ p` within one more
     /// period: exact by Sterbenz's lemma, and of `u`'s sign as the remainder
     /// is) and lane by lane elsewhere.
-    @inline(__always)
+    @inline(always)
     static func crossing<L: LaneFloat>(x: L, y: L, vx: L, vy: L, lineY: Float, minX: Float, maxX: Float,
                                        where mask: L.Condition) -> L {
         let t = (lineY - y) / vy

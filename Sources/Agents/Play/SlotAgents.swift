@@ -11,9 +11,14 @@ final class SlotAgents<Game: PlayableGame> {
     /// Per seat (`i × seats + s`): the index in ``agents`` of the agent
     /// holding it, or -1 (no agent: idle, or the learner's seat).
     let holder: UnsafeMutableBufferPointer<Int32>
-    /// Per agent: its rows of this step (``rows`` at `a × slots × seats`) and their count.
+    /// Per agent: the seats it holds, its rows of each step (``rows`` at
+    /// `a × slots × seats`, in seat order) and their count; rebuilt at the
+    /// first step after a seat changed hands (``start(_:slot:seat:seed:)``, ``end(slot:)``).
     let rows: UnsafeMutableBufferPointer<Int32>
     let counts: UnsafeMutableBufferPointer<Int>
+    /// Whether a seat changed hands since ``rows`` were built (1 or 0; in
+    /// raw memory: a class's stored `var` is checked for exclusive access at every use).
+    let seatsChanged: UnsafeMutablePointer<Bool>
     /// Per agent: whether it reads observation rows (``BatchAgent/readsObservations``).
     let readsRows: [Bool]
     /// Per seat, seat-major (`s × slots + i`): 1 when its observation row is
@@ -26,9 +31,7 @@ final class SlotAgents<Game: PlayableGame> {
         let seats = Game.seats
         let context = AgentContext<Game>(config: config, seating: .everySeat(slots: slots, seats: seats),
                                          vector: vector)
-        var made: [any BatchAgent] = []
-        for spec in specs { made.append(try Game.makeBatchAgent(spec, context: context)) }
-        self.init(made, slots: slots)
+        self.init(try Game.makeBatchAgents(specs, context: context), slots: slots)
     }
 
     /// `agents`, each with `slots × Game.seats` games.
@@ -47,10 +50,12 @@ final class SlotAgents<Game: PlayableGame> {
         readsRows = agents.map(\.readsObservations)
         rowNeeded = .allocate(capacity: seats * slots)
         rowNeeded.initialize(repeating: 1)
+        seatsChanged = .allocate(capacity: 1)
+        seatsChanged.initialize(to: true)
     }
 
     deinit {
-        holder.deallocate(); rows.deallocate(); counts.deallocate(); rowNeeded.deallocate()
+        holder.deallocate(); rows.deallocate(); counts.deallocate(); rowNeeded.deallocate(); seatsChanged.deallocate()
     }
 
     /// The rows the slots' seats need (see ``rowNeeded``).
@@ -61,6 +66,7 @@ final class SlotAgents<Game: PlayableGame> {
     func start(_ a: Int, slot i: Int, seat s: Int, seed: UInt64) throws(AgentFault) {
         let g = i * seats + s
         holder[g] = Int32(a)
+        seatsChanged.pointee = true
         rowNeeded[s * slots + i] = readsRows[a] ? 1 : 0
         try agents[a].start(game: g, seed: seed)
     }
@@ -72,6 +78,7 @@ final class SlotAgents<Game: PlayableGame> {
             let a = Int(holder[g])
             guard a >= 0 else { continue }
             holder[g] = -1
+            seatsChanged.pointee = true
             rowNeeded[s * slots + i] = 1
             try agents[a].end(game: g)
         }
@@ -86,12 +93,15 @@ final class SlotAgents<Game: PlayableGame> {
         throws(AgentFault) {
         guard let rowBase = rows.baseAddress, let count = counts.baseAddress else { return }
         let n = slots * seats
-        for a in 0 ..< agents.count { count[a] = 0 }
-        for g in 0 ..< n {
-            let a = Int(holder[g])
-            guard a >= 0 else { continue }
-            rowBase[a * n + count[a]] = Int32(g)
-            count[a] += 1
+        if seatsChanged.pointee {
+            for a in 0 ..< agents.count { count[a] = 0 }
+            for g in 0 ..< n {
+                let a = Int(holder[g])
+                guard a >= 0 else { continue }
+                rowBase[a * n + count[a]] = Int32(g)
+                count[a] += 1
+            }
+            seatsChanged.pointee = false
         }
         for a in 0 ..< agents.count where count[a] > 0 {
             try agents[a].act(AgentRows(count: count[a], games: rowBase + a * n, observations: observations,

@@ -34,42 +34,75 @@ public struct BradleyTerry: Sendable {
     /// of i against j) and a games matrix (`games[i][j]`, symmetric).
     public func fit(score: [[Double]], games: [[Double]]) -> [Double] {
         let n = score.count
-        var s = score, g = games
-        for i in 0 ..< n {
-            for j in 0 ..< n where i != j && g[i][j] > 0 {
-                s[i][j] += prior / 2
-                g[i][j] += prior
-            }
-        }
+        // Flat n × n copies (row i at i × n), and each strength's log kept
+        // from the sweep that made it: the same operations in the same order
+        // as on the nested arrays, without their per-access checks.
+        var s = [Double](repeating: 0, count: n * n), g = s
         var total = [Double](repeating: 0, count: n)
-        for i in 0 ..< n { for j in 0 ..< n where i != j { total[i] += s[i][j] } }
         var gamma = [Double](repeating: 1, count: n)
         var next = gamma
-        for _ in 0 ..< maxIterations {
-            for i in 0 ..< n {
-                var denominator = 0.0
-                for j in 0 ..< n where j != i && g[i][j] > 0 {
-                    denominator += g[i][j] / (gamma[i] + gamma[j])
+        var logGamma = gamma.map { log($0) }
+        s.withUnsafeMutableBufferPointer { s in
+            g.withUnsafeMutableBufferPointer { g in
+                for i in 0 ..< n {
+                    for j in 0 ..< n {
+                        s[i * n + j] = score[i][j]
+                        g[i * n + j] = games[i][j]
+                        if i != j && g[i * n + j] > 0 {
+                            s[i * n + j] += prior / 2
+                            g[i * n + j] += prior
+                        }
+                    }
                 }
-                // An agent that played nobody keeps its strength.
-                next[i] = denominator > 0 ? total[i] / denominator : gamma[i]
+                for i in 0 ..< n { for j in 0 ..< n where i != j { total[i] += s[i * n + j] } }
+                total.withUnsafeBufferPointer { total in
+                    for _ in 0 ..< maxIterations {
+                        let change = sweep(n, g: UnsafeBufferPointer(g), total: total, gamma: &gamma, next: &next,
+                                           logGamma: &logGamma)
+                        swap(&gamma, &next)
+                        if change < tolerance { break }
+                    }
+                }
             }
-            var logMean = 0.0
-            for i in 0 ..< n { logMean += log(next[i]) }
-            logMean /= Double(n)
-            let scale = exp(-logMean)
-            var change = 0.0
-            for i in 0 ..< n {
-                next[i] *= scale
-                change = max(change, abs(log(next[i]) - log(gamma[i])))
-            }
-            swap(&gamma, &next)
-            if change < tolerance { break }
         }
         var elo = gamma.map { 400 * log10($0) }
         let mean = Statistics.mean(elo)
         for i in 0 ..< n { elo[i] -= mean }
         return elo
+    }
+
+    /// One MM sweep: `next` from `gamma`, renormalised to a geometric mean of
+    /// 1; `logGamma` (the logs of `gamma` on entry) becomes the logs of
+    /// `next`. Returns the largest change of a log-strength.
+    @inline(__always)
+    func sweep(_ n: Int, g: UnsafeBufferPointer<Double>, total: UnsafeBufferPointer<Double>,
+               gamma: inout [Double], next: inout [Double], logGamma: inout [Double]) -> Double {
+        gamma.withUnsafeBufferPointer { gamma in
+            next.withUnsafeMutableBufferPointer { next in
+                logGamma.withUnsafeMutableBufferPointer { logGamma in
+                    for i in 0 ..< n {
+                        var denominator = 0.0
+                        for j in 0 ..< n where j != i && g[i * n + j] > 0 {
+                            denominator += g[i * n + j] / (gamma[i] + gamma[j])
+                        }
+                        // An agent that played nobody keeps its strength.
+                        next[i] = denominator > 0 ? total[i] / denominator : gamma[i]
+                    }
+                    var logMean = 0.0
+                    for i in 0 ..< n { logMean += log(next[i]) }
+                    logMean /= Double(n)
+                    let scale = exp(-logMean)
+                    var change = 0.0
+                    for i in 0 ..< n {
+                        next[i] *= scale
+                        let logNext = log(next[i])
+                        change = max(change, abs(logNext - logGamma[i]))
+                        logGamma[i] = logNext
+                    }
+                    return change
+                }
+            }
+        }
     }
 
     /// Ratings of a tournament's outcomes.

@@ -30,11 +30,7 @@ extension PongBatch {
         for k in 0 ..< count {
             let e = Int(blockSeats[k]), i = (e >> 1) * Lanes.scalarCount
             precondition(e >= 0 && i + Lanes.scalarCount <= self.count, "eight games from \(i) are not in the batch")
-            let o = physics.observation(loadLanes(i), speed: Lane8.load(speed, i),
-                                        scoreBottom: Lane8.floats(Lane8.load(scoreBottom, i)),
-                                        scoreTop: Lane8.floats(Lane8.load(scoreTop, i)), side: e & 1 == 0 ? .bottom : .top,
-                                        rules.lanes(i))
-            body(k, o)
+            body(k, observationLanes(i, side: e & 1 == 0 ? .bottom : .top, physics, rules.lanes(i)))
         }
     }
 

@@ -38,6 +38,15 @@ public enum Pong: PlayableGame {
         return PongLaneTracker(rules, batch: batch, seating: context.seating, observationCount: context.target.inputs)
     }
 
+    /// Trackers seated in every seat of the context's vector play as one
+    /// group (``PongTrackerSeats``); elsewhere each is made alone.
+    public static func makeBatchTrackers(skills: [TrackerSkill], context: AgentContext<Self>) -> [any BatchAgent] {
+        guard !skills.isEmpty, let group = PongSeatedTracker.make(skills, context: context) else {
+            return skills.map { makeBatchTracker(skill: $0, context: context) }
+        }
+        return group
+    }
+
     public static func beginRecord(_ vector: PongBatch, _ i: Int, seed: UInt64) -> Tally {
         let state = vector.state(i)
         return Tally(record: PongMatchResult(seed: seed, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
