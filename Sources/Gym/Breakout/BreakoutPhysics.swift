@@ -685,3 +685,6 @@ public final class BreakoutPhysics: Sendable {
         }
     }
 }
+
+/// Each game of a batch keeps its physics in a ``PerGameRules``.
+extension BreakoutPhysics: GamePhysics {}

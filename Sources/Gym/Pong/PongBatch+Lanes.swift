@@ -32,16 +32,11 @@ extension PongBatch {
     }
 
     /// Each game plays its own rules: each group's values loaded from the
-    /// batch's rule columns (``ruleColumns``).
+    /// batch's rule columns (``PerGameRules/columns``).
     struct GameRules: RuleSource {
         let columns: UnsafeMutablePointer<Float>
         let count: Int
-        @inline(__always) func lanes(_ i: Int) -> RuleLanes {
-            let c = columns, n = count
-            return RuleLanes(halfW: Lane8.load(c, i), minPaddleX: Lane8.load(c + n, i), maxPaddleX: Lane8.load(c + 2 * n, i),
-                             hSpeed: Lane8.load(c + 3 * n, i), vSpeed: Lane8.load(c + 4 * n, i),
-                             invS: Lane8.load(c + 5 * n, i), invV: Lane8.load(c + 6 * n, i))
-        }
+        @inline(__always) func lanes(_ i: Int) -> RuleLanes { RuleLanes(columns: columns, i, stride: count) }
     }
 
     /// Games `i ..< i + 8`'s moving state from the columns.

@@ -62,19 +62,9 @@ public final class PongBatch: RuleContextVector {
     let generatorRotations: UnsafeMutablePointer<GeneratorLanes.Rotations>
     /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
     let band: (low: Float, high: Float)
-    /// Each game's rules (``rules(_:)``) as physics: ``physics`` for a game
-    /// playing the batch's config.
-    let gamePhysics: UnsafeMutablePointer<PongPhysics>
-    /// 1 for a game whose rules differ from the batch's config, else 0.
-    let ownRules: UnsafeMutablePointer<UInt8>
-    /// Games whose rules differ from the batch's config (0: every game
-    /// plays ``physics``, the uniform path).
-    var ownRulesCount = 0
-    /// Each game's rule values as the lanes read them (``PongRuleLanes``):
-    /// ``ruleColumnCount`` columns of `count` floats, in the order of
-    /// ``PongRuleLanes``'s fields.
-    let ruleColumns: UnsafeMutablePointer<Float>
-    static let ruleColumnCount = 7
+    /// Each game's rules (``rules(_:)``), and their values as the lanes
+    /// read them (``PongRuleLanes``).
+    var ruleTable: PerGameRules<PongPhysics>
     /// The frames each fast path took since `init` (tests check that every
     /// path carries the frames it should: a path that silently stopped
     /// being taken would still give the right games).
@@ -143,13 +133,10 @@ public final class PongBatch: RuleContextVector {
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
-        gamePhysics = column(physics)
-        ownRules = column(0)
-        ruleColumns = column(0, Self.ruleColumnCount * count)
-        for i in 0 ..< count { writeRuleColumns(PongRuleLanes(physics), i) }
+        ruleTable = PerGameRules(physics, count: count)
         for i in 0 ..< count {
             let s = restarts.draw(i)
-            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            if let context { ruleTable.set(context.rules(episodeSeed: s).config, i) }
             store(physics(i).initialState(seed: s), i)
         }
     }
@@ -163,43 +150,16 @@ public final class PongBatch: RuleContextVector {
         laneEvents.deallocate()
         frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
         generatorRotations.deallocate()
-        gamePhysics.deallocate(); ownRules.deallocate(); ruleColumns.deallocate()
     }
 
     // MARK: - Each game's rules
 
     /// Game `i`'s physics: its own rules' (``rules(_:)``).
     @inline(__always)
-    func physics(_ i: Int) -> PongPhysics {
-        ownRulesCount == 0 ? physics : gamePhysics[i]
-    }
+    func physics(_ i: Int) -> PongPhysics { ruleTable.physics(i) }
 
     /// The rules game `i` is playing (its episode's; ``config`` until given others).
-    public func rules(_ i: Int) -> PongConfig {
-        precondition(i >= 0 && i < count, "game index out of range")
-        return physics(i).config
-    }
-
-    /// Sets game `i`'s rules (its state is left as it is); `rules` differs
-    /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
-    func setRules(_ rules: PongConfig, _ i: Int) {
-        let own = rules != config
-        // The batch's config again: nothing to change.
-        if !own && ownRules[i] == 0 { return }
-        if own != (ownRules[i] != 0) {
-            ownRulesCount += own ? 1 : -1
-            ownRules[i] = own ? 1 : 0
-        }
-        gamePhysics[i] = own ? PongPhysics(config: rules) : physics
-        writeRuleColumns(PongRuleLanes(gamePhysics[i]), i)
-    }
-
-    /// Writes one game's rule values into its entries of ``ruleColumns``.
-    func writeRuleColumns(_ v: PongRuleLanes<Float>, _ i: Int) {
-        let c = ruleColumns + i, n = count
-        c[0] = v.halfW; c[n] = v.minPaddleX; c[2 * n] = v.maxPaddleX; c[3 * n] = v.hSpeed
-        c[4 * n] = v.vSpeed; c[5 * n] = v.invS; c[6 * n] = v.invV
-    }
+    public func rules(_ i: Int) -> PongConfig { ruleTable.rules(i) }
 
     // MARK: - One game's state (snapshots)
 
@@ -235,7 +195,7 @@ public final class PongBatch: RuleContextVector {
             throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(PongConfig.variantKeys.joined(separator: ", ")))")
         }
         try snapshot.state.checkInvariants(snapshot.config)
-        setRules(snapshot.config, i)
+        ruleTable.set(snapshot.config, i)
         setState(snapshot.state, i)
     }
 
@@ -263,10 +223,10 @@ public final class PongBatch: RuleContextVector {
         precondition(i >= 0 && i < count, "game index out of range")
         precondition(rules == config || config.layoutDifference(rules) == nil,
                      "rules must differ from the batch's config only in rule values")
-        setRules(rules, i)
+        ruleTable.set(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
-        store(gamePhysics[i].initialState(seed: seed), i)
+        store(physics(i).initialState(seed: seed), i)
     }
 
     public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
@@ -314,7 +274,7 @@ public final class PongBatch: RuleContextVector {
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
         let s = restarts.draw(i)
-        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        if let ruleContext { ruleTable.set(ruleContext.rules(episodeSeed: s).config, i) }
         return physics(i).initialState(seed: s)
     }
 
@@ -334,10 +294,10 @@ public final class PongBatch: RuleContextVector {
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
         let oneFrame = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
-        if ownRulesCount != 0 {
+        if ruleTable.ownCount != 0 {
             // Games under their own rules: each group's rule values loaded
             // into its lanes (the same kernels).
-            let rules = GameRules(columns: ruleColumns, count: count)
+            let rules = GameRules(columns: ruleTable.columns, count: count)
             if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
             let rules = UniformRules()

@@ -85,12 +85,26 @@ struct PongRuleLanes<L: LaneFloat>: PongRuleValues {
     @inlinable @inline(__always) func invV(_: PongPhysics) -> L { invV }
 }
 
-extension PongRuleLanes where L == Float {
-    /// One game's values: those of `p`.
-    init(_ p: PongPhysics) {
+extension PongRuleLanes where L == SIMD8<Float> {
+    /// Games `i ..< i + 8`'s values from their rule columns (``PerGameRules/columns``,
+    /// as ``PongPhysics/writeRuleColumns(_:stride:)`` writes them), `n` games a column.
+    @inline(__always)
+    init(columns c: UnsafePointer<Float>, _ i: Int, stride n: Int) {
+        self.init(halfW: Lane8.load(c, i), minPaddleX: Lane8.load(c + n, i), maxPaddleX: Lane8.load(c + 2 * n, i),
+                  hSpeed: Lane8.load(c + 3 * n, i), vSpeed: Lane8.load(c + 4 * n, i),
+                  invS: Lane8.load(c + 5 * n, i), invV: Lane8.load(c + 6 * n, i))
+    }
+}
+
+extension PongPhysics: GamePhysics {
+    /// The rule values of ``PongRuleValues``, one column each, in the order
+    /// of ``PongRuleLanes``'s fields.
+    static var ruleColumnCount: Int { 7 }
+
+    func writeRuleColumns(_ c: UnsafeMutablePointer<Float>, stride n: Int) {
         let r = SameRules<Float>()
-        self.init(halfW: r.halfW(p), minPaddleX: r.minPaddleX(p), maxPaddleX: r.maxPaddleX(p), hSpeed: r.hSpeed(p),
-                  vSpeed: r.vSpeed(p), invS: r.invS(p), invV: r.invV(p))
+        c[0] = r.halfW(self); c[n] = r.minPaddleX(self); c[2 * n] = r.maxPaddleX(self); c[3 * n] = r.hSpeed(self)
+        c[4 * n] = r.vSpeed(self); c[5 * n] = r.invS(self); c[6 * n] = r.invV(self)
     }
 }
 
