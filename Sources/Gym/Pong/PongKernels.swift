@@ -20,6 +20,22 @@ struct PongFrame<L: LaneFloat> {
     }
 }
 
+extension PongFrame {
+    /// Takes the positions of `b` (a quiet frame does not change the
+    /// velocities), in every lane or in those of `mask`.
+    @inline(__always)
+    mutating func take(_ b: PongFrame) {
+        x = b.x; y = b.y; bx = b.bx; by = b.by; tx = b.tx; ty = b.ty
+    }
+
+    @inline(__always)
+    mutating func take(_ b: PongFrame, where mask: L.Condition) {
+        x = x.replacing(with: b.x, where: mask); y = y.replacing(with: b.y, where: mask)
+        bx = bx.replacing(with: b.bx, where: mask); by = by.replacing(with: b.by, where: mask)
+        tx = tx.replacing(with: b.tx, where: mask); ty = ty.replacing(with: b.ty, where: mask)
+    }
+}
+
 extension PongFrame where L == Float {
     @inlinable @inline(__always)
     init(_ s: PongState) {
