@@ -70,7 +70,7 @@ public final class BreakoutBatch: RuleContextVector {
     /// each path is used.
     var fastPath = FastPathCounts()
     /// Each game's rules (``rules(_:)``).
-    var ruleTable: PerGameRules<BreakoutPhysics>
+    let ruleTable: PerGameRules<BreakoutPhysics>
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }

@@ -30,8 +30,10 @@ struct PerGameRules<Physics: GamePhysics>: ~Copyable {
     /// 1 for a game whose rules differ from the batch's config, else 0.
     private let own: UnsafeMutablePointer<UInt8>
     /// Games whose rules differ from the batch's config (0: every game
-    /// plays ``base``, the uniform path).
-    private(set) var ownCount = 0
+    /// plays ``base``, the uniform path). Kept behind a pointer, so that
+    /// the table is a constant of its batch (no exclusivity check per read).
+    private let owners: UnsafeMutablePointer<Int>
+    var ownCount: Int { owners.pointee }
     /// Each game's rule values as its lanes read them: `Physics.ruleColumnCount`
     /// columns of `count` floats (``GamePhysics/writeRuleColumns(_:stride:)``).
     let columns: UnsafeMutablePointer<Float>
@@ -44,13 +46,15 @@ struct PerGameRules<Physics: GamePhysics>: ~Copyable {
         games.initialize(repeating: base, count: count)
         own = .allocate(capacity: count)
         own.initialize(repeating: 0, count: count)
+        owners = .allocate(capacity: 1)
+        owners.initialize(to: 0)
         columns = .allocate(capacity: max(1, Physics.ruleColumnCount * count))
         columns.initialize(repeating: 0, count: max(1, Physics.ruleColumnCount * count))
         for i in 0 ..< count { base.writeRuleColumns(columns + i, stride: count) }
     }
 
     deinit {
-        games.deinitialize(count: count); games.deallocate(); own.deallocate(); columns.deallocate()
+        games.deinitialize(count: count); games.deallocate(); own.deallocate(); owners.deallocate(); columns.deallocate()
     }
 
     /// Game `i`'s physics: its own rules'.
@@ -68,12 +72,12 @@ struct PerGameRules<Physics: GamePhysics>: ~Copyable {
 
     /// Sets game `i`'s rules; `rules` differs from the batch's config only
     /// in rule values.
-    mutating func set(_ rules: Physics.Config, _ i: Int) {
+    func set(_ rules: Physics.Config, _ i: Int) {
         let isOwn = rules != base.config
         // The batch's config again: nothing to change.
         if !isOwn && own[i] == 0 { return }
         if isOwn != (own[i] != 0) {
-            ownCount += isOwn ? 1 : -1
+            owners.pointee += isOwn ? 1 : -1
             own[i] = isOwn ? 1 : 0
         }
         if !isOwn {

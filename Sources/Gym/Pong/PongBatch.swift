@@ -63,7 +63,7 @@ public final class PongBatch: RuleContextVector {
     let band: (low: Float, high: Float)
     /// Each game's rules (``rules(_:)``), and their values as the lanes
     /// read them (``PongRuleLanes``).
-    var ruleTable: PerGameRules<PongPhysics>
+    let ruleTable: PerGameRules<PongPhysics>
     /// The frames each fast path took since `init` (tests check that every
     /// path carries the frames it should: a path that silently stopped
     /// being taken would still give the right games).
