@@ -18,7 +18,7 @@ extension BreakoutBatch {
     }
 
     /// Each game plays its own rules: each group's values loaded from the
-    /// batch's rule columns (``ruleColumns``).
+    /// batch's rule columns (``PerGameRules/columns``).
     struct GameRules: RuleSource {
         let columns: UnsafePointer<Float>
         let count: Int
@@ -28,5 +28,5 @@ extension BreakoutBatch {
     }
 
     /// The rule source of the games as they are now.
-    var gameRules: GameRules { GameRules(columns: ruleColumns, count: count) }
+    var gameRules: GameRules { GameRules(columns: ruleTable.columns, count: count) }
 }

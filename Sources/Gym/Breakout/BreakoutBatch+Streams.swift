@@ -3,7 +3,7 @@ extension BreakoutBatch {
     /// Restarts game `i`'s stream at `runSeed` and plays its episode 0
     /// (counted as an episode of that game) under the batch's config.
     public func reset(_ i: Int, stream runSeed: UInt64) {
-        setRules(config, i)
+        ruleTable.set(config, i)
         restarts.set(RestartStream(runSeed: runSeed, next: 0), i)
         nextEpisode(i)
     }

@@ -23,7 +23,7 @@
 /// game's only state: the lanes read their fields from the cores and write
 /// them back. Games under their own rules (``reset(_:seed:rules:)``, a
 /// ``ruleContext``) run in the same lanes, each group reading its games'
-/// rule values from ``ruleColumns`` (BreakoutBatch+RuleLanes.swift).
+/// rule values from ``PerGameRules/columns`` (BreakoutBatch+RuleLanes.swift).
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
 /// allocates nothing.
 ///
@@ -71,18 +71,8 @@ public final class BreakoutBatch: RuleContextVector {
     /// What the fast paths took so far (all games): how tests see that
     /// each path is used.
     var fastPath = FastPathCounts()
-    /// Each game's rules (``rules(_:)``) as physics: ``physics`` for a game
-    /// playing the batch's config.
-    let gamePhysics: UnsafeMutablePointer<BreakoutPhysics>
-    /// 1 for a game whose rules differ from the batch's config, else 0.
-    let ownRules: UnsafeMutablePointer<UInt8>
-    /// Games whose rules differ from the batch's config (0: every game
-    /// plays ``physics``, the uniform path).
-    var ownRulesCount = 0
-    /// Each game's rule values as the lanes read them (``BreakoutRuleLanes``):
-    /// ``BreakoutRuleLanes/count`` columns of `count` floats, in the order
-    /// of its fields.
-    let ruleColumns: UnsafeMutablePointer<Float>
+    /// Each game's rules (``rules(_:)``).
+    let ruleTable: PerGameRules<BreakoutPhysics>
 
     public var config: BreakoutConfig { physics.config }
     public var actionCount: Int { BreakoutAction.count }
@@ -130,16 +120,10 @@ public final class BreakoutBatch: RuleContextVector {
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
-        gamePhysics = .allocate(capacity: count)
-        gamePhysics.initialize(repeating: physics, count: count)
-        ownRules = .allocate(capacity: count)
-        ownRules.initialize(repeating: 0, count: count)
-        ruleColumns = .allocate(capacity: BreakoutRuleLanes<Float>.count * count)
-        let values = BreakoutRuleLanes<Float>(physics)
-        for i in 0 ..< count { values.write(into: ruleColumns, stride: count, i) }
+        ruleTable = PerGameRules(physics, count: count)
         for i in 0 ..< count {
             let s = restarts.draw(i)
-            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            if let context { ruleTable.set(context.rules(episodeSeed: s).config, i) }
             start(i, seed: s)
         }
     }
@@ -147,41 +131,16 @@ public final class BreakoutBatch: RuleContextVector {
     deinit {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
-        gamePhysics.deinitialize(count: count); gamePhysics.deallocate(); ownRules.deallocate()
-        ruleColumns.deallocate()
     }
 
     // MARK: - Each game's rules
 
     /// Game `i`'s physics: its own rules' (``rules(_:)``).
     @inline(__always)
-    func physics(_ i: Int) -> BreakoutPhysics {
-        ownRulesCount == 0 ? physics : gamePhysics[i]
-    }
+    func physics(_ i: Int) -> BreakoutPhysics { ruleTable.physics(i) }
 
     /// The rules game `i` is playing (its episode's; ``config`` until given others).
-    public func rules(_ i: Int) -> BreakoutConfig {
-        precondition(i >= 0 && i < count, "game index out of range")
-        return physics(i).config
-    }
-
-    /// Sets game `i`'s rules (its state is left as it is); `rules` differs
-    /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
-    func setRules(_ rules: BreakoutConfig, _ i: Int) {
-        let own = rules != config
-        // The batch's config again: nothing to change.
-        if !own && ownRules[i] == 0 { return }
-        if own != (ownRules[i] != 0) {
-            ownRulesCount += own ? 1 : -1
-            ownRules[i] = own ? 1 : 0
-        }
-        if own {
-            if gamePhysics[i].config != rules { gamePhysics[i] = BreakoutPhysics(config: rules) }
-        } else {
-            gamePhysics[i] = physics
-        }
-        BreakoutRuleLanes(gamePhysics[i]).write(into: ruleColumns, stride: count, i)
-    }
+    public func rules(_ i: Int) -> BreakoutConfig { ruleTable.rules(i) }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
     static let coreAlignment = 64
@@ -225,11 +184,9 @@ public final class BreakoutBatch: RuleContextVector {
     ///   breaks one of Breakout's invariants (``BreakoutState/checkInvariants(_:)``).
     public func restore(_ snapshot: BreakoutGame.SavedGame, into i: Int) throws(SnapshotError) {
         precondition(i >= 0 && i < count, "game index out of range")
-        if let key = config.layoutDifference(snapshot.config) {
-            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(BreakoutConfig.variantKeys.joined(separator: ", ")))")
-        }
+        try ruleTable.checkSnapshotRules(snapshot.config)
         try snapshot.state.checkInvariants(snapshot.config)
-        setRules(snapshot.config, i)
+        ruleTable.set(snapshot.config, i)
         cores[i] = snapshot.state.core
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
@@ -260,7 +217,7 @@ public final class BreakoutBatch: RuleContextVector {
         precondition(i >= 0 && i < count, "game index out of range")
         precondition(rules == config || config.layoutDifference(rules) == nil,
                      "rules must differ from the batch's config only in rule values")
-        setRules(rules, i)
+        ruleTable.set(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
         start(i, seed: seed)
@@ -284,7 +241,7 @@ public final class BreakoutBatch: RuleContextVector {
     /// Writes every game's observation (`count × observationCount` floats).
     public func observe(into out: UnsafeMutablePointer<Float>) {
         let whole = count & ~7
-        if ownRulesCount == 0 {
+        if ruleTable.ownCount == 0 {
             observeGroups(whole, into: out, UniformRules())
         } else {
             observeGroups(whole, into: out, gameRules)
@@ -332,7 +289,7 @@ public final class BreakoutBatch: RuleContextVector {
     /// actions, out-of-range actions act as noop.
     /// - Complexity: O(count × (balls + cells)), no allocation.
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
-        if ownRulesCount != 0 {
+        if ruleTable.ownCount != 0 {
             stepUnderOwnRules(actions, out)
         } else {
             stepGroups(actions, out, UniformRules())
@@ -535,7 +492,7 @@ public final class BreakoutBatch: RuleContextVector {
     func nextEpisode(_ i: Int) {
         episodes[i] &+= 1
         let s = restarts.draw(i)
-        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        if let ruleContext { ruleTable.set(ruleContext.rules(episodeSeed: s).config, i) }
         start(i, seed: s)
     }
 }

@@ -94,10 +94,21 @@ extension BreakoutRuleLanes where L == Float {
                   lives: r.lives(p))
     }
 
-    /// Writes the values into entry `i` of `count` columns of `stride` floats.
-    func write(into c: UnsafeMutablePointer<Float>, stride n: Int, _ i: Int) {
-        let c = c + i
+    /// Writes the values into ``count`` columns of `stride` floats, the
+    /// `k`-th to `c[k × stride]`.
+    func write(into c: UnsafeMutablePointer<Float>, stride n: Int) {
         c[0] = paddleSpeed; c[n] = gravity; c[2 * n] = maxSpeed; c[3 * n] = maxSpeedSquared
         c[4 * n] = invMaxSpeed; c[5 * n] = pushImpulse; c[6 * n] = lives
+    }
+}
+
+/// Each game of a batch keeps its physics in a ``PerGameRules``, with the
+/// rule values of ``BreakoutRuleValues`` as columns, in the order of
+/// ``BreakoutRuleLanes``'s fields.
+extension BreakoutPhysics: GamePhysics {
+    static var ruleColumnCount: Int { BreakoutRuleLanes<Float>.count }
+
+    func writeRuleColumns(_ c: UnsafeMutablePointer<Float>, stride n: Int) {
+        BreakoutRuleLanes(self).write(into: c, stride: n)
     }
 }

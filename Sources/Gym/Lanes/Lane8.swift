@@ -31,6 +31,12 @@ enum Lane8 {
         UnsafeMutableRawPointer(c + i).storeBytes(of: v, as: SIMD8<E>.self)
     }
 
+    /// Whether any of entries `i ..< i + 8` of byte column `c` is not 0.
+    @inline(always)
+    static func anySet(_ c: UnsafePointer<UInt8>, _ i: Int) -> Bool {
+        UnsafeRawPointer(c + i).loadUnaligned(as: UInt64.self) != 0
+    }
+
     /// Entries `i ..< i + 4` of a 64-bit column (a generator word of four
     /// games, ``GeneratorLanes``).
     @inline(__always)

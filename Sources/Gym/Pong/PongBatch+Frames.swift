@@ -12,8 +12,7 @@ extension PongBatch {
     @inline(__always)
     func framesLanes<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, _ out: VectorStepOutput<PongEvents>,
                                         _ seen: Int, _ counts: inout PathFrames, _ p: PongPhysics, _ k: K) where K.L == Lanes {
-        // The running games, as a mask and as bits (masks from float
-        // compares: integer compares on SIMD8 went lane by lane through memory).
+        // The running games, as a mask and as bits.
         let started = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
         let startedBits = Lane8.bits(started)
         if startedBits != 0xFF {
@@ -29,7 +28,7 @@ extension PongBatch {
             let frames = p.config.frameSkip
             drawActions(i, bottom: bottom, top: top, frames: frames, sticky, p, k)
             counts.laneDraws &+= frames &* startedBits.nonzeroBitCount
-            touched = runFrames(i, DrawnActions(actions: frameActions, moves: frameMoves), started: started, &counts, p, k)
+            touched = runFrames(i, DrawnActions(actions: frameActions.base, moves: frameMoves.base), started: started, &counts, p, k)
         }
         // The step counter and the step limit of every game that ran.
         let stepsNow = Lane8.load(steps, i)

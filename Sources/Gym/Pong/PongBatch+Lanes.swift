@@ -32,16 +32,11 @@ extension PongBatch {
     }
 
     /// Each game plays its own rules: each group's values loaded from the
-    /// batch's rule columns (``ruleColumns``).
+    /// batch's rule columns (``PerGameRules/columns``).
     struct GameRules: RuleSource {
         let columns: UnsafeMutablePointer<Float>
         let count: Int
-        @inline(__always) func lanes(_ i: Int) -> RuleLanes {
-            let c = columns, n = count
-            return RuleLanes(halfW: Lane8.load(c, i), minPaddleX: Lane8.load(c + n, i), maxPaddleX: Lane8.load(c + 2 * n, i),
-                             hSpeed: Lane8.load(c + 3 * n, i), vSpeed: Lane8.load(c + 4 * n, i),
-                             invS: Lane8.load(c + 5 * n, i), invV: Lane8.load(c + 6 * n, i))
-        }
+        @inline(__always) func lanes(_ i: Int) -> RuleLanes { RuleLanes(columns: columns, i, stride: count) }
     }
 
     /// Games `i ..< i + 8`'s moving state from the columns.
@@ -70,7 +65,7 @@ extension PongBatch {
                                        _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
         // A finished game (only without same-step autoreset) takes the full
         // path; then so do its seven neighbours, nothing is changed here.
-        if UnsafeRawPointer(end + i).loadUnaligned(as: UInt64.self) != 0 { return 0xFF }
+        if Lane8.anySet(end.base, i) { return 0xFF }
 
         let stepsNow = Lane8.load(steps, i)
         let next = stepsNow &+ 1
@@ -165,22 +160,5 @@ extension PongBatch {
         }
         if Lane8.bits(allowed) == 0xFF { s.take(t) } else { s.take(t, where: allowed) }
         return (done, quiet)
-    }
-}
-
-extension PongFrame where L == SIMD8<Float> {
-    /// Takes the positions of `b` (a quiet frame does not change the
-    /// velocities), field by field.
-    @inline(__always)
-    mutating func take(_ b: PongFrame) {
-        x = b.x; y = b.y; bx = b.bx; by = b.by; tx = b.tx; ty = b.ty
-    }
-
-    /// Takes the positions of `b` in the lanes of `mask`.
-    @inline(__always)
-    mutating func take(_ b: PongFrame, where mask: Lane8.Mask) {
-        x.replace(with: b.x, where: mask); y.replace(with: b.y, where: mask)
-        bx.replace(with: b.bx, where: mask); by.replace(with: b.by, where: mask)
-        tx.replace(with: b.tx, where: mask); ty.replace(with: b.ty, where: mask)
     }
 }

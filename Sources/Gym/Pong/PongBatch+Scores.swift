@@ -5,7 +5,7 @@ extension PongBatch {
     /// side's with `topFirst`): one pass, for a caller reading every score
     /// after every step (the C ABI session).
     public func writeScores(into out: UnsafeMutablePointer<Int32>, topFirst: Bool = false) {
-        let first = topFirst ? scoreTop : scoreBottom, second = topFirst ? scoreBottom : scoreTop
+        let first = topFirst ? scoreTop.base : scoreBottom.base, second = topFirst ? scoreBottom.base : scoreTop.base
         for i in 0 ..< count {
             out[2 * i] = first[i]
             out[2 * i + 1] = second[i]

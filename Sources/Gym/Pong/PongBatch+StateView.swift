@@ -7,7 +7,7 @@ extension PongBatch {
     /// game `i + j`; `i + 8 ≤ count`).
     public func observation(lanes i: Int, side: PongSide) -> PongObservation<SIMD8<Float>> {
         precondition(i >= 0 && i + Lanes.scalarCount <= count, "eight games from \(i) are not in the batch")
-        if ownRulesCount != 0 { return observationLanes(i, side: side, physics, GameRules(columns: ruleColumns, count: count).lanes(i)) }
+        if ruleTable.ownCount != 0 { return observationLanes(i, side: side, physics, GameRules(columns: ruleTable.columns, count: count).lanes(i)) }
         return observationLanes(i, side: side, physics, SameRules<Lanes>())
     }
 
@@ -17,8 +17,8 @@ extension PongBatch {
     /// batch): one call for many blocks, the entries handed over in place.
     public func forEachObservation(blockSeats: UnsafePointer<Int32>, count: Int,
                                    _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void) {
-        if ownRulesCount != 0 {
-            forEachObservation(blockSeats: blockSeats, count: count, GameRules(columns: ruleColumns, count: self.count), body)
+        if ruleTable.ownCount != 0 {
+            forEachObservation(blockSeats: blockSeats, count: count, GameRules(columns: ruleTable.columns, count: self.count), body)
         } else {
             forEachObservation(blockSeats: blockSeats, count: count, UniformRules(), body)
         }

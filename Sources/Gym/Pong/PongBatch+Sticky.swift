@@ -15,14 +15,13 @@ extension PongBatch {
     @inline(never)
     func drawActions<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, frames: Int, _ sticky: Float,
                                         _ p: PongPhysics, _ k: K) where K.L == Lanes {
-        let actions = UnsafeMutableRawPointer(frameActions)
+        let actions = UnsafeMutableRawPointer(frameActions.base)
         let laneBytes = MemoryLayout<LaneInts>.stride
-        let rotation = generatorRotations.pointee
+        let rotation = generatorRotations[0]
         let lastB = Lane8.widen(Lane8.load(lastActionBottom, i)), lastT = Lane8.widen(Lane8.load(lastActionTop, i))
         for half in 0 ..< 2 {
             let k = i + 4 * half
-            var g = GeneratorLanes(Lane8.loadQuad(sticky0, k), Lane8.loadQuad(sticky1, k),
-                                   Lane8.loadQuad(sticky2, k), Lane8.loadQuad(sticky3, k))
+            var g = stickyRNG.lanes(k)
             let chosen = half == 0 ? (bottom.lowHalf, top.lowHalf) : (bottom.highHalf, top.highHalf)
             var last = half == 0 ? (lastB.lowHalf, lastT.lowHalf) : (lastB.highHalf, lastT.highHalf)
             for f in 0 ..< frames {
@@ -42,30 +41,17 @@ extension PongBatch {
     /// game `i + j`).
     @inline(__always)
     func storeDrawn(_ i: Int, played: UInt8) {
-        for half in 0 ..< 2 {
-            let k = i + 4 * half
-            let g = drawnGenerators[half]
-            let bits = played >> UInt8(4 * half) & 0xF
-            if bits == 0xF {
-                Lane8.storeQuad(g.s0, sticky0, k); Lane8.storeQuad(g.s1, sticky1, k)
-                Lane8.storeQuad(g.s2, sticky2, k); Lane8.storeQuad(g.s3, sticky3, k)
-            } else {
-                for j in 0 ..< 4 where bits >> UInt8(j) & 1 != 0 {
-                    sticky0[k + j] = g.s0[j]; sticky1[k + j] = g.s1[j]
-                    sticky2[k + j] = g.s2[j]; sticky3[k + j] = g.s3[j]
-                }
-            }
-        }
+        for half in 0 ..< 2 { stickyRNG.store(drawnGenerators[half], i + 4 * half, lanes: played >> UInt8(4 * half) & 0xF) }
     }
 
     /// Game `i`'s sticky generator after the draws of `frames` frames from
     /// its state before the step, for a game that ended after those frames.
     @inline(never)
     func redrawSticky(_ i: Int, frames: Int, _ sticky: Float) {
-        var s = load(i)
+        var g = stickyRNG[i]
         for _ in 0 ..< frames {
-            _ = PongPhysics.stickyActions(&s.stickyRNG.words, chosen: (0, 0), last: (0, 0), scaled: sticky * 0x1p24, .standard)
+            _ = PongPhysics.stickyActions(&g.words, chosen: (0, 0), last: (0, 0), scaled: sticky * 0x1p24, .standard)
         }
-        store(s, i)
+        stickyRNG[i] = g
     }
 }

@@ -37,44 +37,33 @@ public final class PongBatch: RuleContextVector {
 
     // MARK: - Columns (one entry per game)
 
-    let ballX, ballY, ballVX, ballVY, speed: UnsafeMutablePointer<Float>
-    let bottomX, bottomY, topX, topY: UnsafeMutablePointer<Float>
-    let scoreBottom, scoreTop, steps: UnsafeMutablePointer<Int32>
-    let lastActionBottom, lastActionTop, end: UnsafeMutablePointer<UInt8>
-    let serveRNG: UnsafeMutablePointer<Xoshiro256>
-    /// Each game's sticky-action generator, one column per state word (so
-    /// eight games' generators load into lanes, ``GeneratorLanes``).
-    let sticky0, sticky1, sticky2, sticky3: UnsafeMutablePointer<UInt64>
+    let ballX, ballY, ballVX, ballVY, speed: Column<Float>
+    let bottomX, bottomY, topX, topY: Column<Float>
+    let scoreBottom, scoreTop, steps: Column<Int32>
+    let lastActionBottom, lastActionTop, end: Column<UInt8>
+    let serveRNG: Column<Xoshiro256>
+    /// Each game's sticky-action generator.
+    let stickyRNG: GeneratorColumns
     /// Episodes started so far by each game (the first is episode 0).
-    let episodes: UnsafeMutablePointer<UInt64>
+    let episodes: Column<UInt64>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
     /// The summed events of eight games during a step of several frames.
-    let laneEvents: UnsafeMutablePointer<PongEvents>
+    let laneEvents: Column<PongEvents>
     /// Scratch of one eight-game block's sticky step (PongBatch+Sticky):
     /// per frame `f`, the actions its draws give (bottom at `2f`, top at
     /// `2f + 1`) and the paddle moves; the generators after the draws.
-    let frameActions: UnsafeMutablePointer<LaneInts>
-    let frameMoves: UnsafeMutablePointer<LaneMoves>
-    let drawnGenerators: UnsafeMutablePointer<GeneratorLanes>
+    let frameActions: Column<LaneInts>
+    let frameMoves: Column<LaneMoves>
+    let drawnGenerators: Column<GeneratorLanes>
     /// xoshiro256**'s rotations (``XoshiroWords/Rotations``), kept in
     /// memory so that they stay vector shifts (docs/throughput.md).
-    let generatorRotations: UnsafeMutablePointer<GeneratorLanes.Rotations>
+    let generatorRotations: Column<GeneratorLanes.Rotations>
     /// The ball heights inside which no paddle can be reached (``PongPhysics/quietBand``).
     let band: (low: Float, high: Float)
-    /// Each game's rules (``rules(_:)``) as physics: ``physics`` for a game
-    /// playing the batch's config.
-    let gamePhysics: UnsafeMutablePointer<PongPhysics>
-    /// 1 for a game whose rules differ from the batch's config, else 0.
-    let ownRules: UnsafeMutablePointer<UInt8>
-    /// Games whose rules differ from the batch's config (0: every game
-    /// plays ``physics``, the uniform path).
-    var ownRulesCount = 0
-    /// Each game's rule values as the lanes read them (``PongRuleLanes``):
-    /// ``ruleColumnCount`` columns of `count` floats, in the order of
-    /// ``PongRuleLanes``'s fields.
-    let ruleColumns: UnsafeMutablePointer<Float>
-    static let ruleColumnCount = 7
+    /// Each game's rules (``rules(_:)``), and their values as the lanes
+    /// read them (``PongRuleLanes``).
+    let ruleTable: PerGameRules<PongPhysics>
     /// The frames each fast path took since `init` (tests check that every
     /// path carries the frames it should: a path that silently stopped
     /// being taken would still give the right games).
@@ -124,17 +113,13 @@ public final class PongBatch: RuleContextVector {
         self.autoresetMode = autoresetMode
         observationLayout = PongPhysics.observationLayout
         band = physics.quietBand
-        func column<T>(_ value: T, _ n: Int = count) -> UnsafeMutablePointer<T> {
-            let b = UnsafeMutablePointer<T>.allocate(capacity: n)
-            b.initialize(repeating: value, count: n)
-            return b
-        }
+        func column<T>(_ value: T, _ n: Int = count) -> Column<T> { Column(repeating: value, count: n) }
         ballX = column(0); ballY = column(0); ballVX = column(0); ballVY = column(0); speed = column(0)
         bottomX = column(0); bottomY = column(0); topX = column(0); topY = column(0)
         scoreBottom = column(0); scoreTop = column(0); steps = column(0)
         lastActionBottom = column(0); lastActionTop = column(0); end = column(0)
         serveRNG = column(Xoshiro256(seed: 0))
-        sticky0 = column(0); sticky1 = column(0); sticky2 = column(0); sticky3 = column(0)
+        stickyRNG = GeneratorColumns(count: count)
         let frames = config.frameSkip
         frameActions = column(LaneInts(), 2 * frames)
         frameMoves = column(LaneMoves(bx: .zero, by: .zero, tx: .zero, ty: .zero), frames)
@@ -143,63 +128,22 @@ public final class PongBatch: RuleContextVector {
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
-        gamePhysics = column(physics)
-        ownRules = column(0)
-        ruleColumns = column(0, Self.ruleColumnCount * count)
-        for i in 0 ..< count { writeRuleColumns(PongRuleLanes(physics), i) }
+        ruleTable = PerGameRules(physics, count: count)
         for i in 0 ..< count {
             let s = restarts.draw(i)
-            if let context { setRules(context.rules(episodeSeed: s).config, i) }
+            if let context { ruleTable.set(context.rules(episodeSeed: s).config, i) }
             store(physics(i).initialState(seed: s), i)
         }
-    }
-
-    deinit {
-        for b in [ballX, ballY, ballVX, ballVY, speed, bottomX, bottomY, topX, topY] { b.deallocate() }
-        for b in [scoreBottom, scoreTop, steps] { b.deallocate() }
-        for b in [lastActionBottom, lastActionTop, end] { b.deallocate() }
-        for b in [sticky0, sticky1, sticky2, sticky3] { b.deallocate() }
-        serveRNG.deallocate(); episodes.deallocate()
-        laneEvents.deallocate()
-        frameActions.deallocate(); frameMoves.deallocate(); drawnGenerators.deallocate()
-        generatorRotations.deallocate()
-        gamePhysics.deallocate(); ownRules.deallocate(); ruleColumns.deallocate()
     }
 
     // MARK: - Each game's rules
 
     /// Game `i`'s physics: its own rules' (``rules(_:)``).
     @inline(__always)
-    func physics(_ i: Int) -> PongPhysics {
-        ownRulesCount == 0 ? physics : gamePhysics[i]
-    }
+    func physics(_ i: Int) -> PongPhysics { ruleTable.physics(i) }
 
     /// The rules game `i` is playing (its episode's; ``config`` until given others).
-    public func rules(_ i: Int) -> PongConfig {
-        precondition(i >= 0 && i < count, "game index out of range")
-        return physics(i).config
-    }
-
-    /// Sets game `i`'s rules (its state is left as it is); `rules` differs
-    /// from ``config`` only in rule values (``VariantConfig/layoutDifference(_:)``).
-    func setRules(_ rules: PongConfig, _ i: Int) {
-        let own = rules != config
-        // The batch's config again: nothing to change.
-        if !own && ownRules[i] == 0 { return }
-        if own != (ownRules[i] != 0) {
-            ownRulesCount += own ? 1 : -1
-            ownRules[i] = own ? 1 : 0
-        }
-        gamePhysics[i] = own ? PongPhysics(config: rules) : physics
-        writeRuleColumns(PongRuleLanes(gamePhysics[i]), i)
-    }
-
-    /// Writes one game's rule values into its entries of ``ruleColumns``.
-    func writeRuleColumns(_ v: PongRuleLanes<Float>, _ i: Int) {
-        let c = ruleColumns + i, n = count
-        c[0] = v.halfW; c[n] = v.minPaddleX; c[2 * n] = v.maxPaddleX; c[3 * n] = v.hSpeed
-        c[4 * n] = v.vSpeed; c[5 * n] = v.invS; c[6 * n] = v.invV
-    }
+    public func rules(_ i: Int) -> PongConfig { ruleTable.rules(i) }
 
     // MARK: - One game's state (snapshots)
 
@@ -231,11 +175,9 @@ public final class PongBatch: RuleContextVector {
     ///   breaks one of Pong's invariants (``PongState/checkInvariants(_:)``).
     public func restore(_ snapshot: PongGame.SavedGame, into i: Int) throws(SnapshotError) {
         precondition(i >= 0 && i < count, "game index out of range")
-        if let key = config.layoutDifference(snapshot.config) {
-            throw .corrupt("the snapshot's config (hash \(String(snapshot.config.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(PongConfig.variantKeys.joined(separator: ", ")))")
-        }
+        try ruleTable.checkSnapshotRules(snapshot.config)
         try snapshot.state.checkInvariants(snapshot.config)
-        setRules(snapshot.config, i)
+        ruleTable.set(snapshot.config, i)
         setState(snapshot.state, i)
     }
 
@@ -263,10 +205,10 @@ public final class PongBatch: RuleContextVector {
         precondition(i >= 0 && i < count, "game index out of range")
         precondition(rules == config || config.layoutDifference(rules) == nil,
                      "rules must differ from the batch's config only in rule values")
-        setRules(rules, i)
+        ruleTable.set(rules, i)
         episodes[i] &+= 1
         restarts.follow(i, resetSeed: seed)
-        store(gamePhysics[i].initialState(seed: seed), i)
+        store(physics(i).initialState(seed: seed), i)
     }
 
     public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
@@ -296,7 +238,7 @@ public final class PongBatch: RuleContextVector {
                   scoreBottom: scoreBottom[i], scoreTop: scoreTop[i], steps: steps[i],
                   lastActionBottom: lastActionBottom[i], lastActionTop: lastActionTop[i],
                   end: EpisodeEnd(rawValue: end[i]) ?? .none,
-                  serveRNG: serveRNG[i], stickyRNG: Xoshiro256(words: sticky0[i], sticky1[i], sticky2[i], sticky3[i]))
+                  serveRNG: serveRNG[i], stickyRNG: stickyRNG[i])
     }
 
     @inline(__always)
@@ -305,8 +247,7 @@ public final class PongBatch: RuleContextVector {
         bottomX[i] = s.bottomX; bottomY[i] = s.bottomY; topX[i] = s.topX; topY[i] = s.topY
         scoreBottom[i] = s.scoreBottom; scoreTop[i] = s.scoreTop; steps[i] = s.steps
         lastActionBottom[i] = s.lastActionBottom; lastActionTop[i] = s.lastActionTop; end[i] = s.end.rawValue
-        serveRNG[i] = s.serveRNG
-        sticky0[i] = s.stickyRNG.s0; sticky1[i] = s.stickyRNG.s1; sticky2[i] = s.stickyRNG.s2; sticky3[i] = s.stickyRNG.s3
+        serveRNG[i] = s.serveRNG; stickyRNG[i] = s.stickyRNG
     }
 
     /// The next episode's state of game `i` (an automatic restart).
@@ -314,7 +255,7 @@ public final class PongBatch: RuleContextVector {
     func nextEpisode(_ i: Int) -> PongState {
         episodes[i] &+= 1
         let s = restarts.draw(i)
-        if let ruleContext { setRules(ruleContext.rules(episodeSeed: s).config, i) }
+        if let ruleContext { ruleTable.set(ruleContext.rules(episodeSeed: s).config, i) }
         return physics(i).initialState(seed: s)
     }
 
@@ -334,10 +275,10 @@ public final class PongBatch: RuleContextVector {
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
         let oneFrame = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
-        if ownRulesCount != 0 {
+        if ruleTable.ownCount != 0 {
             // Games under their own rules: each group's rule values loaded
             // into its lanes (the same kernels).
-            let rules = GameRules(columns: ruleColumns, count: count)
+            let rules = GameRules(columns: ruleTable.columns, count: count)
             if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
             let rules = UniformRules()
@@ -383,11 +324,11 @@ public final class PongBatch: RuleContextVector {
                 // The rules after the step: a game that restarted in it may
                 // play others now.
                 let k = rules.lanes(i)
-                let n = Self.observationCount
-                if needsRows(out.observedRows, seat: 0, i) {
+                let n = Self.observationCount, rows = out.observedRows
+                if rows.map({ Lane8.anySet($0, i) }) ?? true {
                     observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
                 }
-                if seen > 1, needsRows(out.observedRows, seat: 1, i) {
+                if seen > 1, rows.map({ Lane8.anySet($0 + count, i) }) ?? true {
                     observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k)
                 }
             }
@@ -395,28 +336,10 @@ public final class PongBatch: RuleContextVector {
         }
         while i < count {
             fullStep(i, bottom: Int(actions[2 * i]), top: Int(actions[2 * i + 1]), out, seen)
-            if let o = out.observations {
-                let own = self.physics(i)
-                if let rows = out.observedRows {
-                    let n = Self.observationCount, s = load(i)
-                    for side in PongSide.allCases where side.rawValue < seen && rows[side.rawValue * count + i] != 0 {
-                        own.observe(s, side: side, into: o + (i * seen + side.rawValue) * n)
-                    }
-                } else {
-                    writeObservations(i, into: o, seats: seen, own)
-                }
-            }
+            if let o = out.observations { writeObservations(i, into: o, seats: seen, self.physics(i), rows: out.observedRows) }
             i += 1
         }
         pathFrames.add(counts)
-    }
-
-    /// Whether any of games `i ..< i + 8` needs seat `seat`'s row
-    /// (``VectorStepOutput/observedRows``; nil: every row).
-    @inline(__always)
-    func needsRows(_ rows: UnsafePointer<UInt8>?, seat: Int, _ i: Int) -> Bool {
-        guard let rows else { return true }
-        return UnsafeRawPointer(rows + seat * count + i).loadUnaligned(as: UInt64.self) != 0
     }
 
     /// Games `i ..< i + 8`'s actions (bottom and top seats), after storing
@@ -477,12 +400,15 @@ public final class PongBatch: RuleContextVector {
         if let o = out.events { o[i] = events }
     }
 
-    /// Writes game `i`'s first `seats` seats' observations from its current state.
+    /// Writes game `i`'s first `seats` seats' observations from its current
+    /// state; with `rows`, only the rows it asks for (``VectorStepOutput/observedRows``).
     @inline(__always)
-    func writeObservations(_ i: Int, into o: UnsafeMutablePointer<Float>, seats: Int, _ physics: PongPhysics) {
+    func writeObservations(_ i: Int, into o: UnsafeMutablePointer<Float>, seats: Int, _ physics: PongPhysics,
+                           rows: UnsafePointer<UInt8>? = nil) {
         let s = load(i), n = Self.observationCount
-        if seats > 0 { physics.observe(s, side: .bottom, into: o + i * seats * n) }
-        if seats > 1 { physics.observe(s, side: .top, into: o + (i * seats + 1) * n) }
+        for seat in 0 ..< min(seats, Self.seatCount) where rows.map({ $0[seat * count + i] != 0 }) ?? true {
+            physics.observe(s, side: seat == 0 ? .bottom : .top, into: o + (i * seats + seat) * n)
+        }
     }
 }
 

@@ -20,6 +20,22 @@ struct PongFrame<L: LaneFloat> {
     }
 }
 
+extension PongFrame {
+    /// Takes the positions of `b` (a quiet frame does not change the
+    /// velocities), in every lane or in those of `mask`.
+    @inline(__always)
+    mutating func take(_ b: PongFrame) {
+        x = b.x; y = b.y; bx = b.bx; by = b.by; tx = b.tx; ty = b.ty
+    }
+
+    @inline(__always)
+    mutating func take(_ b: PongFrame, where mask: L.Condition) {
+        x = x.replacing(with: b.x, where: mask); y = y.replacing(with: b.y, where: mask)
+        bx = bx.replacing(with: b.bx, where: mask); by = by.replacing(with: b.by, where: mask)
+        tx = tx.replacing(with: b.tx, where: mask); ty = ty.replacing(with: b.ty, where: mask)
+    }
+}
+
 extension PongFrame where L == Float {
     @inlinable @inline(__always)
     init(_ s: PongState) {
@@ -85,12 +101,26 @@ struct PongRuleLanes<L: LaneFloat>: PongRuleValues {
     @inlinable @inline(__always) func invV(_: PongPhysics) -> L { invV }
 }
 
-extension PongRuleLanes where L == Float {
-    /// One game's values: those of `p`.
-    init(_ p: PongPhysics) {
+extension PongRuleLanes where L == SIMD8<Float> {
+    /// Games `i ..< i + 8`'s values from their rule columns (``PerGameRules/columns``,
+    /// as ``PongPhysics/writeRuleColumns(_:stride:)`` writes them), `n` games a column.
+    @inline(__always)
+    init(columns c: UnsafePointer<Float>, _ i: Int, stride n: Int) {
+        self.init(halfW: Lane8.load(c, i), minPaddleX: Lane8.load(c + n, i), maxPaddleX: Lane8.load(c + 2 * n, i),
+                  hSpeed: Lane8.load(c + 3 * n, i), vSpeed: Lane8.load(c + 4 * n, i),
+                  invS: Lane8.load(c + 5 * n, i), invV: Lane8.load(c + 6 * n, i))
+    }
+}
+
+extension PongPhysics: GamePhysics {
+    /// The rule values of ``PongRuleValues``, one column each, in the order
+    /// of ``PongRuleLanes``'s fields.
+    static var ruleColumnCount: Int { 7 }
+
+    func writeRuleColumns(_ c: UnsafeMutablePointer<Float>, stride n: Int) {
         let r = SameRules<Float>()
-        self.init(halfW: r.halfW(p), minPaddleX: r.minPaddleX(p), maxPaddleX: r.maxPaddleX(p), hSpeed: r.hSpeed(p),
-                  vSpeed: r.vSpeed(p), invS: r.invS(p), invV: r.invV(p))
+        c[0] = r.halfW(self); c[n] = r.minPaddleX(self); c[2 * n] = r.maxPaddleX(self); c[3 * n] = r.hSpeed(self)
+        c[4 * n] = r.vSpeed(self); c[5 * n] = r.invS(self); c[6 * n] = r.invV(self)
     }
 }
 

@@ -1,0 +1,31 @@
+/// One column of a batch's state or scratch: an entry per game (or per
+/// slot), allocated and filled once, freed with the value. Entries are read
+/// and written in place (`column[i]`); eight at a time through ``Lane8``.
+struct Column<T>: ~Copyable {
+    let base: UnsafeMutablePointer<T>
+    let count: Int
+
+    /// `count` entries, each `value`.
+    init(repeating value: T, count: Int) {
+        base = .allocate(capacity: count)
+        base.initialize(repeating: value, count: count)
+        self.count = count
+    }
+
+    deinit { base.deinitialize(count: count); base.deallocate() }
+
+    subscript(i: Int) -> T {
+        @inline(__always) unsafeAddress { UnsafePointer(base + i) }
+        @inline(__always) nonmutating unsafeMutableAddress { base + i }
+    }
+}
+
+extension Lane8 {
+    /// Entries `i ..< i + 8` of column `c`, lane `j` from entry `i + j`.
+    @inline(always)
+    static func load<E: SIMDScalar>(_ c: borrowing Column<E>, _ i: Int) -> SIMD8<E> { load(UnsafePointer(c.base), i) }
+
+    /// Writes lane `j` of `v` to entry `i + j` of column `c`.
+    @inline(always)
+    static func store<E: SIMDScalar>(_ v: SIMD8<E>, _ c: borrowing Column<E>, _ i: Int) { store(v, c.base, i) }
+}
