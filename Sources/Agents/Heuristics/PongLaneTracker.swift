@@ -163,7 +163,7 @@ final class PongLaneTracker: StateReadingAgent {
         var expected = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         var k = 0
         while k + 8 <= count {
-            guard raw.loadUnaligned(fromByteOffset: k * MemoryLayout<Int32>.size, as: SIMD8<Int32>.self) == expected else { return false }
+            if any(raw.loadUnaligned(fromByteOffset: k * MemoryLayout<Int32>.size, as: SIMD8<Int32>.self) .!= expected) { return false }
             expected &+= 8
             k += 8
         }
