@@ -209,7 +209,7 @@ final class PongAdapter: GameAdapter {
                                 ends: UnsafeMutablePointer<UInt8>, events: UnsafeMutablePointer<PongEvents>?)
         throws(ABIError) {
         let count = self.count, n = self.n
-        let agent = agentSide == .bottom ? 0 : 1, opponent = 1 - agent
+        let agent = agentSide == .bottom ? 0 : 1
         try seatActions.withUnsafeMutableBufferPointer { (sa) throws(ABIError) in
             try seatObs.withUnsafeMutableBufferPointer { (so) throws(ABIError) in
                 try seatRewards.withUnsafeMutableBufferPointer { (sr) throws(ABIError) in
@@ -218,10 +218,7 @@ final class PongAdapter: GameAdapter {
                         try opponents.actAll(observations: so, stride: n)
                         opponents.actions.withUnsafeBufferPointer { oa in
                             guard let oa = oa.baseAddress else { return }
-                            for i in 0 ..< count {
-                                sa[2 * i + agent] = actions[i]
-                                sa[2 * i + opponent] = oa[i]
-                            }
+                            SeatColumns.interleave(agent: actions, opponent: oa, agentSeat: agent, count: count, into: sa)
                         }
                         let out = agent == 0
                             ? VectorStepOutput(observations: observations, rewards: sr, terminated: terminated,
@@ -231,7 +228,7 @@ final class PongAdapter: GameAdapter {
                                                observedRows: rows.baseAddress)
                         batch.step(actions: sa, into: out)
                         try startRestartedOpponents(terminated: terminated, truncated: truncated)
-                        for i in 0 ..< count { rewards[i] = sr[2 * i + agent] }
+                        SeatColumns.column(sr, seat: agent, count: count, into: rewards)
                         if agent == 1, let o = observations {
                             for i in 0 ..< count { (o + i * n).update(from: so + (2 * i + 1) * n, count: n) }
                         }

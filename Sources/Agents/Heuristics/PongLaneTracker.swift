@@ -11,6 +11,12 @@ import Gym
 /// the move is taken in the lanes too; any other skill steers each game's
 /// lane through its columns (``TrackerSteeringColumns``), as the row form
 /// does. Games past the last whole eight of the batch are read one at a time.
+///
+/// Asked for every game in order (`rows.game(k) == k`, as the C ABI's
+/// opponent and bench's seated tracker ask) with a stateless skill, seated
+/// in one seat of every slot in order (slot `g` for game `g`), it reads the
+/// blocks in order and stores each block's eight actions at once
+/// (``actWhole(_:)``); otherwise it gathers the asked lanes row by row.
 final class PongLaneTracker: StateReadingAgent {
     let rules: PongTracker
     let steering: TrackerSteeringColumns
@@ -27,6 +33,12 @@ final class PongLaneTracker: StateReadingAgent {
     let wanted: UnsafeMutablePointer<UInt8>
     /// The block-seats with lanes asked for in this call, in the order first asked.
     let touched: UnsafeMutablePointer<Int32>
+    /// Whether game `g` is slot `g` of one seat for every game (``AgentSeating/oneSeat(_:slots:seats:)``).
+    let inOrder: Bool
+    /// With ``inOrder``: block `b`'s block-seat (`b × 2 + seat`), for every whole block.
+    let wholeBlocks: UnsafeMutablePointer<Int32>
+    /// Calls that took ``actWhole(_:)`` (read by tests: the whole path is taken where it applies).
+    private(set) var wholeCalls = 0
 
     /// Whether the lane form is used instead of the row form (``TrackerBatch``):
     /// for a skill that keeps no state (no delay, aim error or speed cap),
@@ -62,9 +74,14 @@ final class PongLaneTracker: StateReadingAgent {
         wanted.initialize(repeating: 0, count: blockSeats)
         touched = .allocate(capacity: blockSeats)
         touched.initialize(repeating: 0, count: blockSeats)
+        let firstSeat = seating.games > 0 ? seating.seat(0) : 0
+        inOrder = (0 ..< seating.games).allSatisfy { seating.slot($0) == $0 && seating.seat($0) == firstSeat }
+        let blocks = max(1, laneSlots / 8)
+        wholeBlocks = .allocate(capacity: blocks)
+        for b in 0 ..< blocks { wholeBlocks[b] = Int32(b * PongBatch.seatCount + firstSeat) }
     }
 
-    deinit { gameAt.deallocate(); wanted.deallocate(); touched.deallocate() }
+    deinit { gameAt.deallocate(); wanted.deallocate(); touched.deallocate(); wholeBlocks.deallocate() }
 
     var games: Int { seating.games }
     func start(game: Int, seed: UInt64) { steering.reset(game, seed: seed) }
@@ -73,6 +90,10 @@ final class PongLaneTracker: StateReadingAgent {
     func act(observationRows rows: AgentRows) { rules.act(rows, steering, observationCount) }
 
     func act(_ rows: AgentRows) {
+        if plain, inOrder, rows.count == games, Self.inOrder(rows.games, count: rows.count) {
+            actWhole(rows.actions)
+            return
+        }
         var blocks = 0
         for k in 0 ..< rows.count {
             let g = rows.game(k)
@@ -96,11 +117,12 @@ final class PongLaneTracker: StateReadingAgent {
             let places = gameAt + (w & 1) * count + (w >> 1) << 3
             let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
             if plain {
-                let direction = TrackerSteering.direction(toward: aim.target, from: aim.own, deadZone: deadZone)
+                let moves = PongTracker.actions(TrackerSteering.direction(toward: aim.target, from: aim.own,
+                                                                          deadZone: deadZone))
                 while lanes != 0 {
                     let j = lanes.trailingZeroBitCount
                     lanes &= lanes &- 1
-                    actions[Int(places[j])] = Int32(PongTracker.action(TrackerSteering.move(direction[j])))
+                    actions[Int(places[j])] = moves[j]
                 }
                 return
             }
@@ -114,6 +136,42 @@ final class PongLaneTracker: StateReadingAgent {
                                                                   from: aim.own[j], deadZone: deadZone)))
             }
         }
+    }
+
+    /// Every game, a stateless skill seated ``inOrder``: block `b`'s eight
+    /// actions go to `actions[8b ..< 8b + 8]` in one store; games past the
+    /// last whole block alone.
+    func actWhole(_ actions: UnsafeMutablePointer<Int32>) {
+        wholeCalls &+= 1
+        let rules = self.rules, deadZone = rules.field.deadZone, out = UnsafeMutableRawPointer(actions)
+        let stride = MemoryLayout<SIMD8<Int32>>.size
+        if laneSlots > 0 {
+            batch.forEachObservation(blockSeats: wholeBlocks, count: laneSlots / 8) { b, f in
+                let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
+                let direction = TrackerSteering.direction(toward: aim.target, from: aim.own, deadZone: deadZone)
+                out.storeBytes(of: PongTracker.actions(direction), toByteOffset: b * stride, as: SIMD8<Int32>.self)
+            }
+        }
+        guard laneSlots < games else { return }
+        let seat = seating.seat(0)
+        for g in laneSlots ..< games { actAlone(g, slot: g, seat: seat, actions) }
+    }
+
+    /// Whether `games[k] == k` for every `k < count`, eight at a time.
+    static func inOrder(_ games: UnsafePointer<Int32>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(games)
+        var expected = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        var k = 0
+        while k + 8 <= count {
+            if any(raw.loadUnaligned(fromByteOffset: k * MemoryLayout<Int32>.size, as: SIMD8<Int32>.self) .!= expected) { return false }
+            expected &+= 8
+            k += 8
+        }
+        while k < count {
+            guard games[k] == Int32(k) else { return false }
+            k += 1
+        }
+        return true
     }
 
     /// Game `g` (seat `seat` of slot `slot`, past the lanes) alone.

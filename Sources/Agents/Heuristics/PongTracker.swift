@@ -68,6 +68,16 @@ public struct PongTracker: Agent, Sendable {
         return (own, x.replacing(with: meets, where: predicting), incoming, x)
     }
 
+    /// Pong's actions for eight steering directions (each -1, 0 or +1:
+    /// ``TrackerSteering/direction(toward:from:deadZone:)``), lane `j` as
+    /// ``action(_:)`` of ``TrackerSteering/move(_:)`` of lane `j`.
+    @inline(__always)
+    static func actions(_ direction: SIMD8<Float>) -> SIMD8<Int32> {
+        SIMD8<Int32>(repeating: Int32(action(.stay)))
+            .replacing(with: Int32(action(.left)), where: direction .< 0)
+            .replacing(with: Int32(action(.right)), where: direction .> 0)
+    }
+
     /// Pong's action for a steering move.
     @inline(__always)
     static func action(_ move: TrackerSteering.Move) -> Int {
