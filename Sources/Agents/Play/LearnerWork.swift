@@ -165,12 +165,11 @@ final class LearnerSeats<Game: PlayableGame> {
 /// its own greedy ``LinearPolicy`` given the job's member's parameters when
 /// the job starts (greedy play draws nothing, so there is no generator to
 /// reset); each episode is seated as the task seats it. Each learner acts on
-/// its own observation row with its own policy (``GreedySlots``: the plain
-/// loop's sums, two slots side by side; never one sgemm over the slots: the
-/// slots play different members, and sgemm's last bits depend on the CPU's
-/// kernel and, from 32 inputs, on the batch); an episode stops at the plan's
-/// step limit or the game's end. Each episode's result is written at its
-/// index of the plan's results, each job's statistics at its member's.
+/// its own observation row with its own policy, eight slots at a time
+/// (``GreedySlots``: the plain loop's sums, lane by lane); an episode stops
+/// at the plan's step limit or the game's end. Each episode's result is
+/// written at its index of the plan's results, each job's statistics at its
+/// member's.
 final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     typealias Game = Task.Game
     let task: Task
@@ -228,25 +227,13 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     @inline(__always)
     func act(busy: UnsafePointer<UInt8>, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
         throws(AgentFault) {
-        // Busy slots in pairs: a slot waits (`waiting`, its row `waitingRow`)
-        // for the next busy one, and the two act side by side.
-        var waiting = -1
-        var waitingRow = observations
         for i in 0 ..< seats.slots where busy[i] != 0 {
             let row = seats.learnerRow(i, observations)
             if plan.collectStatistics { statistics[i].add(row) }
             guard let x = row.baseAddress else { continue }
-            if waiting < 0 {
-                waiting = i
-                waitingRow = x
-                continue
-            }
-            let (a, b) = greedy.actions(waiting, waitingRow, i, x)
-            seats.setLearner(waiting, a, actions: actions)
-            seats.setLearner(i, b, actions: actions)
-            waiting = -1
+            greedy.observe(i, x)
         }
-        if waiting >= 0 { seats.setLearner(waiting, greedy.action(waiting, waitingRow), actions: actions) }
+        greedy.act { i, action in seats.setLearner(i, action, actions: actions) }
         try seats.actOpponents(observations: observations, actions: actions)
     }
 
