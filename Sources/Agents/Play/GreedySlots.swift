@@ -72,7 +72,7 @@ final class GreedySlots {
     /// The greedy action of every slot observed since the last call, given
     /// to `take(slot, action)` in slot order.
     @inline(__always)
-    func act(_ take: (Int, Int) -> Void) {
+    func act(_ take: (Int, Int32) -> Void) {
         let d = inputs
         for b in 0 ..< blocks where observed[b] != 0 {
             var lanes = observed[b]
@@ -96,7 +96,7 @@ final class GreedySlots {
             while lanes != 0 {
                 let j = lanes.trailingZeroBitCount
                 lanes &= lanes &- 1
-                take(b &* 8 &+ j, Int(best[j]))
+                take(b &* 8 &+ j, Int32(best[j]))
             }
         }
     }

@@ -146,7 +146,13 @@ final class LearnerSeats<Game: PlayableGame> {
     /// Sets the learner's action of slot `i`.
     @inline(__always)
     func setLearner(_ i: Int, _ action: Int, actions: UnsafeMutablePointer<Int32>) {
-        actions[i * seats + learnerSeat[i]] = Int32(clamping: action)
+        setLearner(i, Int32(clamping: action), actions: actions)
+    }
+
+    /// Sets the learner's action of slot `i`, as stored.
+    @inline(__always)
+    func setLearner(_ i: Int, _ action: Int32, actions: UnsafeMutablePointer<Int32>) {
+        actions[i &* seats &+ learnerSeat[i]] = action
     }
 
     /// Every seated opponent's action (one call per opponent agent).
