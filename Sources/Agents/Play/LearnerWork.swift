@@ -90,7 +90,9 @@ final class LearnerSeats<Game: PlayableGame> {
     let features: ContextFeatures?
     let rows: UnsafeMutableBufferPointer<Float>
     let opponents: SlotAgents<Game>
-    var learnerSeat: [Int]
+    /// Per slot, the learner's seat (in raw memory: a class's stored `var`
+    /// is checked for exclusive access at every use).
+    let learnerSeat: UnsafeMutablePointer<Int>
 
     init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int, vector: Game.Vector)
         throws(AgentFault) where Task.Game == Game {
@@ -107,10 +109,11 @@ final class LearnerSeats<Game: PlayableGame> {
         let list = try task.makeOpponents(centre: centre, context: context)
         precondition(seats == 1 || !list.isEmpty, "a two-seat game needs an opponent")
         opponents = SlotAgents(list, slots: slots)
-        learnerSeat = [Int](repeating: 0, count: slots)
+        learnerSeat = .allocate(capacity: slots)
+        learnerSeat.initialize(repeating: 0, count: slots)
     }
 
-    deinit { rows.deallocate() }
+    deinit { rows.deallocate(); learnerSeat.deallocate() }
 
     /// Seats episode `k` (seeded `seed`, just reset in slot `i` of `vector`)
     /// and starts its opponent.
@@ -143,7 +146,13 @@ final class LearnerSeats<Game: PlayableGame> {
     /// Sets the learner's action of slot `i`.
     @inline(__always)
     func setLearner(_ i: Int, _ action: Int, actions: UnsafeMutablePointer<Int32>) {
-        actions[i * seats + learnerSeat[i]] = Int32(clamping: action)
+        setLearner(i, Int32(clamping: action), actions: actions)
+    }
+
+    /// Sets the learner's action of slot `i`, as stored.
+    @inline(__always)
+    func setLearner(_ i: Int, _ action: Int32, actions: UnsafeMutablePointer<Int32>) {
+        actions[i &* seats &+ learnerSeat[i]] = action
     }
 
     /// Every seated opponent's action (one call per opponent agent).
@@ -161,21 +170,25 @@ final class LearnerSeats<Game: PlayableGame> {
 /// Slot `i` plays one job of the plan at a time, episode after episode, with
 /// its own greedy ``LinearPolicy`` given the job's member's parameters when
 /// the job starts (greedy play draws nothing, so there is no generator to
-/// reset); each episode is seated as the task seats it. The learner acts on
-/// its own observation row alone (``LinearPolicy/greedyAction(_:)``, never one
-/// sgemm over the slots: from 32 inputs sgemm's last bits depend on the
-/// batch); an episode stops at the plan's step limit or the game's end. Each
-/// episode's result is written at its index of the plan's results, each
-/// job's statistics at its member's.
+/// reset); each episode is seated as the task seats it. Each learner acts on
+/// its own observation row with its own policy, eight slots at a time
+/// (``GreedySlots``: the plain loop's sums, lane by lane); an episode stops
+/// at the plan's step limit or the game's end. Each episode's result is
+/// written at its index of the plan's results, each job's statistics at its
+/// member's.
 final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     typealias Game = Task.Game
     let task: Task
     let plan: RolloutPlan
     let seats: LearnerSeats<Game>
+    /// Per slot, its member's policy (set when a job starts), and the same
+    /// policies as the step reads them.
     var learners: [LinearPolicy]
+    let greedy: GreedySlots
     /// Per slot: its member, current episode and end episode.
     var member, episode, end: [Int]
-    var running: [EpisodeResult]
+    /// Per slot, its episode's books so far (raw memory, read and written every step).
+    let running: UnsafeMutablePointer<EpisodeResult>
     var statistics: [ObservationStatistics]
     let episodesOut: SlotPointer<EpisodeResult>
     let statisticsOut: SlotPointer<ObservationStatistics?>
@@ -186,18 +199,23 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         self.plan = plan
         seats = try LearnerSeats(task: task, centre: plan.centre, slots: slots, vector: vector)
         learners = [LinearPolicy](repeating: plan.centre, count: slots)
+        greedy = GreedySlots(slots: slots, policy: plan.centre)
         member = [Int](repeating: 0, count: slots); episode = member; end = member
-        running = [EpisodeResult](repeating: EpisodeResult(), count: slots)
+        running = .allocate(capacity: slots)
+        running.initialize(repeating: EpisodeResult(), count: slots)
         statistics = [ObservationStatistics](
             repeating: ObservationStatistics(features: plan.collectStatistics ? plan.centre.inputs : 0), count: slots)
         self.episodesOut = episodesOut
         self.statisticsOut = statisticsOut
     }
 
+    deinit { running.deallocate() }
+
     func take(_ job: Int, slot i: Int) {
         let j = plan.job(job)
         member[i] = j.member; episode[i] = j.first; end[i] = j.end
         plan.parameters(j.member, &learners[i])
+        greedy.load(i, learners[i])
         if plan.collectStatistics { statistics[i] = ObservationStatistics(features: plan.centre.inputs) }
     }
 
@@ -218,8 +236,10 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         for i in 0 ..< seats.slots where busy[i] != 0 {
             let row = seats.learnerRow(i, observations)
             if plan.collectStatistics { statistics[i].add(row) }
-            seats.setLearner(i, learners[i].greedyAction(row), actions: actions)
+            guard let x = row.baseAddress else { continue }
+            greedy.observe(i, x)
         }
+        greedy.act { i, action in seats.setLearner(i, action, actions: actions) }
         try seats.actOpponents(observations: observations, actions: actions)
     }
 

@@ -50,6 +50,11 @@ public struct LinearPolicy: Equatable, Sendable {
     @usableFromInline private(set) var foldedWeights: [Float]
     /// `bias` plus the weights times the normaliser's shift.
     @usableFromInline private(set) var foldedBias: [Float]
+    /// The folded weights and bias by quads of actions, the layout the plain
+    /// loop reads (``quadLogits(_:_:inputs:)``): quad `q` (actions
+    /// `4q ..< 4q + 4`, an action past the last repeating the last one) at
+    /// `q × (inputs + 1)`, its four biases, then per input its four weights.
+    @usableFromInline private(set) var quads: [SIMD4<Float>]
 
     /// A policy with all weights and biases zero (its greedy action is 0).
     /// - Parameter normalize: keep running observation statistics.
@@ -62,6 +67,7 @@ public struct LinearPolicy: Equatable, Sendable {
         normalizer = normalize ? ObservationNormalizer(features: inputs) : nil
         foldedWeights = weights
         foldedBias = bias
+        quads = [SIMD4<Float>](repeating: .zero, count: Self.quadCount(outputs) * (inputs + 1))
         refold()
     }
 
@@ -79,6 +85,7 @@ public struct LinearPolicy: Equatable, Sendable {
         self.normalizer = normalizer
         foldedWeights = weights
         foldedBias = bias
+        quads = [SIMD4<Float>](repeating: .zero, count: Self.quadCount(outputs) * (inputs + 1))
         refold()
     }
 
@@ -143,8 +150,27 @@ public struct LinearPolicy: Equatable, Sendable {
         refold()
     }
 
-    /// Recomputes the folded copy: `W' = W·diag(scale)`, `b' = b + W·shift`.
+    /// Recomputes the folded copy: `W' = W·diag(scale)`, `b' = b + W·shift`,
+    /// and its quads.
     private mutating func refold() {
+        fold()
+        let d = inputs, last = outputs - 1, weights = foldedWeights, bias = foldedBias
+        quads.withUnsafeMutableBufferPointer { q in
+            for quad in 0 ..< Self.quadCount(outputs) {
+                let a = 4 * quad
+                let r = (a, Swift.min(a + 1, last), Swift.min(a + 2, last), Swift.min(a + 3, last))
+                let base = quad * (d + 1)
+                q[base] = SIMD4(bias[r.0], bias[r.1], bias[r.2], bias[r.3])
+                for i in 0 ..< d {
+                    q[base + 1 + i] = SIMD4(weights[r.0 * d + i], weights[r.1 * d + i], weights[r.2 * d + i],
+                                            weights[r.3 * d + i])
+                }
+            }
+        }
+    }
+
+    /// Recomputes the folded weights and bias.
+    private mutating func fold() {
         let d = inputs
         guard let normalizer, normalizer.count > 1 else {
             foldedWeights.withUnsafeMutableBufferPointer { f in
@@ -167,6 +193,10 @@ public struct LinearPolicy: Equatable, Sendable {
         }
     }
 
+    /// Quads of actions for `outputs` actions (see ``quads``).
+    @inlinable
+    static func quadCount(_ outputs: Int) -> Int { (outputs + 3) / 4 }
+
     // MARK: - One observation (plain loop)
 
     /// Writes the logits for one observation (`inputs` floats) into
@@ -174,13 +204,14 @@ public struct LinearPolicy: Equatable, Sendable {
     @inlinable
     public func logits(_ x: UnsafeBufferPointer<Float>, into logits: UnsafeMutableBufferPointer<Float>) {
         precondition(x.count >= inputs && logits.count >= outputs, "buffer too small")
-        foldedWeights.withUnsafeBufferPointer { w in
-            guard let wb = w.baseAddress, let xb = x.baseAddress else { return }
-            var a = 0
+        quads.withUnsafeBufferPointer { q in
+            guard let qb = q.baseAddress, let xb = x.baseAddress else { return }
+            var a = 0, quad = qb
             while a < outputs {
-                let s = logitQuad(wb, xb, from: a)
+                let s = Self.quadLogits(quad, xb, inputs: inputs)
                 for k in 0 ..< min(4, outputs - a) { logits[a + k] = s[k] }
                 a += 4
+                quad += inputs + 1
             }
         }
     }
@@ -190,20 +221,9 @@ public struct LinearPolicy: Equatable, Sendable {
     @inlinable
     public func greedyAction(_ x: UnsafeBufferPointer<Float>) -> Int {
         precondition(x.count >= inputs, "observation too short")
-        return foldedWeights.withUnsafeBufferPointer { w in
-            guard let wb = w.baseAddress, let xb = x.baseAddress else { return 0 }
-            var best = 0
-            var bestValue = -Float.infinity
-            var a = 0
-            while a < outputs {
-                let s = logitQuad(wb, xb, from: a)
-                for k in 0 ..< min(4, outputs - a) where s[k] > bestValue {
-                    bestValue = s[k]
-                    best = a + k
-                }
-                a += 4
-            }
-            return best
+        return quads.withUnsafeBufferPointer { q in
+            guard let qb = q.baseAddress, let xb = x.baseAddress else { return 0 }
+            return Self.greedyAction(quads: qb, inputs: inputs, outputs: outputs, xb)
         }
     }
 
@@ -216,40 +236,69 @@ public struct LinearPolicy: Equatable, Sendable {
     public static func greedyActions(_ p: LinearPolicy, _ x: UnsafePointer<Float>,
                                      _ q: LinearPolicy, _ y: UnsafePointer<Float>) -> (Int, Int) {
         precondition(p.inputs == q.inputs && p.outputs == q.outputs, "the policies' shapes differ")
-        return p.foldedWeights.withUnsafeBufferPointer { wp in
-            q.foldedWeights.withUnsafeBufferPointer { wq in
-                guard let pb = wp.baseAddress, let qb = wq.baseAddress else { return (0, 0) }
-                var bestP = 0, bestQ = 0
-                var valueP = -Float.infinity, valueQ = -Float.infinity
-                var a = 0
-                while a < p.outputs {
-                    let s = p.logitQuad(pb, x, from: a), t = q.logitQuad(qb, y, from: a)
-                    for k in 0 ..< Swift.min(4, p.outputs - a) {
-                        if s[k] > valueP { valueP = s[k]; bestP = a + k }
-                        if t[k] > valueQ { valueQ = t[k]; bestQ = a + k }
-                    }
-                    a += 4
-                }
-                return (bestP, bestQ)
+        return p.quads.withUnsafeBufferPointer { qp in
+            q.quads.withUnsafeBufferPointer { qq in
+                guard let pb = qp.baseAddress, let qb = qq.baseAddress else { return (0, 0) }
+                return greedyActions(pb, x, qb, y, inputs: p.inputs, outputs: p.outputs)
             }
         }
     }
 
-    /// The logits of actions `a ..< a + 4` (an action past the last repeats
-    /// the last one's row; its lane is not used). Each lane is the row's
+    /// ``greedyAction(_:)`` of the policy whose ``quads`` start at `quads`
+    /// (`inputs` and `outputs` its shape), for observation `x`.
+    @inlinable @inline(__always)
+    static func greedyAction(quads: UnsafePointer<SIMD4<Float>>, inputs d: Int, outputs: Int,
+                             _ x: UnsafePointer<Float>) -> Int {
+        var best = 0
+        var bestValue = -Float.infinity
+        var a = 0, quad = quads
+        while a < outputs {
+            let s = quadLogits(quad, x, inputs: d)
+            for k in 0 ..< Swift.min(4, outputs - a) where s[k] > bestValue {
+                bestValue = s[k]
+                best = a + k
+            }
+            a += 4
+            quad += d + 1
+        }
+        return best
+    }
+
+    /// ``greedyActions(_:_:_:_:)`` of the policies whose ``quads`` start at
+    /// `p` and `q` (both of shape `inputs × outputs`).
+    @inlinable @inline(__always)
+    static func greedyActions(_ p: UnsafePointer<SIMD4<Float>>, _ x: UnsafePointer<Float>,
+                              _ q: UnsafePointer<SIMD4<Float>>, _ y: UnsafePointer<Float>,
+                              inputs d: Int, outputs: Int) -> (Int, Int) {
+        var bestP = 0, bestQ = 0
+        var valueP = -Float.infinity, valueQ = -Float.infinity
+        var a = 0, quadP = p, quadQ = q
+        while a < outputs {
+            let s = quadLogits(quadP, x, inputs: d), t = quadLogits(quadQ, y, inputs: d)
+            for k in 0 ..< Swift.min(4, outputs - a) {
+                if s[k] > valueP { valueP = s[k]; bestP = a + k }
+                if t[k] > valueQ { valueQ = t[k]; bestQ = a + k }
+            }
+            a += 4
+            quadP += d + 1
+            quadQ += d + 1
+        }
+        return (bestP, bestQ)
+    }
+
+    /// The logits of one quad of actions (``quads``: its biases at `quad[0]`,
+    /// input `i`'s weights at `quad[1 + i]`). Each lane is the action's
     /// `b'ₐ + Σᵢ W'ₐᵢ·xᵢ` summed in input order, one multiply and one add per
     /// input (no fused multiply-add), so every logit is bit for bit the plain
-    /// row-by-row loop's; the four rows' sums run side by side, so a long
+    /// row-by-row loop's; the four actions' sums run side by side, so a long
     /// observation (Breakout's 70 inputs) is not one long chain of dependent
     /// additions per action.
     @inlinable @inline(__always)
-    func logitQuad(_ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>, from a: Int) -> SIMD4<Float> {
-        let last = outputs - 1, d = inputs
-        let r1 = Swift.min(a + 1, last), r2 = Swift.min(a + 2, last), r3 = Swift.min(a + 3, last)
-        let w0 = w + a * d, w1 = w + r1 * d, w2 = w + r2 * d, w3 = w + r3 * d
-        var s = SIMD4<Float>(foldedBias[a], foldedBias[r1], foldedBias[r2], foldedBias[r3])
+    static func quadLogits(_ quad: UnsafePointer<SIMD4<Float>>, _ x: UnsafePointer<Float>, inputs d: Int)
+        -> SIMD4<Float> {
+        var s = quad[0]
         for i in 0 ..< d {
-            let product = SIMD4<Float>(w0[i], w1[i], w2[i], w3[i]) * SIMD4<Float>(repeating: x[i])
+            let product = quad[1 + i] * SIMD4<Float>(repeating: x[i])
             s = s + product
         }
         return s
