@@ -23,16 +23,21 @@
 /// game's only state: the lanes read their fields from the cores and write
 /// them back. Games under their own rules (``reset(_:seed:rules:)``, a
 /// ``ruleContext``) run in the same lanes, each group reading its games'
-/// rule values from ``PerGameRules/columns`` (BreakoutBatch+RuleLanes.swift).
+/// rule values from ``PerGameRules/columns`` (``GameRuleColumns``).
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
 /// allocates nothing.
 ///
 /// Autoreset and seeds: as ``VectorEnvironment`` states, in the mode given
 /// at `init`.
-public final class BreakoutBatch: RuleContextVector {
+public final class BreakoutBatch: GameBatch {
     public typealias Config = BreakoutConfig
     public typealias Events = BreakoutEvents
     public typealias SavedGame = BreakoutGame.SavedGame
+    typealias Game = BreakoutGame
+    typealias Physics = BreakoutPhysics
+    typealias Lanes = SIMD8<Float>
+    /// Each game's rule values loaded from the batch's rule columns (``GameRuleColumns``).
+    typealias GameRules = GameRuleColumns<BreakoutRuleLanes<Lanes>>
 
     public let physics: BreakoutPhysics
     public let count: Int
@@ -48,10 +53,11 @@ public final class BreakoutBatch: RuleContextVector {
     /// Floats per game's observation.
     public let observationCount: Int
 
-    /// `count` cores, `count × cellCount` brick cells, `count` episode counters.
+    /// `count` cores, `count × cellCount` brick cells.
     let cores: UnsafeMutablePointer<BreakoutCore>
     let bricks: UnsafeMutablePointer<UInt8>
-    let episodes: UnsafeMutablePointer<UInt64>
+    /// Episodes started so far by each game (the first is episode 0).
+    let episodes: Column<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
     /// Each game's brick cells as observation entries (``BreakoutPhysics/writeCells(_:into:)``
@@ -79,13 +85,6 @@ public final class BreakoutBatch: RuleContextVector {
     /// One seat.
     public var seats: Int { 1 }
 
-    /// A batch of `count` games, each starting its episode 0.
-    public convenience init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                            autoresetMode: AutoresetMode = .sameStep) {
-        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
-                  context: nil)
-    }
-
     /// A batch of `count` games whose episodes play the rules `context`
     /// draws from their seeds (``RuleContextVector``; `context.base` is `config`).
     public init(config: BreakoutConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
@@ -110,8 +109,7 @@ public final class BreakoutBatch: RuleContextVector {
         cores.initialize(repeating: blank, count: count)
         bricks = .allocate(capacity: max(1, count * cellCount))
         bricks.initialize(repeating: 0, count: max(1, count * cellCount))
-        episodes = .allocate(capacity: count)
-        episodes.initialize(repeating: 0, count: count)
+        episodes = Column(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
         cellRows = .allocate(capacity: count * observationCount)
@@ -121,26 +119,16 @@ public final class BreakoutBatch: RuleContextVector {
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         ruleTable = PerGameRules(physics, count: count)
-        for i in 0 ..< count {
-            let s = restarts.draw(i)
-            if let context { ruleTable.set(context.rules(episodeSeed: s).config, i) }
-            start(i, seed: s)
-        }
+        startFirstEpisodes()
     }
+
+    @inline(__always)
+    func withGames<R>(_ body: GameColumns<R>) -> R { body(ruleTable, restarts, episodes) }
 
     deinit {
-        UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); episodes.deallocate(); aim.deallocate()
+        UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); aim.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
     }
-
-    // MARK: - Each game's rules
-
-    /// Game `i`'s physics: its own rules' (``rules(_:)``).
-    @inline(__always)
-    func physics(_ i: Int) -> BreakoutPhysics { ruleTable.physics(i) }
-
-    /// The rules game `i` is playing (its episode's; ``config`` until given others).
-    public func rules(_ i: Int) -> BreakoutConfig { ruleTable.rules(i) }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
     static let coreAlignment = 64
@@ -169,68 +157,13 @@ public final class BreakoutBatch: RuleContextVector {
         return BreakoutState(core: cores[i], bricks: Array(UnsafeBufferPointer(start: grid(i), count: cellCount)))
     }
 
-    /// Game `i` as a saved game (state and config).
-    public func snapshot(_ i: Int) -> BreakoutGame.SavedGame {
-        BreakoutGame.SavedGame(config: rules(i), state: state(i))
-    }
-
-    /// Restores game `i` from a saved game whose config is the batch's or
-    /// differs from it only in rule values: the game then plays the
-    /// snapshot's rules (its episode counter and restart stream are kept).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config
-    ///   differs from the batch's in a key that is not a rule value (the
-    ///   field, the wall, the observation layout),
-    ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
-    ///   breaks one of Breakout's invariants (``BreakoutState/checkInvariants(_:)``).
-    public func restore(_ snapshot: BreakoutGame.SavedGame, into i: Int) throws(SnapshotError) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        try ruleTable.checkSnapshotRules(snapshot.config)
-        try snapshot.state.checkInvariants(snapshot.config)
-        ruleTable.set(snapshot.config, i)
-        cores[i] = snapshot.state.core
+    /// Writes `state` as game `i`'s (a restored snapshot's).
+    func store(_ state: BreakoutState, _ i: Int) {
+        cores[i] = state.core
         let g = grid(i)
-        for k in 0 ..< cellCount { g[k] = snapshot.state.bricks[k] }
+        for k in 0 ..< cellCount { g[k] = state.bricks[k] }
         bricksChanged(i)
     }
-
-    /// Draws game `i` as ``BreakoutGame/render(into:)`` does.
-    public func render(_ i: Int, into frame: inout GrayFrame) {
-        var game = BreakoutGame(config: rules(i))
-        game.state = state(i)
-        game.render(into: &frame)
-    }
-
-    /// Starts a new episode of game `i` with seed `seed` (counted as an
-    /// episode of that game); its later restarts draw from `seed`'s restart
-    /// stream (see ``VectorEnvironment``, "Seeds").
-    public func reset(_ i: Int, seed: UInt64) {
-        reset(i, seed: seed, rules: episodeRules(seed: seed))
-    }
-
-    /// Starts a new episode of game `i` with seed `seed` under `rules`
-    /// (which differ from ``config`` only in rule values: a precondition;
-    /// callers taking rules from outside check them with
-    /// ``VariantConfig/layoutDifference(_:)`` and ``GameConfig/validate(source:)``),
-    /// as ``reset(_:seed:)`` does under ``config``; its automatic restarts
-    /// keep these rules.
-    public func reset(_ i: Int, seed: UInt64, rules: BreakoutConfig) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        precondition(rules == config || config.layoutDifference(rules) == nil,
-                     "rules must differ from the batch's config only in rule values")
-        ruleTable.set(rules, i)
-        episodes[i] &+= 1
-        restarts.follow(i, resetSeed: seed)
-        start(i, seed: seed)
-    }
-
-    public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
-        for i in 0 ..< count where mask[i] != 0 {
-            if let seeds { reset(i, seed: seeds[i]) } else { nextEpisode(i) }
-        }
-    }
-
-    /// Episodes started so far by game `i` (1 after `init`).
-    public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
 
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
@@ -244,7 +177,7 @@ public final class BreakoutBatch: RuleContextVector {
         if ruleTable.ownCount == 0 {
             observeGroups(whole, into: out, UniformRules())
         } else {
-            observeGroups(whole, into: out, gameRules)
+            observeGroups(whole, into: out, GameRules(ruleTable))
         }
         fastPath.laneObservations &+= whole
         var i = whole
@@ -256,7 +189,8 @@ public final class BreakoutBatch: RuleContextVector {
 
     /// Writes the observations of the games `0 ..< whole` (whole groups of
     /// eight) into their rows of `out`, group by group (``observeGroup(_:into:_:)``).
-    func observeGroups<R: RuleSource>(_ whole: Int, into out: UnsafeMutablePointer<Float>, _ rules: R) {
+    func observeGroups<R: RuleSource>(_ whole: Int, into out: UnsafeMutablePointer<Float>, _ rules: R)
+        where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
         var i = 0
         while i < whole {
             observeGroup(i, into: out, rules.lanes(i))
@@ -300,13 +234,13 @@ public final class BreakoutBatch: RuleContextVector {
     /// group's rule values loaded into its lanes (the same kernels).
     @inline(never)
     func stepUnderOwnRules(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>) {
-        stepGroups(actions, out, gameRules)
+        stepGroups(actions, out, GameRules(ruleTable))
     }
 
     /// ``step(actions:into:)`` with each group's rule values from `rules`.
     @inline(__always)
     func stepGroups<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>,
-                                   _ rules: R) {
+                                   _ rules: R) where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
         let physics = self.physics
         let n = observationCount
         let observed = out.seatsObserved(of: 1) > 0
@@ -485,14 +419,5 @@ public final class BreakoutBatch: RuleContextVector {
         }
         if events.brickHits > 0 { bricksChanged(i) }
         return r
-    }
-
-    /// An automatic restart of game `i` (out of line: rare).
-    @inline(never)
-    func nextEpisode(_ i: Int) {
-        episodes[i] &+= 1
-        let s = restarts.draw(i)
-        if let ruleContext { ruleTable.set(ruleContext.rules(episodeSeed: s).config, i) }
-        start(i, seed: s)
     }
 }

@@ -1,4 +1,4 @@
-extension BreakoutGame {
+extension BreakoutGame: SingleGame {
     public typealias SavedGame = Snapshot<BreakoutState, BreakoutConfig>
 
     /// The full game as a snapshot value.

@@ -64,14 +64,6 @@ struct BreakoutRuleLanes<L: LaneFloat>: BreakoutRuleValues {
         self.lives = lives
     }
 
-    /// The values from `count` columns of `stride` floats, entries `i ..< i + 8`.
-    @inline(__always)
-    init(columns c: UnsafePointer<Float>, stride n: Int, _ i: Int) where L == SIMD8<Float> {
-        self.init(paddleSpeed: Lane8.load(c, i), gravity: Lane8.load(c + n, i), maxSpeed: Lane8.load(c + 2 * n, i),
-                  maxSpeedSquared: Lane8.load(c + 3 * n, i), invMaxSpeed: Lane8.load(c + 4 * n, i),
-                  pushImpulse: Lane8.load(c + 5 * n, i), lives: Lane8.load(c + 6 * n, i))
-    }
-
     @inlinable @inline(__always) func paddleSpeed(_: BreakoutPhysics) -> L { paddleSpeed }
     @inlinable @inline(__always) func gravity(_: BreakoutPhysics) -> L { gravity }
     @inlinable @inline(__always) func someGravity(_: BreakoutPhysics) -> Bool { !(gravity .<= 0).holdsEverywhere }
@@ -83,6 +75,16 @@ struct BreakoutRuleLanes<L: LaneFloat>: BreakoutRuleValues {
     @inlinable @inline(__always) func somePush(_: BreakoutPhysics) -> Bool { !(pushImpulse .<= 0).holdsEverywhere }
     @inlinable @inline(__always) func allPush(_: BreakoutPhysics) -> Bool { (pushImpulse .> 0).holdsEverywhere }
     @inlinable @inline(__always) func lives(_: BreakoutPhysics) -> L { lives }
+}
+
+extension BreakoutRuleLanes: ColumnRuleValues where L == SIMD8<Float> {
+    /// The values from ``count`` columns of `stride` floats, entries `i ..< i + 8`.
+    @inline(__always)
+    init(columns c: UnsafePointer<Float>, stride n: Int, _ i: Int) {
+        self.init(paddleSpeed: Lane8.load(c, i), gravity: Lane8.load(c + n, i), maxSpeed: Lane8.load(c + 2 * n, i),
+                  maxSpeedSquared: Lane8.load(c + 3 * n, i), invMaxSpeed: Lane8.load(c + 4 * n, i),
+                  pushImpulse: Lane8.load(c + 5 * n, i), lives: Lane8.load(c + 6 * n, i))
+    }
 }
 
 extension BreakoutRuleLanes where L == Float {

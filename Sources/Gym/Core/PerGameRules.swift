@@ -88,15 +88,3 @@ struct PerGameRules<Physics: GamePhysics>: ~Copyable {
         games[i].writeRuleColumns(columns + i, stride: count)
     }
 }
-
-extension PerGameRules where Physics.Config: VariantConfig {
-    /// Checks that `rules` (a snapshot's config) differs from the batch's
-    /// config only in rule values (``VariantConfig/layoutDifference(_:)``).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` naming the first key that
-    ///   differs and is not a rule value, and the keys that may differ.
-    func checkSnapshotRules(_ rules: Physics.Config) throws(SnapshotError) {
-        let config = base.config
-        guard let key = config.layoutDifference(rules) else { return }
-        throw .corrupt("the snapshot's config (hash \(String(rules.configHash, radix: 16))) differs from the batch's (hash \(String(config.configHash, radix: 16))) in \"\(key)\", which is not a rule value (allowed to differ: \(Physics.Config.variantKeys.joined(separator: ", ")))")
-    }
-}

@@ -22,6 +22,18 @@ public protocol RuleContextVector: VectorEnvironment where Config: VariantConfig
 }
 
 extension RuleContextVector {
+    /// A batch of `count` games, each starting its episode 0, every episode
+    /// under the batch's config unless given other rules (no context).
+    /// - Parameters:
+    ///   - count: number of games, at least 1.
+    ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
+    ///   - firstIndex: global index of game 0 when this batch is a slice.
+    public init(config: Config, count: Int, seed: UInt64, firstIndex: Int = 0,
+                autoresetMode: AutoresetMode = .sameStep) {
+        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
+                  context: nil)
+    }
+
     /// The rules of an episode seeded `seed` started without explicit rules:
     /// the context's draw, or `config`.
     @inlinable

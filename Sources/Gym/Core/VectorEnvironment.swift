@@ -228,6 +228,8 @@ public protocol VectorEnvironment: AnyObject {
     /// Starts a new episode of every game `i` with `mask[i] != 0`, with
     /// `seeds[i]` (nil: the game's next seed from its own stream).
     func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?)
+    /// Episodes started so far by game `i` (1 after `init`).
+    func episodesStarted(_ i: Int) -> UInt64
     /// Writes every seat's current observation of every game (`N × S × n`).
     func observe(into out: UnsafeMutablePointer<Float>)
     /// One agent step of every game (see the type's doc).

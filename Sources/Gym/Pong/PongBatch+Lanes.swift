@@ -18,26 +18,8 @@ extension PongBatch {
     /// Eight games' rule values.
     typealias RuleLanes = PongRuleLanes<Lanes>
 
-    /// Where a step's groups of eight games take their rule values from
-    /// (each step loop is specialised for each source).
-    protocol RuleSource {
-        associatedtype Values: PongRuleValues where Values.L == Lanes
-        /// The rule values of games `i ..< i + 8`.
-        func lanes(_ i: Int) -> Values
-    }
-
-    /// Every game plays the batch's rules: the physics' own values.
-    struct UniformRules: RuleSource {
-        @inline(__always) func lanes(_: Int) -> SameRules<Lanes> { SameRules() }
-    }
-
-    /// Each game plays its own rules: each group's values loaded from the
-    /// batch's rule columns (``PerGameRules/columns``).
-    struct GameRules: RuleSource {
-        let columns: UnsafeMutablePointer<Float>
-        let count: Int
-        @inline(__always) func lanes(_ i: Int) -> RuleLanes { RuleLanes(columns: columns, i, stride: count) }
-    }
+    /// Each game's rule values loaded from the batch's rule columns (``GameRuleColumns``).
+    typealias GameRules = GameRuleColumns<RuleLanes>
 
     /// Games `i ..< i + 8`'s moving state from the columns.
     @inline(__always)

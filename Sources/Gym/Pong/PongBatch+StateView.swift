@@ -7,7 +7,7 @@ extension PongBatch {
     /// game `i + j`; `i + 8 ≤ count`).
     public func observation(lanes i: Int, side: PongSide) -> PongObservation<SIMD8<Float>> {
         precondition(i >= 0 && i + Lanes.scalarCount <= count, "eight games from \(i) are not in the batch")
-        if ruleTable.ownCount != 0 { return observationLanes(i, side: side, physics, GameRules(columns: ruleTable.columns, count: count).lanes(i)) }
+        if ruleTable.ownCount != 0 { return observationLanes(i, side: side, physics, GameRules(ruleTable).lanes(i)) }
         return observationLanes(i, side: side, physics, SameRules<Lanes>())
     }
 
@@ -18,14 +18,15 @@ extension PongBatch {
     public func forEachObservation(blockSeats: UnsafePointer<Int32>, count: Int,
                                    _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void) {
         if ruleTable.ownCount != 0 {
-            forEachObservation(blockSeats: blockSeats, count: count, GameRules(columns: ruleTable.columns, count: self.count), body)
+            forEachObservation(blockSeats: blockSeats, count: count, GameRules(ruleTable), body)
         } else {
             forEachObservation(blockSeats: blockSeats, count: count, UniformRules(), body)
         }
     }
 
     private func forEachObservation<R: RuleSource>(blockSeats: UnsafePointer<Int32>, count: Int, _ rules: R,
-                                                    _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void) {
+                                                    _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void)
+        where R.Values: PongRuleValues, R.Values.L == Lanes {
         let physics = self.physics
         for k in 0 ..< count {
             let e = Int(blockSeats[k]), i = (e >> 1) * Lanes.scalarCount

@@ -17,10 +17,12 @@
 ///
 /// ## Autoreset and seeds
 /// As ``VectorEnvironment`` states, in the mode given at `init`.
-public final class PongBatch: RuleContextVector {
+public final class PongBatch: GameBatch {
     public typealias Config = PongConfig
     public typealias Events = PongEvents
     public typealias SavedGame = PongGame.SavedGame
+    typealias Game = PongGame
+    typealias Physics = PongPhysics
 
     public let physics: PongPhysics
     /// Number of games.
@@ -88,17 +90,6 @@ public final class PongBatch: RuleContextVector {
     public var config: PongConfig { physics.config }
     public var actionCount: Int { physics.config.verticalMovement ? 5 : 3 }
 
-    /// A batch of `count` games, each starting its episode 0.
-    /// - Parameters:
-    ///   - count: number of games, at least 1.
-    ///   - seed: the batch seed (see ``VectorEnvironment``, "Seeds").
-    ///   - firstIndex: global index of game 0 when this batch is a slice.
-    public convenience init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
-                            autoresetMode: AutoresetMode = .sameStep) {
-        self.init(config: config, count: count, seed: seed, firstIndex: firstIndex, autoresetMode: autoresetMode,
-                  context: nil)
-    }
-
     /// A batch of `count` games whose episodes play the rules `context`
     /// draws from their seeds (``RuleContextVector``; `context.base` is `config`).
     public init(config: PongConfig, count: Int, seed: UInt64, firstIndex: Int = 0,
@@ -129,21 +120,11 @@ public final class PongBatch: RuleContextVector {
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
         ruleTable = PerGameRules(physics, count: count)
-        for i in 0 ..< count {
-            let s = restarts.draw(i)
-            if let context { ruleTable.set(context.rules(episodeSeed: s).config, i) }
-            store(physics(i).initialState(seed: s), i)
-        }
+        startFirstEpisodes()
     }
 
-    // MARK: - Each game's rules
-
-    /// Game `i`'s physics: its own rules' (``rules(_:)``).
     @inline(__always)
-    func physics(_ i: Int) -> PongPhysics { ruleTable.physics(i) }
-
-    /// The rules game `i` is playing (its episode's; ``config`` until given others).
-    public func rules(_ i: Int) -> PongConfig { ruleTable.rules(i) }
+    func withGames<R>(_ body: GameColumns<R>) -> R { body(ruleTable, restarts, episodes) }
 
     // MARK: - One game's state (snapshots)
 
@@ -159,66 +140,6 @@ public final class PongBatch: RuleContextVector {
         precondition(i >= 0 && i < count, "game index out of range")
         store(state, i)
     }
-
-    /// Game `i` as a saved game (state and config).
-    public func snapshot(_ i: Int) -> PongGame.SavedGame {
-        PongGame.SavedGame(config: rules(i), state: state(i))
-    }
-
-    /// Restores game `i` from a saved game whose config is the batch's or
-    /// differs from it only in rule values: the game then plays the
-    /// snapshot's rules (its episode counter and restart stream are kept).
-    /// - Throws: ``SnapshotError/corrupt(_:)`` when the snapshot's config
-    ///   differs from the batch's in a key that is not a rule value (the
-    ///   field, seats, actions or observation layout),
-    ///   ``SnapshotError/impossible(field:value:allowed:)`` when the state
-    ///   breaks one of Pong's invariants (``PongState/checkInvariants(_:)``).
-    public func restore(_ snapshot: PongGame.SavedGame, into i: Int) throws(SnapshotError) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        try ruleTable.checkSnapshotRules(snapshot.config)
-        try snapshot.state.checkInvariants(snapshot.config)
-        ruleTable.set(snapshot.config, i)
-        setState(snapshot.state, i)
-    }
-
-    /// Draws game `i` as ``PongGame/render(into:)`` does.
-    public func render(_ i: Int, into frame: inout GrayFrame) {
-        var game = PongGame(config: rules(i))
-        game.state = state(i)
-        game.render(into: &frame)
-    }
-
-    /// Starts a new episode of game `i` with seed `seed` (counted as an
-    /// episode of that game); its later restarts draw from `seed`'s restart
-    /// stream (see ``VectorEnvironment``, "Seeds").
-    public func reset(_ i: Int, seed: UInt64) {
-        reset(i, seed: seed, rules: episodeRules(seed: seed))
-    }
-
-    /// Starts a new episode of game `i` with seed `seed` under `rules`
-    /// (which differ from ``config`` only in rule values: a precondition;
-    /// callers taking rules from outside check them with
-    /// ``VariantConfig/layoutDifference(_:)`` and ``GameConfig/validate(source:)``),
-    /// as ``reset(_:seed:)`` does under ``config``; its automatic restarts
-    /// keep these rules.
-    public func reset(_ i: Int, seed: UInt64, rules: PongConfig) {
-        precondition(i >= 0 && i < count, "game index out of range")
-        precondition(rules == config || config.layoutDifference(rules) == nil,
-                     "rules must differ from the batch's config only in rule values")
-        ruleTable.set(rules, i)
-        episodes[i] &+= 1
-        restarts.follow(i, resetSeed: seed)
-        store(physics(i).initialState(seed: seed), i)
-    }
-
-    public func reset(mask: UnsafePointer<UInt8>, seeds: UnsafePointer<UInt64>?) {
-        for i in 0 ..< count where mask[i] != 0 {
-            if let seeds { reset(i, seed: seeds[i]) } else { store(nextEpisode(i), i) }
-        }
-    }
-
-    /// Episodes started so far by game `i` (1 after `init`).
-    public func episodesStarted(_ i: Int) -> UInt64 { episodes[i] &+ 1 }
 
     /// Writes side `side`'s observation of game `i` under its rules (12 floats).
     public func observe(_ i: Int, side: PongSide, into out: UnsafeMutablePointer<Float>) {
@@ -250,14 +171,7 @@ public final class PongBatch: RuleContextVector {
         serveRNG[i] = s.serveRNG; stickyRNG[i] = s.stickyRNG
     }
 
-    /// The next episode's state of game `i` (an automatic restart).
-    @inline(never)
-    func nextEpisode(_ i: Int) -> PongState {
-        episodes[i] &+= 1
-        let s = restarts.draw(i)
-        if let ruleContext { ruleTable.set(ruleContext.rules(episodeSeed: s).config, i) }
-        return physics(i).initialState(seed: s)
-    }
+    func start(_ i: Int, seed: UInt64) { store(physics(i).initialState(seed: seed), i) }
 
     // MARK: - Stepping
 
@@ -278,7 +192,7 @@ public final class PongBatch: RuleContextVector {
         if ruleTable.ownCount != 0 {
             // Games under their own rules: each group's rule values loaded
             // into its lanes (the same kernels).
-            let rules = GameRules(columns: ruleTable.columns, count: count)
+            let rules = GameRules(ruleTable)
             if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
             let rules = UniformRules()
@@ -288,7 +202,8 @@ public final class PongBatch: RuleContextVector {
 
     /// ``step(actions:into:)`` when a step is one frame without sticky actions.
     @inline(never)
-    func stepOneFrame<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R) {
+    func stepOneFrame<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R)
+        where R.Values: PongRuleValues, R.Values.L == Lanes {
         stepBlocks(actions, out, rules) { i, bottom, top, seen, counts, p, k in
             Lane8.forEachLane(in: quietLanes(i, bottom: bottom, top: top, &counts, p, k)) { j in
                 fullStep(i + j, bottom: Int(bottom[j]), top: Int(top[j]), out, seen)
@@ -298,7 +213,8 @@ public final class PongBatch: RuleContextVector {
 
     /// ``step(actions:into:)`` when a step is several frames or has sticky actions.
     @inline(never)
-    func stepFrames<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R) {
+    func stepFrames<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R)
+        where R.Values: PongRuleValues, R.Values.L == Lanes {
         stepBlocks(actions, out, rules) { i, bottom, top, seen, counts, p, k in
             framesLanes(i, bottom: bottom, top: top, out, seen, &counts, p, k)
         }
@@ -310,7 +226,8 @@ public final class PongBatch: RuleContextVector {
     /// games through ``fullStep(_:bottom:top:_:_:)``.
     @inline(__always)
     func stepBlocks<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<PongEvents>, _ rules: R,
-                                   _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics, R.Values) -> Void) {
+                                   _ block: (Int, LaneInts, LaneInts, Int, inout PathFrames, PongPhysics, R.Values) -> Void)
+        where R.Values: PongRuleValues, R.Values.L == Lanes {
         // A local copy of the rules: its derived constants (and the
         // observation's reciprocals) stay in registers across the loop.
         let physics = self.physics
@@ -366,7 +283,7 @@ public final class PongBatch: RuleContextVector {
         var s = load(i)
         if s.end != .none, autoresetMode == .nextStep {
             // The step after the end: the new episode, this step's actions ignored.
-            store(nextEpisode(i), i)
+            nextEpisode(i)
             writeOutputs(i, events: events, end: .none, out)
             return
         }
@@ -384,7 +301,7 @@ public final class PongBatch: RuleContextVector {
         writeOutputs(i, events: events, end: e, out)
         if e != .none, autoresetMode == .sameStep {
             if let f = out.finalObservations { writeObservations(i, into: f, seats: seen, physics(i)) }
-            store(nextEpisode(i), i)
+            nextEpisode(i)
         }
     }
 

@@ -1,4 +1,4 @@
-extension PongGame {
+extension PongGame: SingleGame {
     public typealias SavedGame = Snapshot<PongState, PongConfig>
 
     /// The full game as a snapshot value.

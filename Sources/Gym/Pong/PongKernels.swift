@@ -101,11 +101,11 @@ struct PongRuleLanes<L: LaneFloat>: PongRuleValues {
     @inlinable @inline(__always) func invV(_: PongPhysics) -> L { invV }
 }
 
-extension PongRuleLanes where L == SIMD8<Float> {
+extension PongRuleLanes: ColumnRuleValues where L == SIMD8<Float> {
     /// Games `i ..< i + 8`'s values from their rule columns (``PerGameRules/columns``,
     /// as ``PongPhysics/writeRuleColumns(_:stride:)`` writes them), `n` games a column.
     @inline(__always)
-    init(columns c: UnsafePointer<Float>, _ i: Int, stride n: Int) {
+    init(columns c: UnsafePointer<Float>, stride n: Int, _ i: Int) {
         self.init(halfW: Lane8.load(c, i), minPaddleX: Lane8.load(c + n, i), maxPaddleX: Lane8.load(c + 2 * n, i),
                   hSpeed: Lane8.load(c + 3 * n, i), vSpeed: Lane8.load(c + 4 * n, i),
                   invS: Lane8.load(c + 5 * n, i), invV: Lane8.load(c + 6 * n, i))
