@@ -44,6 +44,24 @@ import Gym
         #expect(steps > 0 && acted >= steps, "\(acted) games acted for in \(steps) steps")
     }
 
+    /// The fold of a crossing point takes an offset within one period as
+    /// its own remainder: the library's remainder's result, bit for bit.
+    @Test func unfoldingMatchesTheRemainder() {
+        func reference(_ x: Float, minX: Float, maxX: Float) -> Float {
+            let span = maxX - minX
+            var u = (x - minX).truncatingRemainder(dividingBy: 2 * span)
+            if u < 0 { u += 2 * span }
+            return minX + (u <= span ? u : 2 * span - u)
+        }
+        var rng = Xoshiro256(seed: 5)
+        for k in 0 ..< 20000 {
+            let x = k % 500 == 0 ? [-0.0, 2.0, 302.0, -298.0, 1e30][k / 500 % 5]
+                : (Float(rng.below(1 << 24)) / Float(1 << 24) - 0.5) * 4000
+            let got = BreakoutTracker.unfold(x, minX: 2, maxX: 152), want = reference(x, minX: 2, maxX: 152)
+            if got.bitPattern != want.bitPattern { Issue.record("x \(x): \(got), the remainder's \(want)") }
+        }
+    }
+
     /// ``KeptWall`` (the candidates, or the scan on kept sums) gives the
     /// shift of the scan on the sums for walls of whole and of fractional
     /// hits (near ties included) and any x, bit for bit.

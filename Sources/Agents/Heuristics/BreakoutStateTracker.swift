@@ -40,17 +40,12 @@ final class BreakoutStateTracker: StateReadingAgent {
         self.observationCount = observationCount
         let games = seating.games
         steering = TrackerSteeringColumns(skill: rules.skill, games: games)
-        func column<T>(_ value: T, _ n: Int) -> UnsafeMutablePointer<T> {
-            let c = UnsafeMutablePointer<T>.allocate(capacity: max(n, 1))
-            c.initialize(repeating: value, count: max(n, 1))
-            return c
-        }
-        slotOf = column(0, games)
+        slotOf = .column(games, 0)
         for g in 0 ..< games { slotOf[g] = seating.slots[g] }
-        head = column(0, rules.bricksStart)
-        sums = column(0, games * rules.cols)
-        candidates = column(0, games); decided = column(false, games)
-        versions = column(0, games); kept = column(false, games)
+        head = .column(rules.bricksStart, 0)
+        sums = .column(games * rules.cols, 0)
+        candidates = .column(games, 0); decided = .column(games, false)
+        versions = .column(games, 0); kept = .column(games, false)
     }
 
     deinit {

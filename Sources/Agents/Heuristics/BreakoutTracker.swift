@@ -173,7 +173,9 @@ public struct BreakoutTracker: Agent, Sendable {
     static func unfold(_ x: Float, minX: Float, maxX: Float) -> Float {
         let span = maxX - minX
         guard span > 0 else { return x }
-        var u = (x - minX).truncatingRemainder(dividingBy: 2 * span)
+        // The remainder of an offset already within one period is the offset itself.
+        let a = x - minX, period = 2 * span
+        var u = abs(a) < period ? a : a.truncatingRemainder(dividingBy: period)
         if u < 0 { u += 2 * span }
         return minX + (u <= span ? u : 2 * span - u)
     }
