@@ -7,3 +7,13 @@ extension UnsafeMutableBufferPointer {
         return buffer
     }
 }
+
+extension UnsafeMutablePointer {
+    /// A newly allocated column of `count` entries (at least one), each
+    /// `value` (the owner deallocates it).
+    static func column(_ count: Int, _ value: Pointee) -> Self {
+        let c = allocate(capacity: Swift.max(count, 1))
+        c.initialize(repeating: value, count: Swift.max(count, 1))
+        return c
+    }
+}

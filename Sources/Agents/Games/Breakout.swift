@@ -26,9 +26,15 @@ public enum Breakout: PlayableGame {
         BreakoutTracker(config: config, skill: skill)
     }
 
+    /// In a vector, the tracker reads the batch's state (``BreakoutStateTracker``:
+    /// no observation row is written for it); without one, the rows.
     public static func makeBatchTracker(skill: TrackerSkill, context: AgentContext<Self>) -> any BatchAgent {
-        TrackerBatch(makeTracker(config: context.config, skill: skill), games: context.games,
-                     observationCount: context.target.inputs)
+        let rules = makeTracker(config: context.config, skill: skill)
+        guard let batch = context.vector else {
+            return TrackerBatch(rules, games: context.games, observationCount: context.target.inputs)
+        }
+        return BreakoutStateTracker(rules, batch: batch, seating: context.seating,
+                                    observationCount: context.target.inputs)
     }
 
     public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {

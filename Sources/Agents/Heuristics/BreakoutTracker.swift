@@ -5,7 +5,8 @@ import Gym
 /// due and pushes when the no-progress watchdog is near.
 ///
 /// It reads only the observation (see ``BreakoutGame``) plus the config's
-/// geometry. Each step it picks the ball that reaches the paddle's face
+/// geometry (in a batch, the same entries from the batch's state:
+/// ``BreakoutStateTracker``). Each step it picks the ball that reaches the paddle's face
 /// first (balls falling before rising ones; gravity included), predicts
 /// where that ball crosses the face line (walls unfolded; bricks ignored),
 /// and moves the paddle under it. With `aim`, it offsets the paddle so the
@@ -49,9 +50,19 @@ public struct BreakoutTracker: Agent, Sendable {
     public mutating func act(_ o: UnsafeBufferPointer<Float>) -> Int { decide(o, &steering) }
 
     /// The action for observation `o`, steered by `steering` (this tracker's
-    /// own, or its game's in a ``TrackerBatch``): the one form of the rules.
+    /// own, or its game's in a ``TrackerBatch``).
     @inline(__always)
     func decide<S: TrackerSteerer>(_ o: UnsafeBufferPointer<Float>, _ steering: inout S) -> Int {
+        guard let head = o.baseAddress else { return BreakoutAction.noop.rawValue }
+        return decide(head, wall: ObservedWall(cells: head + bricksStart), &steering)
+    }
+
+    /// The action for the observation whose entries before the brick cells
+    /// are `o` (``bricksStart`` floats) and whose wall is `wall`, steered by
+    /// `steering`: the one form of the rules.
+    @inline(__always)
+    func decide<S: TrackerSteerer, W: BreakoutTrackerWall>(_ o: UnsafePointer<Float>, wall: W,
+                                                          _ steering: inout S) -> Int {
         let cx = field.width / 2, cy = field.height / 2
         let paddleX = o[0] * cx + cx
         let halfW = o[1] * cx
@@ -79,7 +90,7 @@ public struct BreakoutTracker: Agent, Sendable {
                 target = BreakoutTracker.unfold(x + vx * bestTime, minX: field.r, maxX: field.width - field.r)
             }
             if skill.aim {
-                target -= aimShift(from: target, halfW: halfW, bricks: o)
+                target -= wall.aimShift(self, from: target, halfW: halfW)
             }
             target += steering.aimOffset
         }
@@ -106,36 +117,52 @@ public struct BreakoutTracker: Agent, Sendable {
     }
 
     /// How far to move the paddle's centre past the ball so that the return
-    /// heads for the column with the most hits left (0 when no brick is left).
-    func aimShift(from x: Float, halfW: Float, bricks o: UnsafeBufferPointer<Float>) -> Float {
-        // Each column's hits summed row by row (0 + row 0 + row 1 + …), all
-        // columns at once: the rows are contiguous, so the adds are vector adds.
+    /// heads for the column with the most hits left (0 when no brick is
+    /// left), the wall read from its cell entries `cells`.
+    func aimShift(from x: Float, halfW: Float, cells: UnsafePointer<Float>) -> Float {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: cols) { sums in
-            guard let sum = sums.baseAddress, let bricks = o.baseAddress.map({ $0 + bricksStart }) else { return 0 }
-            sum.initialize(repeating: 0, count: cols)
-            for row in 0 ..< rows {
-                let line = bricks + row * cols
-                for col in 0 ..< cols { sum[col] += line[col] }
-            }
-            return aimShift(from: x, halfW: halfW, columnHits: sum)
+            guard let sum = sums.baseAddress else { return 0 }
+            sumColumns(cells, into: sum)
+            return aimShift(from: x, halfW: halfW, toward: aimColumn(from: x, columnHits: sum))
         }
     }
 
-    /// ``aimShift(from:halfW:bricks:)`` from each column's hits left (`hits[col]`).
-    func aimShift(from x: Float, halfW: Float, columnHits: UnsafeMutablePointer<Float>) -> Float {
+    /// Each column's hits left (`sum[col]`) from the wall's cell entries
+    /// `cells`, summed row by row (0 + row 0 + row 1 + …), all columns at
+    /// once: the rows are contiguous, so the adds are vector adds.
+    func sumColumns(_ cells: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>) {
+        sum.initialize(repeating: 0, count: cols)
+        for row in 0 ..< rows {
+            let line = cells + row * cols
+            for col in 0 ..< cols { sum[col] += line[col] }
+        }
+    }
+
+    /// The column with the most hits left (`columnHits[col]`; hits within
+    /// 10⁻⁶ of each other count as equal, column by column from the left),
+    /// the nearest to `x` of those (ties: the leftmost), or −1 with no brick.
+    func aimColumn(from x: Float, columnHits: UnsafePointer<Float>) -> Int {
         var bestColumn = -1
         var bestHits: Float = 0
         var bestDistance = Float.infinity
         for col in 0 ..< cols {
             let hits = columnHits[col]
-            let centre = (Float(col) + 0.5) * brickWidth
-            let distance = abs(centre - x)
+            let distance = abs(centre(col) - x)
             if hits > bestHits + 1e-6 || (hits > 0 && abs(hits - bestHits) <= 1e-6 && distance < bestDistance) {
                 bestColumn = col; bestHits = hits; bestDistance = distance
             }
         }
-        guard bestColumn >= 0 else { return 0 }
-        let goal = (Float(bestColumn) + 0.5) * brickWidth
+        return bestColumn
+    }
+
+    /// Column `col`'s centre x.
+    @inline(__always)
+    func centre(_ col: Int) -> Float { (Float(col) + 0.5) * brickWidth }
+
+    /// ``aimShift(from:halfW:cells:)`` once its aim column `column` is known (−1: none).
+    func aimShift(from x: Float, halfW: Float, toward column: Int) -> Float {
+        guard column >= 0 else { return 0 }
+        let goal = centre(column)
         // The outgoing path has tan(angle from vertical) = offset · tanMax.
         let rise = max(wallBottom - field.faceY, 1)
         let offset = min(max((goal - x) / rise / tanMax, -0.8), 0.8)
@@ -146,7 +173,9 @@ public struct BreakoutTracker: Agent, Sendable {
     static func unfold(_ x: Float, minX: Float, maxX: Float) -> Float {
         let span = maxX - minX
         guard span > 0 else { return x }
-        var u = (x - minX).truncatingRemainder(dividingBy: 2 * span)
+        // The remainder of an offset already within one period is the offset itself.
+        let a = x - minX, period = 2 * span
+        var u = abs(a) < period ? a : a.truncatingRemainder(dividingBy: period)
         if u < 0 { u += 2 * span }
         return minX + (u <= span ? u : 2 * span - u)
     }

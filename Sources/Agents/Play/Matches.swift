@@ -131,7 +131,8 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         seats = G.seats
         rosterCount = roster.count
         observationCount = G.policyTarget(config).inputs
-        players = try SlotAgents(roster, config: config, vector: vector, slots: slots)
+        // Every seat of a busy slot is a roster agent's: a free seat's row is read by nobody.
+        players = try SlotAgents(roster, config: config, vector: vector, slots: slots, freeSeatsNeedRows: false)
         jobs = OneEpisodeJobs(slots: slots)
         seating = [Int](repeating: 0, count: slots * G.seats)
         tallies = .allocate(capacity: slots)

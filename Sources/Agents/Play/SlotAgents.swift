@@ -22,20 +22,27 @@ final class SlotAgents<Game: PlayableGame> {
     /// Per agent: whether it reads observation rows (``BatchAgent/readsObservations``).
     let readsRows: [Bool]
     /// Per seat, seat-major (`s × slots + i`): 1 when its observation row is
-    /// needed, 0 when a ``StateReadingAgent`` holds it
+    /// needed, 0 when a ``StateReadingAgent`` holds it, and for a free seat
+    /// ``freeSeatsNeedRows``
     /// (``VectorStepOutput/observedRows``: the step skips rows nobody reads).
     let rowNeeded: UnsafeMutableBufferPointer<UInt8>
+    /// 1 when a free seat's row is needed (someone besides these agents
+    /// reads it: a learner's seat), 0 when nobody plays a free seat (a match
+    /// roster's slot without an episode).
+    let freeSeatsNeedRows: UInt8
 
-    /// The agents of `specs`, each for every seat of `vector`'s `slots` games.
-    convenience init(_ specs: [AgentSpec], config: Game.Config, vector: Game.Vector, slots: Int) throws(AgentFault) {
+    /// The agents of `specs`, each for every seat of `vector`'s `slots` games
+    /// (`freeSeatsNeedRows`: see ``freeSeatsNeedRows``).
+    convenience init(_ specs: [AgentSpec], config: Game.Config, vector: Game.Vector, slots: Int,
+                     freeSeatsNeedRows: Bool = true) throws(AgentFault) {
         let seats = Game.seats
         let context = AgentContext<Game>(config: config, seating: .everySeat(slots: slots, seats: seats),
                                          vector: vector)
-        self.init(try Game.makeBatchAgents(specs, context: context), slots: slots)
+        self.init(try Game.makeBatchAgents(specs, context: context), slots: slots, freeSeatsNeedRows: freeSeatsNeedRows)
     }
 
-    /// `agents`, each with `slots × Game.seats` games.
-    init(_ agents: [any BatchAgent], slots: Int) {
+    /// `agents`, each with `slots × Game.seats` games (`freeSeatsNeedRows`: see ``freeSeatsNeedRows``).
+    init(_ agents: [any BatchAgent], slots: Int, freeSeatsNeedRows: Bool = true) {
         let seats = Game.seats
         precondition(agents.allSatisfy { $0.games == slots * seats }, "every agent plays every seat of every slot")
         self.agents = agents
@@ -48,8 +55,9 @@ final class SlotAgents<Game: PlayableGame> {
         counts = .allocate(capacity: max(1, agents.count))
         counts.initialize(repeating: 0)
         readsRows = agents.map(\.readsObservations)
+        self.freeSeatsNeedRows = freeSeatsNeedRows ? 1 : 0
         rowNeeded = .allocate(capacity: seats * slots)
-        rowNeeded.initialize(repeating: 1)
+        rowNeeded.initialize(repeating: self.freeSeatsNeedRows)
         seatsChanged = .allocate(capacity: 1)
         seatsChanged.initialize(to: true)
     }
@@ -79,7 +87,7 @@ final class SlotAgents<Game: PlayableGame> {
             guard a >= 0 else { continue }
             holder[g] = -1
             seatsChanged.pointee = true
-            rowNeeded[s * slots + i] = 1
+            rowNeeded[s * slots + i] = freeSeatsNeedRows
             try agents[a].end(game: g)
         }
     }

@@ -60,6 +60,8 @@ public final class BreakoutBatch: GameBatch {
     let episodes: Column<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
+    /// Each game's grid changes so far (``wallVersion(_:)``).
+    let wallVersions: UnsafeMutablePointer<UInt32>
     /// Each game's brick cells as observation entries (``BreakoutPhysics/writeCells(_:into:)``
     /// of its current grid) in an observation row of its own: `observationCount`
     /// floats per game, the cells at ``BreakoutPhysics/cellStart``, the
@@ -112,6 +114,8 @@ public final class BreakoutBatch: GameBatch {
         episodes = Column(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
+        wallVersions = .allocate(capacity: count)
+        wallVersions.initialize(repeating: 0, count: count)
         cellRows = .allocate(capacity: count * observationCount)
         cellRows.initialize(repeating: 0, count: count * observationCount)
         laneGames = !(config.stickyActionProbability > 0) ? count & ~7 : 0
@@ -127,6 +131,7 @@ public final class BreakoutBatch: GameBatch {
 
     deinit {
         UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); aim.deallocate()
+        wallVersions.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
     }
 
@@ -146,6 +151,7 @@ public final class BreakoutBatch: GameBatch {
     func bricksChanged(_ i: Int) {
         let physics = self.physics(i)
         aim[i] = physics.aimColumns(grid(i))
+        wallVersions[i] &+= 1
         physics.writeCells(grid(i), into: cellRows + i * observationCount + physics.cellStart)
     }
 
@@ -261,8 +267,11 @@ public final class BreakoutBatch: GameBatch {
         let frames = physics.config.frameSkip, skip = Float(frames)
         // Observations are written group by group as each group's eight
         // games finish their step (each game's is independent of the
-        // others'), then for the games after the last whole group.
+        // others'), then for the games after the last whole group; a group
+        // none of whose rows is needed (``VectorStepOutput/observedRows``)
+        // is skipped whole, as is a game past the groups whose row is not.
         let observations = observed ? out.observations : nil
+        let needed = out.observedRows
         let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
         while i < groups {
@@ -288,7 +297,7 @@ public final class BreakoutBatch: GameBatch {
                 stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
                          events: &events)
             }
-            if let o = observations {
+            if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
                 // The lanes still hold the fields of the games that finished
                 // together; with the others' written in, the observation
                 // reads them unless one of the others has several balls or
@@ -302,19 +311,20 @@ public final class BreakoutBatch: GameBatch {
                 } else {
                     observeGroup(i, into: o, now)
                 }
+                counts.laneObservations &+= 8
             }
             i &+= 8
         }
         while i < count {
             stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
             i &+= 1
-            if i & 7 == 0, i <= whole, let o = observations {
+            if i & 7 == 0, i <= whole, let o = observations, needed.map({ Lane8.anySet($0, i &- 8) }) ?? true {
                 observeGroup(i &- 8, into: o, rules.lanes(i &- 8))
+                counts.laneObservations &+= 8
             }
         }
         if let o = observations {
-            counts.laneObservations &+= whole
-            for g in whole ..< count { observeOne(g, into: o) }
+            for g in whole ..< count where needed.map({ $0[g] != 0 }) ?? true { observeOne(g, into: o) }
         }
         fastPath &+= counts
     }

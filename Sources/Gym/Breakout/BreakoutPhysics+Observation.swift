@@ -30,18 +30,8 @@ extension BreakoutPhysics {
     @inlinable @inline(__always)
     func observe(_ c: UnsafePointer<BreakoutCore>, bricks: UnsafePointer<UInt8>, aimColumns: UInt32,
                  into o: UnsafeMutablePointer<Float>) {
-        let n = Float(c.pointee.ballCount)
-        headEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, lives: Float(c.pointee.lives),
-                    levels: Float(c.pointee.levelsCleared), cooldown: Float(c.pointee.pushCooldown),
-                    sinceProgress: Float(c.pointee.stepsSinceProgress), servePending: c.pointee.servePending ? 1 : 0,
-                    speed: c.pointee.speed, SameRules()) { o[$0] = $1 }
-        let slots = Int(c.pointee.ballCount)
-        for k in 0 ..< Int(maxBalls) {
-            let e = slotEntries(x: c.pointee.ballX[k], y: c.pointee.ballY[k], vx: c.pointee.ballVX[k],
-                                vy: c.pointee.ballVY[k], active: Float(k) .< n, SameRules())
-            let b = o + 8 + 5 * k
-            b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
-        }
+        let n = Float(c.pointee.ballCount), slots = Int(c.pointee.ballCount)
+        observeHead(c, into: o)
         writeCells(bricks, into: o + cellStart)
         let r = o + relativeStart
         let crossing = relativeEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, count: n,
@@ -50,6 +40,24 @@ extension BreakoutPhysics {
                                        SameRules()) { r[$0] = $1 }
         let near = Self.candidates(aimColumns, around: Int(placeColumn(crossing)))
         r[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
+    }
+
+    /// Writes the entries before the brick cells (``cellStart`` floats: the
+    /// head and every ball slot) of the game whose state is at `c` into `o`,
+    /// as ``observe(_:bricks:aimColumns:into:)`` writes them.
+    @inlinable @inline(__always)
+    func observeHead(_ c: UnsafePointer<BreakoutCore>, into o: UnsafeMutablePointer<Float>) {
+        let n = Float(c.pointee.ballCount)
+        headEntries(paddleX: c.pointee.paddleX, halfWidth: c.pointee.paddleHalfWidth, lives: Float(c.pointee.lives),
+                    levels: Float(c.pointee.levelsCleared), cooldown: Float(c.pointee.pushCooldown),
+                    sinceProgress: Float(c.pointee.stepsSinceProgress), servePending: c.pointee.servePending ? 1 : 0,
+                    speed: c.pointee.speed, SameRules()) { o[$0] = $1 }
+        for k in 0 ..< Int(maxBalls) {
+            let e = slotEntries(x: c.pointee.ballX[k], y: c.pointee.ballY[k], vx: c.pointee.ballVX[k],
+                                vy: c.pointee.ballVY[k], active: Float(k) .< n, SameRules())
+            let b = o + 8 + 5 * k
+            b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
+        }
     }
 
     // MARK: - Entries, for one game or eight (see ``LaneFloat``)

@@ -102,7 +102,7 @@ public struct ObservationLayout: Equatable, Sendable {
 /// ``observedRows`` narrows them further, seat by seat: when set, seat `s`
 /// of game `i` needs its row only where `observedRows[s × N + i] != 0`
 /// (`N × k` bytes, seat-major). Rows not needed may be left as they were
-/// (Pong skips them eight games at a time); a caller whose agents read the
+/// (both games skip them eight games at a time); a caller whose agents read the
 /// state instead of rows (built-in trackers) pays for no row they ignore.
 @frozen
 public struct VectorStepOutput<Events> {

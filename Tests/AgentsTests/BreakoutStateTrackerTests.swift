@@ -1,0 +1,103 @@
+import Testing
+import Gym
+@testable import Agents
+
+/// Breakout's tracker in a vector reads the batch's state
+/// (``BreakoutStateTracker``): balance seats it, its seats need no rows, and
+/// the column sums it keeps pick the aim the observation's cells pick.
+@Suite struct BreakoutStateTrackerTests {
+    /// The slot engine seats the state reader and marks its seats as needing
+    /// no row; without a vector the tracker reads rows.
+    @Test func theSlotEngineSeatsTheStateReader() throws {
+        let config = BreakoutConfig()
+        let vector = Breakout.makeVector(config: config, count: 11)
+        let agents = try SlotAgents<Breakout>([AgentSpec.parse("tracker:noise=1.25")], config: config, vector: vector,
+                                              slots: 11)
+        #expect(agents.agents.allSatisfy { $0 is BreakoutStateTracker && !$0.readsObservations })
+        try agents.start(0, slot: 9, seat: 0, seed: 4)
+        let rows = try #require(agents.observedRows)
+        #expect(rows[9] == 0 && rows[8] == 1)
+        // A match's free seats (a slot without an episode) need no row either.
+        let work = try MatchWork<Breakout>(config: config, roster: [AgentSpec.parse("random")], slots: 11, vector: vector,
+                                           game: { SeatedGame(seed: UInt64($0), seats: [0]) },
+                                           results: SlotPointer(base: nil), finished: nil)
+        let free = try #require(work.observedRows)
+        #expect((0 ..< 11).allSatisfy { free[$0] == 0 })
+        let alone = try Breakout.makeBatchAgent(AgentSpec.parse("tracker"), context: AgentContext(
+            config: config, seating: .everySeat(slots: 11, seats: 1)))
+        #expect(alone.readsObservations)
+    }
+
+    /// A balance run's tracker acts through the state reader for every step
+    /// of its episodes (a fall back to rows or to per-game trackers acts
+    /// through none).
+    @Test func balanceActsThroughTheStateReader() throws {
+        let set = try BalanceScenarioSet.decode("""
+            { "game": "breakout", "config": { "preset": "classic", "maxSteps": 1500 }, "seed": 8,
+              "scenarios": [ { "name": "tracker", "a": "tracker:noise=1.25", "games": 10 } ] }
+            """, source: "b.json")
+        let before = BreakoutStateTracker.gamesActed.load(ordering: .relaxed)
+        let results = try BalanceRun.run(set, rules: set.rules, runner: ParallelRunner(workers: 2))
+        let acted = BreakoutStateTracker.gamesActed.load(ordering: .relaxed) - before
+        let length = try #require(results[0].metrics.first { $0.name == "episodeLength" })
+        let steps = Int((length.value * Double(results[0].games)).rounded())
+        #expect(steps > 0 && acted >= steps, "\(acted) games acted for in \(steps) steps")
+    }
+
+    /// The fold of a crossing point takes an offset within one period as
+    /// its own remainder: the library's remainder's result, bit for bit.
+    @Test func unfoldingMatchesTheRemainder() {
+        func reference(_ x: Float, minX: Float, maxX: Float) -> Float {
+            let span = maxX - minX
+            var u = (x - minX).truncatingRemainder(dividingBy: 2 * span)
+            if u < 0 { u += 2 * span }
+            return minX + (u <= span ? u : 2 * span - u)
+        }
+        var rng = Xoshiro256(seed: 5)
+        for k in 0 ..< 20000 {
+            let x = k % 500 == 0 ? [-0.0, 2.0, 302.0, -298.0, 1e30][k / 500 % 5]
+                : (Float(rng.below(1 << 24)) / Float(1 << 24) - 0.5) * 4000
+            let got = BreakoutTracker.unfold(x, minX: 2, maxX: 152), want = reference(x, minX: 2, maxX: 152)
+            if got.bitPattern != want.bitPattern { Issue.record("x \(x): \(got), the remainder's \(want)") }
+        }
+    }
+
+    /// ``KeptWall`` (the candidates, or the scan on kept sums) gives the
+    /// shift of the scan on the sums for walls of whole and of fractional
+    /// hits (near ties included) and any x, bit for bit.
+    @Test func keptWallsAimAsTheScan() {
+        var config = BreakoutConfig()
+        config.brickColumns = 13
+        let rules = BreakoutTracker(config: config)
+        var rng = Xoshiro256(seed: 21)
+        var sums = [Float](repeating: 0, count: rules.cols)
+        var decidedWalls = 0
+        for wall in 0 ..< 4000 {
+            let kind = wall % 4
+            for c in 0 ..< rules.cols {
+                switch kind {
+                case 0: sums[c] = Float(rng.below(4))
+                case 1: sums[c] = Float(rng.below(3)) / 3
+                case 2: sums[c] = 2 + (rng.below(2) == 0 ? 0 : Float(rng.below(3)) * 4e-7)
+                default: sums[c] = rng.below(5) == 0 ? 0 : 1
+                }
+            }
+            sums.withUnsafeBufferPointer { s in
+                let base = s.baseAddress!
+                let kept = KeptWall.candidates(base, columns: rules.cols)
+                if kept.decided { decidedWalls += 1 }
+                let w = KeptWall(sums: base, candidates: kept.candidates, decided: kept.decided)
+                for _ in 0 ..< 20 {
+                    let x = rng.below(10) == 0 ? [Float.nan, -1e9, 1e9, 0, config.fieldWidth][rng.below(5)]
+                        : Float(rng.below(1 << 20)) / Float(1 << 20) * (config.fieldWidth + 40) - 20
+                    let want = rules.aimShift(from: x, halfW: 9, toward: rules.aimColumn(from: x, columnHits: base))
+                    let got = w.aimShift(rules, from: x, halfW: 9)
+                    if got.bitPattern != want.bitPattern {
+                        Issue.record("wall \(wall) \(sums), x \(x): kept \(got), scan \(want)")
+                    }
+                }
+            }
+        }
+        #expect(decidedWalls > 2000, "the candidates decide most walls")
+    }
+}
