@@ -17,6 +17,7 @@ final class BreakoutAdapter: GameAdapter {
         batch = BreakoutBatch(config: config, count: count, seed: 0, autoresetMode: autoresetMode, context: context)
         layout = batch.observationLayout
         events = Array(repeating: BreakoutEvents(), count: count)
+        eventsInPlace = EventRows.matches(BreakoutEvents.self, eventColumns)
     }
 
     var seats: Int { 1 }
@@ -24,6 +25,14 @@ final class BreakoutAdapter: GameAdapter {
     let eventNames = ["points", "brick_hits", "broken_normal", "broken_tough", "broken_explosive",
                       "broken_extra_ball", "broken_speed_up", "paddle_hits", "balls_lost", "lives_lost",
                       "levels_cleared", "pushes", "balls_released", "speed_ups"]
+    /// ``BreakoutEvents``'s field of each of ``eventNames``, in order.
+    let eventColumns: [WritableKeyPath<BreakoutEvents, Int32>] = [
+        \.points, \.brickHits, \.brokenNormal, \.brokenTough, \.brokenExplosive, \.brokenExtraBall, \.brokenSpeedUp,
+        \.paddleHits, \.ballsLost, \.livesLost, \.levelsCleared, \.pushes, \.ballsReleased, \.speedUps,
+    ]
+    /// Whether the batch writes the caller's events rows itself
+    /// (``EventRows/matches(_:_:)``); else each step copies them from ``events``.
+    var eventsInPlace: Bool
     var scoreNames: [String] { ["score", "lives"] }
     var configJSON: JSONValue { config.json }
     var renderSize: PixelObservation {
@@ -71,19 +80,21 @@ final class BreakoutAdapter: GameAdapter {
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
               events eventOut: UnsafeMutablePointer<Int32>?) {
+        if let eventOut, eventsInPlace {
+            // The rows are BreakoutEvents values (checked at init): the batch writes them.
+            let rows = UnsafeMutableRawPointer(eventOut).assumingMemoryBound(to: BreakoutEvents.self)
+            batch.step(actions: actions, into: VectorStepOutput(observations: observations, rewards: rewards,
+                                                                terminated: terminated, truncated: truncated,
+                                                                ends: ends, events: rows))
+            return
+        }
         events.withUnsafeMutableBufferPointer { ev in
             let out = VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
                                        truncated: truncated, ends: ends,
                                        events: eventOut == nil ? nil : ev.baseAddress)
             batch.step(actions: actions, into: out)
-            guard let e = eventOut else { return }
-            for i in 0 ..< count {
-                let x = ev[i], row = e + i * 14
-                row[0] = x.points; row[1] = x.brickHits; row[2] = x.brokenNormal; row[3] = x.brokenTough
-                row[4] = x.brokenExplosive; row[5] = x.brokenExtraBall; row[6] = x.brokenSpeedUp
-                row[7] = x.paddleHits; row[8] = x.ballsLost; row[9] = x.livesLost; row[10] = x.levelsCleared
-                row[11] = x.pushes; row[12] = x.ballsReleased; row[13] = x.speedUps
-            }
+            guard let e = eventOut, let ev = ev.baseAddress else { return }
+            EventRows.copy(ev, count: count, eventColumns, into: e)
         }
     }
 

@@ -58,6 +58,9 @@ final class PongAdapter: GameAdapter {
         opponentSeeds = Array(repeating: 0, count: count)
         opponentObs = Array(repeating: 0, count: twoPlayer ? 0 : count * PongBatch.observationCount)
         events = Array(repeating: PongEvents(), count: count)
+        let columns = eventColumns.count
+        eventsPrefixStride = EventRows.prefixStride(PongEvents.self, eventColumns)
+            .flatMap { EventRows.copiesPrefix(stride: $0, columns: columns) ? $0 : nil }
         restartDue = .allocate(capacity: count)
         restartDue.initialize(repeating: 0, count: count)
         opponentReadsState = !self.keepHistory && !(opponents?.readsObservations ?? true)
@@ -74,6 +77,13 @@ final class PongAdapter: GameAdapter {
     var seats: Int { twoPlayer ? 2 : 1 }
     var actionCount: Int { batch.actionCount }
     let eventNames = ["hits_bottom", "hits_top", "points_bottom", "points_top", "wall_bounces", "contacts"]
+    /// ``PongEvents``'s field of each of ``eventNames``, in order.
+    let eventColumns: [WritableKeyPath<PongEvents, Int32>] = [\.hitsBottom, \.hitsTop, \.pointsBottom, \.pointsTop,
+                                                              \.wallBounces, \.contacts]
+    /// ``PongEvents``'s stride when the events rows are its leading fields
+    /// and ``EventRows/copyPrefix(_:stride:count:columns:into:)`` copies them;
+    /// nil: each step copies them column by column.
+    var eventsPrefixStride: Int?
     var scoreNames: [String] { twoPlayer ? ["score_bottom", "score_top"] : ["score", "opponent_score"] }
     var configJSON: JSONValue { config.json }
     var renderSize: PixelObservation {
@@ -191,10 +201,11 @@ final class PongAdapter: GameAdapter {
                 }
             }
             if let e = eventOut, let ev = ev.baseAddress {
-                for i in 0 ..< count {
-                    let x = ev[i], row = e + i * 6
-                    row[0] = x.hitsBottom; row[1] = x.hitsTop; row[2] = x.pointsBottom; row[3] = x.pointsTop
-                    row[4] = x.wallBounces; row[5] = x.contacts
+                if let stride = eventsPrefixStride {
+                    EventRows.copyPrefix(UnsafeRawPointer(ev), stride: stride, count: count, columns: eventColumns.count,
+                                         into: e)
+                } else {
+                    EventRows.copy(ev, count: count, eventColumns, into: e)
                 }
             }
         }
@@ -246,7 +257,16 @@ final class PongAdapter: GameAdapter {
     func startRestartedOpponents(terminated: UnsafePointer<UInt8>, truncated: UnsafePointer<UInt8>) throws(ABIError) {
         guard batch.autoresetMode == .nextStep else { return }
         let due = restartDue
-        for i in 0 ..< count where due[i] != 0 && batch.episodesStarted(i) != started[i] { try startOpponent(i) }
+        // Eight games' flags at a time: a step seldom has any due.
+        var i = 0
+        while i < count {
+            if i &+ 8 <= count, UnsafeRawPointer(due).loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 {
+                i &+= 8
+                continue
+            }
+            if due[i] != 0 && batch.episodesStarted(i) != started[i] { try startOpponent(i) }
+            i &+= 1
+        }
         for i in 0 ..< count { due[i] = terminated[i] | truncated[i] }
     }
 

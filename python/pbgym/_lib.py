@@ -120,16 +120,18 @@ _step_fn = lib["pbg_step"]
 _step_fn.restype = ctypes.c_int32
 _address = ctypes.c_void_p
 _empty = np.empty
+_copyto = np.copyto
 _refcount = sys.getrefcount
 
 
-def _refcounts(arrays: list) -> list[int]:
-    return [_refcount(a) for a in arrays]
+def _refcount_at(arrays: list, k: int) -> int:
+    return _refcount(arrays[k])
 
 
-# What `_refcounts` reports for an array only its list holds (measured, as
-# interpreters differ in the references their frames hold).
-_ONLY_LISTED = _refcounts([np.empty(1)])[0]
+# What `_refcount(arrays[k])` reports for an array only its list holds
+# (measured, as interpreters differ in the references their frames hold;
+# `_free_array` reads the counts with the same expression).
+_ONLY_LISTED = _refcount_at([np.empty(1)], 0)
 # Observation arrays an environment keeps for reuse.
 _SPARES = 3
 
@@ -351,7 +353,8 @@ class NativeEnv:
         are fewer than ``_SPARES``). A reused array costs no page faults and
         is likely in cache."""
         spares = self._spares
-        for k, count in enumerate(_refcounts(spares)):
+        for k in range(len(spares)):
+            count = _refcount(spares[k])
             # Free: held by the list alone, or by the list and this object
             # as the bound array (the one the library wrote last).
             if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
@@ -436,10 +439,19 @@ class NativeEnv:
         another, so the returned array is the caller's to keep (no copy
         made). An array handed out earlier is reused once no reference to it
         or to a view of it is left."""
-        if self._lent is not None:
-            self._detach_lent()
+        lent = self._lent
+        if lent is not None:
+            # _detach_lent inline.
+            self._lent = None
+            holder = lent()
+            if holder is not None:
+                holder._detach()
         if actions is not None:
-            self._put_actions(actions)
+            # _put_actions, its common case inline (one call less per step).
+            if type(actions) is np.ndarray and actions.dtype is self._action_dtype and actions.shape == self._flat_shape:
+                _copyto(self._actions_flat, actions)
+            else:
+                self.set_actions(actions)
         out, address = self._free_array()
         status = _step_fn(self._h, address, self._out_bytes)
         if status:

@@ -84,6 +84,15 @@ def _reduce(self):
 
 LazyInfos.__reduce__ = _reduce  # type: ignore[assignment]
 LazyInfos.__str__ = LazyInfos.__repr__  # type: ignore[assignment]
+_new_dict = dict.__new__
+
+
+def _pending_infos(build, args: tuple) -> LazyInfos:
+    """``LazyInfos(build, *args)`` without running ``__init__`` (an empty
+    dict needs none): the infos each step makes."""
+    infos = _new_dict(LazyInfos)
+    infos._build = (build, args)
+    return infos
 
 
 class PBGymVectorEnv(AtariConventions, VectorEnv):
@@ -291,7 +300,7 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         # The infos dict is built on first use (LazyInfos) from the step's
         # end reasons, scores and events, which stay in the library's bound
         # block until the next call that writes it copies them for it.
-        infos = LazyInfos(self._block_infos, native.info_block, list(self._rules) if self._has_rules else None)
+        infos = _pending_infos(self._block_infos, (native.info_block, list(self._rules) if self._has_rules else None))
         native.lend(infos)
         return obs, rewards, terminated, truncated, infos
 
