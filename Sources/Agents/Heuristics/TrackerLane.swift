@@ -20,6 +20,21 @@ protocol TrackerLane: LaneFloat {
     func store(to c: UnsafeMutablePointer<Float>)
 }
 
+extension TrackerLane {
+    /// `self` with each lane `j` replaced by `body(j, lane j)`, lane by
+    /// lane through memory (one store and one load of the whole value,
+    /// however many lanes).
+    @inline(__always)
+    func mapLanes(_ body: (Int, Float) -> Float) -> Self {
+        var v = self
+        withUnsafeMutableBytes(of: &v) { raw in
+            let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            for j in 0 ..< Self.laneCount { f[j] = body(j, f[j]) }
+        }
+        return v
+    }
+}
+
 extension Float: TrackerLane {
     @inline(__always) static var laneCount: Int { 1 }
     subscript(lane _: Int) -> Float {
@@ -39,7 +54,12 @@ extension SIMD8: TrackerLane where Scalar == Float {
         @inline(__always) set { self[j] = newValue }
     }
     @inline(__always) static func holds(_ c: Condition, lane j: Int) -> Bool { c[j] }
-    @inline(__always) static func holdsSomewhere(_ c: Condition) -> Bool { any(c) }
+    @inline(__always) static func holdsSomewhere(_ c: Condition) -> Bool {
+        // Both halves' lanes or-ed, as two words: a few instructions, no reduction.
+        let v = unsafeBitCast(c, to: SIMD8<UInt32>.self)
+        let w = unsafeBitCast(v.lowHalf | v.highHalf, to: SIMD2<UInt64>.self)
+        return w[0] | w[1] != 0
+    }
     @inline(__always) init(loading c: UnsafePointer<Float>) { self = UnsafeRawPointer(c).loadUnaligned(as: Self.self) }
     @inline(__always) func store(to c: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(c).storeBytes(of: self, as: Self.self)

@@ -35,7 +35,7 @@ struct TrackerSteering: TrackerSteerer, Sendable {
 
     mutating func nextSigned(lane _: Int) -> Float { rng.nextSigned() }
 
-    mutating func delay(lane _: Int, _ target: Float) -> Float {
+    mutating func delay(_ target: Float) -> Float {
         let reaction = Int32(skill.reaction), mask = Int32(history.count - 1)
         return history.withUnsafeMutableBufferPointer { ring in
             Self.delay(target, ring: ring.baseAddress!, head: &head, reaction: reaction, mask: mask)

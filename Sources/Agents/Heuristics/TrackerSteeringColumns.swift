@@ -10,6 +10,8 @@ final class TrackerSteeringColumns {
     let games: Int
     /// Each game's ring length (a power of two above every delay it is given).
     let ring: Int
+    /// `ring - 1`, the rings' index mask.
+    let mask: Int32
     /// Per game: the skill (`reaction` as a float for the rule's lanes and as
     /// an integer for its ring), then the steering (``TrackerSteering``'s
     /// fields; `incoming` 1 or 0).
@@ -34,6 +36,7 @@ final class TrackerSteeringColumns {
         precondition(ring > 0 && ring & (ring - 1) == 0, "a ring's length is a power of two")
         self.games = games
         self.ring = ring
+        mask = Int32(ring - 1)
         func column<T>(_ value: T, _ n: Int) -> UnsafeMutablePointer<T> {
             let c = UnsafeMutablePointer<T>.allocate(capacity: max(n, 1))
             c.initialize(repeating: value, count: max(n, 1))
@@ -98,34 +101,28 @@ final class TrackerSteeringColumns {
         @inline(__always)
         init(_ c: TrackerSteeringColumns, _ g: Int) { self.c = c; self.g = g }
 
-        var reaction: L { @inline(__always) get { L(loading: c.reaction + g) } }
-        var noise: L { @inline(__always) get { L(loading: c.noise + g) } }
-        var speed: L { @inline(__always) get { L(loading: c.speed + g) } }
-        var incoming: L {
-            @inline(__always) get { L(loading: c.incoming + g) }
-            @inline(__always) nonmutating set { newValue.store(to: c.incoming + g) }
-        }
-        var aimOffset: L {
-            @inline(__always) get { L(loading: c.aimOffset + g) }
-            @inline(__always) nonmutating set { newValue.store(to: c.aimOffset + g) }
-        }
-        var moveCredit: L {
-            @inline(__always) get { L(loading: c.moveCredit + g) }
-            @inline(__always) nonmutating set { newValue.store(to: c.moveCredit + g) }
-        }
-        var seen: L {
-            @inline(__always) get { L(loading: c.seen + g) }
-            @inline(__always) nonmutating set { newValue.store(to: c.seen + g) }
-        }
+        var reaction: L { column(c.reaction) }
+        var noise: L { column(c.noise) }
+        var speed: L { column(c.speed) }
+        var incoming: L { get { column(c.incoming) } nonmutating set { newValue.store(to: c.incoming + g) } }
+        var aimOffset: L { get { column(c.aimOffset) } nonmutating set { newValue.store(to: c.aimOffset + g) } }
+        var moveCredit: L { get { column(c.moveCredit) } nonmutating set { newValue.store(to: c.moveCredit + g) } }
+        var seen: L { get { column(c.seen) } nonmutating set { newValue.store(to: c.seen + g) } }
+
+        /// These games' entries of column `values`.
+        @inline(__always)
+        func column(_ values: UnsafeMutablePointer<Float>) -> L { L(loading: values + g) }
 
         @inline(__always)
         func nextSigned(lane j: Int) -> Float { c.generators[g + j].nextSigned() }
 
         @inline(__always)
-        func delay(lane j: Int, _ target: Float) -> Float {
-            let k = g + j
-            return TrackerSteering.delay(target, ring: c.history + k * c.ring, head: &c.head[k],
-                                         reaction: c.delay[k], mask: Int32(c.ring - 1))
+        func delay(_ target: L) -> L {
+            let history = c.history + g &* c.ring, ring = c.ring, mask = c.mask
+            let head = c.head + g, delay = c.delay + g
+            return target.mapLanes { j, t in
+                TrackerSteering.delay(t, ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
+            }
         }
     }
 }

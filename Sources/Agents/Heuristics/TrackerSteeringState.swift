@@ -12,7 +12,7 @@ import Gym
 /// Two parts stay scalar, lane by lane, because each game has its own: the
 /// aim error's draw (``nextSigned(lane:)``, the game's own generator: each
 /// lane draws at most once a step, so every generator draws in the order
-/// of its game's steps) and the delay's ring (``delay(lane:_:)``, each
+/// of its game's steps) and the delay's ring (``delay(_:)``, each lane
 /// one ``TrackerSteering/delay(_:ring:head:reaction:mask:)``).
 protocol TrackerSteeringState {
     associatedtype L: TrackerLane
@@ -31,8 +31,8 @@ protocol TrackerSteeringState {
     var seen: L { get set }
     /// A draw uniform in [-1, 1) from lane `j`'s generator (``Xoshiro256/nextSigned()``).
     mutating func nextSigned(lane j: Int) -> Float
-    /// Lane `j`'s target of this step into its ring; the one of `reaction` steps ago out.
-    mutating func delay(lane j: Int, _ target: Float) -> Float
+    /// Each lane's target of this step into its ring; the one of `reaction` steps ago out.
+    mutating func delay(_ target: L) -> L
 }
 
 /// ``TrackerSteeringState`` of one game: what a tracker's target rules
@@ -62,8 +62,7 @@ extension TrackerSteeringState {
     /// steps the speed cap takes away.
     @inline(__always)
     mutating func steer(toward target: L, from own: L, deadZone: Float) -> L {
-        var ringed = target
-        for j in 0 ..< L.laneCount { ringed[lane: j] = delay(lane: j, target[lane: j]) }
+        let ringed = delay(target)
         let seen = self.seen
         let warming = seen .< reaction
         self.seen = seen.replacing(with: seen + 1, where: warming)
