@@ -91,15 +91,6 @@ public struct PongTracker: Agent, Sendable {
             .replacing(with: Int32(action(.right)), where: direction .> 0)
     }
 
-    /// Pong's actions (as floats: exact) for steering directions in every
-    /// lane, as ``action(_:)`` of ``TrackerSteering/move(_:)``.
-    @inline(__always)
-    static func actionValues<L: LaneFloat>(_ direction: L) -> L {
-        L(repeating: Float(action(.stay)))
-            .replacing(with: Float(action(.left)), where: direction .< 0)
-            .replacing(with: Float(action(.right)), where: direction .> 0)
-    }
-
     /// Pong's action for a steering move.
     @inline(__always)
     static func action(_ move: TrackerSteering.Move) -> Int {

@@ -33,8 +33,8 @@ final class PongTrackerSeats {
     /// Ring length of each place's targets (a power of two above the longest delay).
     static let ring = 32
 
-    /// Per place: 1 where a member holds it, else 0; the holder's `predict` (1 or 0).
-    let held: UnsafeMutablePointer<Float>
+    /// Per place: 1 where a member holds it, else 0; the holder's `predict` (1 or 0, a float for the lanes).
+    let held: UnsafeMutablePointer<UInt8>
     let predict: UnsafeMutablePointer<Float>
     /// Per place: the holder's skill and its steering.
     let steering: TrackerSteeringColumns
@@ -42,7 +42,7 @@ final class PongTrackerSeats {
     let heldCount: UnsafeMutablePointer<Int32>
     /// This step's action per place (a ``PongAction`` raw value), and 1
     /// where it is computed and not yet taken by its holder.
-    let moves: UnsafeMutablePointer<Float>
+    let moves: UnsafeMutablePointer<Int32>
     let fresh: UnsafeMutablePointer<UInt8>
     /// `counters[0]`: places held; `counters[1]`: those whose move of this
     /// step is computed and not yet taken (in raw memory: a class's stored
@@ -127,8 +127,8 @@ final class PongTrackerSeats {
             if counters[1] == 0 { computeAll() }
             precondition(fresh[p] != 0, "game \(g) of a tracker group acted twice in a step, or was skipped in one")
             fresh[p] = 0
-            counters[1] -= 1
-            rows.actions[g] = Int32(moves[p])
+            counters[1] &-= 1
+            rows.actions[g] = moves[p]
         }
     }
 
@@ -136,7 +136,7 @@ final class PongTrackerSeats {
     func act(observationRows rows: AgentRows) {
         for k in 0 ..< rows.count {
             let g = rows.game(k), o = rows.observation(k, length: PongBatch.observationCount)
-            rows.actions[g] = Int32(steer(place(g), o[0], o[4], o[5], o[6], o[7]))
+            rows.actions[g] = Self.action(steer(place(g), o[0], o[4], o[5], o[6], o[7]))
         }
     }
 
@@ -157,7 +157,7 @@ final class PongTrackerSeats {
         for slot in laneSlots ..< slots {
             for s in 0 ..< PongBatch.seatCount where held[s * slots + slot] != 0 {
                 let f = batch.observation(slot, side: s == 0 ? .bottom : .top), p = s * slots + slot
-                moves[p] = steer(p, f.f0, f.f4, f.f5, f.f6, f.f7)
+                moves[p] = Self.action(steer(p, f.f0, f.f4, f.f5, f.f6, f.f7))
                 fresh[p] = 1
             }
         }
@@ -169,20 +169,27 @@ final class PongTrackerSeats {
     @inline(never)
     func steerLanes(_ p: Int, _ ownX: SIMD8<Float>, _ ballX: SIMD8<Float>, _ ballY: SIMD8<Float>, _ vx: SIMD8<Float>,
                     _ vy: SIMD8<Float>) {
-        steer(p, ownX, ballX, ballY, vx, vy).store(to: moves + p)
-        for j in 0 ..< 8 { fresh[p + j] = held[p + j] != 0 ? 1 : 0 }
+        let actions = PongTracker.actions(steer(p, ownX, ballX, ballY, vx, vy))
+        UnsafeMutableRawPointer(moves + p).storeBytes(of: actions, as: SIMD8<Int32>.self)
+        // Fresh where held: the eight bytes at once.
+        UnsafeMutableRawPointer(fresh + p).storeBytes(of: UnsafeRawPointer(held + p).loadUnaligned(as: UInt64.self),
+                                                      as: UInt64.self)
     }
 
-    /// The actions (``PongAction`` raw values, as floats) of places
-    /// `p ..< p + L.laneCount` (one game, or one seat of eight games) from
-    /// their observation entries 0, 4, 5, 6, 7.
+    /// The action of one place's steering direction.
+    @inline(__always)
+    static func action(_ direction: Float) -> Int32 { Int32(PongTracker.action(TrackerSteering.move(direction))) }
+
+    /// The steering directions (``TrackerSteering/direction(toward:from:deadZone:)``,
+    /// 0 where the speed cap holds a seat still) of places `p ..< p + L.laneCount`
+    /// (one game, or one seat of eight games) from their observation entries 0, 4, 5, 6, 7.
     @inline(__always)
     func steer<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L) -> L {
         let aim = PongTracker.aim(field, predict: true, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
         let target = aim.ball.replacing(with: aim.target, where: L(loading: predict + p) .> 0)
         var lanes = TrackerSteeringColumns.Lanes<L>(steering, p)
-        return PongTracker.actionValues(PongTracker.steer(&lanes, own: aim.own, target: target, incoming: aim.incoming,
-                                                          halfPaddle: halfPaddle, deadZone: deadZone))
+        return PongTracker.steer(&lanes, own: aim.own, target: target, incoming: aim.incoming, halfPaddle: halfPaddle,
+                                 deadZone: deadZone)
     }
 }
 

@@ -20,21 +20,6 @@ protocol TrackerLane: LaneFloat {
     func store(to c: UnsafeMutablePointer<Float>)
 }
 
-extension TrackerLane {
-    /// `self` with each lane `j` replaced by `body(j, lane j)`, lane by
-    /// lane through memory (one store and one load of the whole value,
-    /// however many lanes).
-    @inline(__always)
-    func mapLanes(_ body: (Int, Float) -> Float) -> Self {
-        var v = self
-        withUnsafeMutableBytes(of: &v) { raw in
-            let f = raw.baseAddress!.assumingMemoryBound(to: Float.self)
-            for j in 0 ..< Self.laneCount { f[j] = body(j, f[j]) }
-        }
-        return v
-    }
-}
-
 extension Float: TrackerLane {
     @inline(__always) static var laneCount: Int { 1 }
     subscript(lane _: Int) -> Float {

@@ -23,6 +23,8 @@ final class TrackerSteeringColumns {
     let head: UnsafeMutablePointer<Int32>
     /// Game `g`'s targets at `history + g × ring`.
     let history: UnsafeMutablePointer<Float>
+    /// Scratch: the eight lanes of ``Lanes/delay(_:)``.
+    let scratch: UnsafeMutablePointer<Float>
 
     /// `games` games, each steered with `skill`.
     convenience init(skill: TrackerSkill, games: Int) {
@@ -47,12 +49,13 @@ final class TrackerSteeringColumns {
         aimOffset = column(0, games); moveCredit = column(0, games); incoming = column(0, games)
         seen = column(0, games); head = column(0, games)
         history = column(0, games * ring)
+        scratch = column(0, 8)
     }
 
     deinit {
         reaction.deallocate(); delay.deallocate(); noise.deallocate(); speed.deallocate()
         generators.deallocate(); aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
-        seen.deallocate(); head.deallocate(); history.deallocate()
+        seen.deallocate(); head.deallocate(); history.deallocate(); scratch.deallocate()
     }
 
     /// Game `g`'s episode starts (``TrackerSteering/reset(seed:)``). `g` must
@@ -120,9 +123,19 @@ final class TrackerSteeringColumns {
         func delay(_ target: L) -> L {
             let history = c.history + g &* c.ring, ring = c.ring, mask = c.mask
             let head = c.head + g, delay = c.delay + g
-            return target.mapLanes { j, t in
-                TrackerSteering.delay(t, ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
+            guard L.laneCount > 1 else {
+                return L(repeating: TrackerSteering.delay(target[lane: 0], ring: history, head: &head[0],
+                                                          reaction: delay[0], mask: mask))
             }
+            // The lanes pass through the columns' scratch, not a local
+            // value: the compiler would split a local into its lanes, and
+            // the selects that made it into branches.
+            let t = c.scratch
+            target.store(to: t)
+            for j in 0 ..< L.laneCount {
+                t[j] = TrackerSteering.delay(t[j], ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
+            }
+            return L(loading: t)
         }
     }
 }
