@@ -12,8 +12,6 @@ protocol TrackerLane: LaneFloat {
     subscript(lane j: Int) -> Float { get set }
     /// Whether `c` holds in lane `j`.
     static func holds(_ c: Condition, lane j: Int) -> Bool
-    /// Whether `c` holds in some lane.
-    static func holdsSomewhere(_ c: Condition) -> Bool
     /// Entries `c[0 ..< laneCount]`, lane `j` from `c[j]`.
     init(loading c: UnsafePointer<Float>)
     /// Writes lane `j` to `c[j]`.
@@ -27,7 +25,6 @@ extension Float: TrackerLane {
         @inline(__always) set { self = newValue }
     }
     @inline(__always) static func holds(_ c: LaneFlag, lane _: Int) -> Bool { c.isSet }
-    @inline(__always) static func holdsSomewhere(_ c: LaneFlag) -> Bool { c.isSet }
     @inline(__always) init(loading c: UnsafePointer<Float>) { self = c.pointee }
     @inline(__always) func store(to c: UnsafeMutablePointer<Float>) { c.pointee = self }
 }
@@ -39,12 +36,6 @@ extension SIMD8: TrackerLane where Scalar == Float {
         @inline(__always) set { self[j] = newValue }
     }
     @inline(__always) static func holds(_ c: Condition, lane j: Int) -> Bool { c[j] }
-    @inline(__always) static func holdsSomewhere(_ c: Condition) -> Bool {
-        // Both halves' lanes or-ed, as two words: a few instructions, no reduction.
-        let v = unsafeBitCast(c, to: SIMD8<UInt32>.self)
-        let w = unsafeBitCast(v.lowHalf | v.highHalf, to: SIMD2<UInt64>.self)
-        return w[0] | w[1] != 0
-    }
     @inline(__always) init(loading c: UnsafePointer<Float>) { self = UnsafeRawPointer(c).loadUnaligned(as: Self.self) }
     @inline(__always) func store(to c: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(c).storeBytes(of: self, as: Self.self)

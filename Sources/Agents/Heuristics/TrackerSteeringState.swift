@@ -48,7 +48,7 @@ extension TrackerSteeringState {
         let noise = self.noise
         let turned = now .& (incoming .< 1) .& (noise .> 0)
         incoming = L(repeating: 0).replacing(with: 1, where: now)
-        guard L.holdsSomewhere(turned) else { return }
+        guard turned.holdsSomewhere else { return }
         var offset = aimOffset
         for j in 0 ..< L.laneCount where L.holds(turned, lane: j) {
             offset[lane: j] = nextSigned(lane: j) * noise[lane: j] * halfWidth
