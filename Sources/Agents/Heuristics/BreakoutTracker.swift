@@ -84,7 +84,7 @@ public struct BreakoutTracker: Agent, Sendable {
             let b = 8 + 5 * best
             let x = o[b + 1] * cx + cx, y = o[b + 2] * cy + cy
             let vx = o[b + 3] * maxSpeed, vy = o[b + 4] * maxSpeed
-            steering.track(incoming: vy < 0, halfWidth: halfW)
+            steering.track(incoming: LaneFlag(vy < 0), halfWidth: halfW)
             target = x
             if skill.predict, bestTime.isFinite, y > field.faceY {
                 target = BreakoutTracker.unfold(x + vx * bestTime, minX: field.r, maxX: field.width - field.r)

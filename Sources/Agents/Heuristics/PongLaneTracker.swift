@@ -131,9 +131,10 @@ final class PongLaneTracker: StateReadingAgent {
                 lanes &= lanes &- 1
                 let g = Int(places[j])
                 var cursor = steering.cursor(g)
-                cursor.track(incoming: aim.incoming[j], halfWidth: halfPaddle)
-                actions[g] = Int32(PongTracker.action(cursor.move(toward: aim.target[j] + cursor.aimOffset,
-                                                                  from: aim.own[j], deadZone: deadZone)))
+                let direction = PongTracker.steer(&cursor, own: aim.own[j], target: aim.target[j],
+                                                  incoming: LaneFlag(aim.incoming[j]), halfPaddle: halfPaddle,
+                                                  deadZone: deadZone)
+                actions[g] = Int32(PongTracker.action(TrackerSteering.move(direction)))
             }
         }
     }
@@ -179,14 +180,8 @@ final class PongLaneTracker: StateReadingAgent {
         let f = batch.observation(slot, side: seat == 0 ? .bottom : .top)
         let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
         var cursor = steering.cursor(g)
-        actions[g] = Int32(steer(&cursor, own: aim.own, target: aim.target, incoming: aim.incoming.isSet))
-    }
-
-    /// The tracker's steering of one game (as ``PongTracker/decide(_:_:)``).
-    @inline(__always)
-    func steer(_ cursor: inout TrackerSteeringColumns.Cursor, own: Float, target: Float, incoming: Bool) -> Int {
-        cursor.track(incoming: incoming, halfWidth: rules.halfPaddle)
-        return PongTracker.action(cursor.move(toward: target + cursor.aimOffset, from: own,
-                                              deadZone: rules.field.deadZone))
+        let direction = PongTracker.steer(&cursor, own: aim.own, target: aim.target, incoming: aim.incoming,
+                                          halfPaddle: rules.halfPaddle, deadZone: rules.field.deadZone)
+        actions[g] = Int32(PongTracker.action(TrackerSteering.move(direction)))
     }
 }

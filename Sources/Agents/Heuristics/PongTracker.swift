@@ -34,8 +34,21 @@ public struct PongTracker: Agent, Sendable {
     @inline(__always)
     func decide<S: TrackerSteerer>(_ o: UnsafeBufferPointer<Float>, _ steering: inout S) -> Int {
         let aim = aim(ownX: o[0], ballX: o[4], ballY: o[5], vx: o[6], vy: o[7])
-        steering.track(incoming: aim.incoming.isSet, halfWidth: halfPaddle)
-        return Self.action(steering.move(toward: aim.target + steering.aimOffset, from: aim.own, deadZone: field.deadZone))
+        let direction = Self.steer(&steering, own: aim.own, target: aim.target, incoming: aim.incoming,
+                                   halfPaddle: halfPaddle, deadZone: field.deadZone)
+        return Self.action(TrackerSteering.move(direction))
+    }
+
+    /// The Pong tracker's steering of one game or eight (every form's: the
+    /// reference's ``decide(_:_:)``, ``PongLaneTracker``'s games,
+    /// ``PongTrackerSeats``' lanes): the aim error redrawn where the ball
+    /// turns toward the tracker, then the direction toward `target` plus
+    /// the aim error (``TrackerSteeringState/steer(toward:from:deadZone:)``).
+    @inline(__always)
+    static func steer<S: TrackerSteeringState>(_ steering: inout S, own: S.L, target: S.L, incoming: S.L.Condition,
+                                               halfPaddle: Float, deadZone: Float) -> S.L {
+        steering.track(incoming: incoming, halfWidth: halfPaddle)
+        return steering.steer(toward: target + steering.aimOffset, from: own, deadZone: deadZone)
     }
 
     /// The one form of the tracker's per-frame rule, for one game (`Float`)

@@ -11,17 +11,15 @@ import Gym
 /// every tracker seated in it.
 ///
 /// Each seat keeps its holder's skill and its steering in columns (place
-/// `p = seat × slots + slot`): generator, aim error, whether the ball came
-/// toward it, move credit, steps seen, and its last 32 targets (a ring:
-/// ``TrackerSkill/reactionRange`` is at most 30 steps of delay). The rules
-/// are ``PongTracker``'s aim (``PongTracker/aim(ownX:ballX:ballY:vx:vy:)``,
-/// computed predicting in every lane; a seat that does not predict takes
-/// the ball's x) and ``TrackerSteering``'s steering, lane by lane the same
-/// float operations in the same order, so game `g` makes exactly the moves
-/// of its own ``PongTracker`` started with the same seed, bit for bit
-/// (aim errors are drawn one seat at a time, from the seat's generator, on
-/// the step the ball turns toward it). Games past the last whole eight are
-/// played one at a time with the same rules.
+/// `p = seat × slots + slot`, a game of a ``TrackerSteeringColumns`` whose
+/// rings hold 32 targets: ``TrackerSkill/reactionRange`` is at most 30
+/// steps of delay). The rules are ``PongTracker``'s aim
+/// (``PongTracker/aim(ownX:ballX:ballY:vx:vy:)``, computed predicting in
+/// every lane; a seat that does not predict takes the ball's x) and its
+/// steering (``PongTracker/steer(_:own:target:incoming:halfPaddle:deadZone:)``),
+/// one kernel for eight seats or one, so game `g` makes exactly the moves
+/// of its own ``PongTracker`` started with the same seed, bit for bit.
+/// Games past the last whole eight are played one at a time.
 final class PongTrackerSeats {
     let batch: PongBatch
     let slots: Int
@@ -35,28 +33,16 @@ final class PongTrackerSeats {
     /// Ring length of each place's targets (a power of two above the longest delay).
     static let ring = 32
 
-    // Per place, as floats (lane masks come from float compares, which
-    // compile to vector code): 1 where a member holds it, else 0.
-    let held: UnsafeMutablePointer<Float>
-    // The holder's skill (`predict` 1 or 0; `reaction` in steps).
+    /// Per place: 1 where a member holds it, else 0; the holder's `predict` (1 or 0, a float for the lanes).
+    let held: UnsafeMutablePointer<UInt8>
     let predict: UnsafeMutablePointer<Float>
-    let reaction: UnsafeMutablePointer<Float>
-    let noise: UnsafeMutablePointer<Float>, speed: UnsafeMutablePointer<Float>
-    // The steering (``TrackerSteering``'s fields; `incoming` 1 or 0, `seen`
-    // in steps, capped at the ring's length).
-    let generators: UnsafeMutablePointer<Xoshiro256>
-    let aimOffset: UnsafeMutablePointer<Float>, moveCredit: UnsafeMutablePointer<Float>
-    let incoming: UnsafeMutablePointer<Float>, seen: UnsafeMutablePointer<Float>
-    /// Where each place writes its next target in its ring, and its delay
-    /// (`reaction` as an integer, for the ring's index).
-    let head: UnsafeMutablePointer<Int32>, delay: UnsafeMutablePointer<Int32>
+    /// Per place: the holder's skill and its steering.
+    let steering: TrackerSteeringColumns
     /// Per block-seat (`block × 2 + seat`): the places a member holds there.
     let heldCount: UnsafeMutablePointer<Int32>
-    /// Place `p`'s targets at `history + p × ring`.
-    let history: UnsafeMutablePointer<Float>
     /// This step's action per place (a ``PongAction`` raw value), and 1
     /// where it is computed and not yet taken by its holder.
-    let moves: UnsafeMutablePointer<Float>
+    let moves: UnsafeMutablePointer<Int32>
     let fresh: UnsafeMutablePointer<UInt8>
     /// `counters[0]`: places held; `counters[1]`: those whose move of this
     /// step is computed and not yet taken (in raw memory: a class's stored
@@ -64,8 +50,6 @@ final class PongTrackerSeats {
     let counters: UnsafeMutablePointer<Int>
     /// Scratch: the block-seats (`block × 2 + seat`) computed in a step.
     let blockSeats: UnsafeMutablePointer<Int32>
-    /// Scratch: one block's eight targets, then their delayed ones; and where aim errors are drawn.
-    let scratch: UnsafeMutablePointer<Float>
 
     /// Whether a group fits `context`: every seat of every game of its vector.
     static func fits(_ context: AgentContext<Pong>) -> Bool {
@@ -87,25 +71,17 @@ final class PongTrackerSeats {
             c.initialize(repeating: value, count: max(n, 1))
             return c
         }
-        held = column(0, places); predict = column(0, places); reaction = column(0, places)
-        noise = column(0, places); speed = column(1, places)
-        generators = column(Xoshiro256(seed: 0), places)
-        aimOffset = column(0, places); moveCredit = column(0, places); incoming = column(0, places)
-        seen = column(0, places); head = column(0, places); delay = column(0, places)
+        held = column(0, places); predict = column(0, places)
+        steering = TrackerSteeringColumns(games: places, ring: Self.ring)
         heldCount = column(0, laneSlots / 8 * PongBatch.seatCount)
-        history = column(0, places * Self.ring)
         moves = column(0, places); fresh = column(0, places)
         blockSeats = column(0, laneSlots / 8 * PongBatch.seatCount)
-        scratch = column(0, 16)
         counters = column(0, 2)
     }
 
     deinit {
-        held.deallocate(); predict.deallocate(); reaction.deallocate(); noise.deallocate(); speed.deallocate()
-        generators.deallocate(); aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
-        head.deallocate(); delay.deallocate(); heldCount.deallocate(); seen.deallocate(); history.deallocate()
-        moves.deallocate(); fresh.deallocate()
-        blockSeats.deallocate(); scratch.deallocate(); counters.deallocate()
+        held.deallocate(); predict.deallocate(); heldCount.deallocate()
+        moves.deallocate(); fresh.deallocate(); blockSeats.deallocate(); counters.deallocate()
     }
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
@@ -123,10 +99,7 @@ final class PongTrackerSeats {
         if fresh[p] != 0 { counters[1] -= 1 }
         held[p] = 1; fresh[p] = 0
         predict[p] = skill.predict ? 1 : 0
-        reaction[p] = Float(skill.reaction); delay[p] = Int32(skill.reaction)
-        noise[p] = skill.noise; speed[p] = skill.speed
-        generators[p] = Xoshiro256(seed: seed)
-        aimOffset[p] = 0; moveCredit[p] = 0; incoming[p] = 0; head[p] = 0; seen[p] = 0
+        steering.reset(p, skill: skill, seed: seed)
     }
 
     /// Game `g`'s episode is over: its seat is free.
@@ -154,8 +127,8 @@ final class PongTrackerSeats {
             if counters[1] == 0 { computeAll() }
             precondition(fresh[p] != 0, "game \(g) of a tracker group acted twice in a step, or was skipped in one")
             fresh[p] = 0
-            counters[1] -= 1
-            rows.actions[g] = Int32(moves[p])
+            counters[1] &-= 1
+            rows.actions[g] = moves[p]
         }
     }
 
@@ -163,7 +136,7 @@ final class PongTrackerSeats {
     func act(observationRows rows: AgentRows) {
         for k in 0 ..< rows.count {
             let g = rows.game(k), o = rows.observation(k, length: PongBatch.observationCount)
-            rows.actions[g] = steer(place(g), o[0], o[4], o[5], o[6], o[7])
+            rows.actions[g] = Self.action(steer(place(g), o[0], o[4], o[5], o[6], o[7]))
         }
     }
 
@@ -184,7 +157,7 @@ final class PongTrackerSeats {
         for slot in laneSlots ..< slots {
             for s in 0 ..< PongBatch.seatCount where held[s * slots + slot] != 0 {
                 let f = batch.observation(slot, side: s == 0 ? .bottom : .top), p = s * slots + slot
-                moves[p] = Float(steer(p, f.f0, f.f4, f.f5, f.f6, f.f7))
+                moves[p] = Self.action(steer(p, f.f0, f.f4, f.f5, f.f6, f.f7))
                 fresh[p] = 1
             }
         }
@@ -196,68 +169,27 @@ final class PongTrackerSeats {
     @inline(never)
     func steerLanes(_ p: Int, _ ownX: SIMD8<Float>, _ ballX: SIMD8<Float>, _ ballY: SIMD8<Float>, _ vx: SIMD8<Float>,
                     _ vy: SIMD8<Float>) {
-        func load(_ c: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-            UnsafeRawPointer(c + p).loadUnaligned(as: SIMD8<Float>.self)
-        }
-        func store(_ v: SIMD8<Float>, _ c: UnsafeMutablePointer<Float>) {
-            UnsafeMutableRawPointer(c + p).storeBytes(of: v, as: SIMD8<Float>.self)
-        }
-        let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-        let aim = PongTracker.aim(field, predict: true, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
-        let target = aim.ball.replacing(with: aim.target, where: load(predict) .> 0)
-        // ``TrackerSteering/track(incoming:halfWidth:)``: a draw where the
-        // ball turns toward a seat with aim noise, seat by seat (rare).
-        let now = zero.replacing(with: 1, where: aim.incoming)
-        let turned = (now - load(incoming)) * load(noise) * load(held)
-        store(now, incoming)
-        UnsafeMutableRawPointer(scratch + 8).storeBytes(of: turned, as: SIMD8<Float>.self)
-        for j in 0 ..< 8 where scratch[8 + j] > 0 {
-            aimOffset[p + j] = generators[p + j].nextSigned() * noise[p + j] * halfPaddle
-        }
-        // ``TrackerSteering/move(toward:from:deadZone:)``: each seat's ring
-        // one seat at a time, through memory.
-        UnsafeMutableRawPointer(scratch).storeBytes(of: target + load(aimOffset), as: SIMD8<Float>.self)
-        for j in 0 ..< 8 {
-            let ring = history + (p + j) * Self.ring, h = head[p + j]
-            ring[Int(h)] = scratch[j]
-            scratch[j] = ring[Int((h &- delay[p + j]) & Int32(Self.ring - 1))]
-            head[p + j] = (h &+ 1) & Int32(Self.ring - 1)
-        }
-        let seenBefore = load(seen)
-        let delayed = aim.own.replacing(with: UnsafeRawPointer(scratch).loadUnaligned(as: SIMD8<Float>.self),
-                                        where: seenBefore .>= load(reaction))
-        store(seenBefore + one.replacing(with: 0, where: seenBefore .>= Float(Self.ring)), seen)
-        let credit = load(moveCredit) + load(speed)
-        let moving = credit .>= 1
-        store(credit.replacing(with: credit - 1, where: moving), moveCredit)
-        let direction = TrackerSteering.direction(toward: delayed, from: aim.own, deadZone: deadZone)
-        let left = Float(PongAction.left.rawValue), right = Float(PongAction.right.rawValue)
-        let action = zero.replacing(with: left, where: direction .< 0).replacing(with: right, where: direction .> 0)
-        store(zero.replacing(with: action, where: moving), moves)
-        for j in 0 ..< 8 { fresh[p + j] = held[p + j] != 0 ? 1 : 0 }
+        let actions = PongTracker.actions(steer(p, ownX, ballX, ballY, vx, vy))
+        UnsafeMutableRawPointer(moves + p).storeBytes(of: actions, as: SIMD8<Int32>.self)
+        // Fresh where held: the eight bytes at once.
+        UnsafeMutableRawPointer(fresh + p).storeBytes(of: UnsafeRawPointer(held + p).loadUnaligned(as: UInt64.self),
+                                                      as: UInt64.self)
     }
 
-    /// Place `p` steered alone from its observation entries 0, 4, 5, 6, 7
-    /// (the same rules as ``steerLanes(_:_:_:_:_:_:)``, one lane).
-    func steer(_ p: Int, _ ownX: Float, _ ballX: Float, _ ballY: Float, _ vx: Float, _ vy: Float) -> Int32 {
+    /// The action of one place's steering direction.
+    @inline(__always)
+    static func action(_ direction: Float) -> Int32 { Int32(PongTracker.action(TrackerSteering.move(direction))) }
+
+    /// The steering directions (``TrackerSteering/direction(toward:from:deadZone:)``,
+    /// 0 where the speed cap holds a seat still) of places `p ..< p + L.laneCount`
+    /// (one game, or one seat of eight games) from their observation entries 0, 4, 5, 6, 7.
+    @inline(__always)
+    func steer<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L) -> L {
         let aim = PongTracker.aim(field, predict: true, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
-        let target = predict[p] > 0 ? aim.target : aim.ball
-        let now: Float = aim.incoming.isSet ? 1 : 0
-        if now > incoming[p], noise[p] > 0, held[p] > 0 {
-            aimOffset[p] = generators[p].nextSigned() * noise[p] * halfPaddle
-        }
-        incoming[p] = now
-        let ring = history + p * Self.ring, h = head[p]
-        ring[Int(h)] = target + aimOffset[p]
-        var delayed = ring[Int((h &- delay[p]) & Int32(Self.ring - 1))]
-        head[p] = (h &+ 1) & Int32(Self.ring - 1)
-        if seen[p] < reaction[p] { delayed = aim.own }
-        if seen[p] < Float(Self.ring) { seen[p] += 1 }
-        let credit = moveCredit[p] + speed[p]
-        guard credit >= 1 else { moveCredit[p] = credit; return Int32(PongAction.noop.rawValue) }
-        moveCredit[p] = credit - 1
-        return Int32(PongTracker.action(TrackerSteering.move(TrackerSteering.direction(toward: delayed, from: aim.own,
-                                                                                          deadZone: deadZone))))
+        let target = aim.ball.replacing(with: aim.target, where: L(loading: predict + p) .> 0)
+        var lanes = TrackerSteeringColumns.Lanes<L>(steering, p)
+        return PongTracker.steer(&lanes, own: aim.own, target: target, incoming: aim.incoming, halfPaddle: halfPaddle,
+                                 deadZone: deadZone)
     }
 }
 

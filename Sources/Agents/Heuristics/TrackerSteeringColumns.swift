@@ -1,43 +1,61 @@
 import Gym
 
-/// ``TrackerSteering`` for many games, column by column (each game's
-/// generator, target history, head, steps seen, aim error, incoming flag and
+/// ``TrackerSteering`` for many games, column by column (each game's skill,
+/// generator, target ring, head, steps seen, aim error, incoming flag and
 /// move credit in its own column, allocated once): a batched tracker steers
-/// game `g` through ``cursor(_:)``, with exactly the per-game rules.
-///
-/// Skills that make a rule a constant skip its work, with the same result:
-/// `reaction` 0 keeps no history (the delayed target is this step's:
-/// `history[0]` is written then read back), `speed` 1 keeps no credit
-/// (`0 + 1 ≥ 1`, then `1 − 1 = 0`, every step), `noise` 0 never draws.
+/// game `g` through ``cursor(_:)``, a group of trackers games `g ..< g + 8`
+/// at once through ``lanes(_:)``, with exactly the per-game rule
+/// (``TrackerSteeringState``).
 final class TrackerSteeringColumns {
-    let skill: TrackerSkill
     let games: Int
-    /// Targets of the last `reaction + 1` steps per game (game `g`'s ring at `g × depth`).
-    let depth: Int
+    /// Each game's ring length (a power of two above every delay it is given).
+    let ring: Int
+    /// `ring - 1`, the rings' index mask.
+    let mask: Int32
+    /// Per game: the skill (`reaction` as a float for the rule's lanes and as
+    /// an integer for its ring), then the steering (``TrackerSteering``'s
+    /// fields; `incoming` 1 or 0).
+    let reaction: UnsafeMutablePointer<Float>, delay: UnsafeMutablePointer<Int32>
+    let noise: UnsafeMutablePointer<Float>, speed: UnsafeMutablePointer<Float>
     let generators: UnsafeMutablePointer<Xoshiro256>
-    let history: UnsafeMutablePointer<Float>
-    let head: UnsafeMutablePointer<Int32>, seen: UnsafeMutablePointer<Int32>
     let aimOffset: UnsafeMutablePointer<Float>, moveCredit: UnsafeMutablePointer<Float>
-    let incoming: UnsafeMutablePointer<Bool>
+    let incoming: UnsafeMutablePointer<Float>, seen: UnsafeMutablePointer<Float>
+    let head: UnsafeMutablePointer<Int32>
+    /// Game `g`'s targets at `history + g × ring`.
+    let history: UnsafeMutablePointer<Float>
+    /// Scratch: the eight lanes of ``Lanes/delay(_:)``.
+    let scratch: UnsafeMutablePointer<Float>
 
-    init(skill: TrackerSkill, games: Int) {
-        self.skill = skill
+    /// `games` games, each steered with `skill`.
+    convenience init(skill: TrackerSkill, games: Int) {
+        self.init(games: games, ring: TrackerSteering.ringLength(reaction: skill.reaction))
+        for g in 0 ..< games { setSkill(g, skill) }
+    }
+
+    /// `games` games, each given its skill when it starts (``reset(_:skill:seed:)``),
+    /// with delays below `ring` (a power of two).
+    init(games: Int, ring: Int) {
+        precondition(ring > 0 && ring & (ring - 1) == 0, "a ring's length is a power of two")
         self.games = games
-        depth = skill.reaction + 1
-        generators = .allocate(capacity: max(games, 1))
-        generators.initialize(repeating: Xoshiro256(seed: 0), count: max(games, 1))
-        history = .allocate(capacity: max(games * depth, 1))
-        history.initialize(repeating: 0, count: max(games * depth, 1))
-        head = .allocate(capacity: max(games, 1)); head.initialize(repeating: 0, count: max(games, 1))
-        seen = .allocate(capacity: max(games, 1)); seen.initialize(repeating: 0, count: max(games, 1))
-        aimOffset = .allocate(capacity: max(games, 1)); aimOffset.initialize(repeating: 0, count: max(games, 1))
-        moveCredit = .allocate(capacity: max(games, 1)); moveCredit.initialize(repeating: 0, count: max(games, 1))
-        incoming = .allocate(capacity: max(games, 1)); incoming.initialize(repeating: false, count: max(games, 1))
+        self.ring = ring
+        mask = Int32(ring - 1)
+        func column<T>(_ value: T, _ n: Int) -> UnsafeMutablePointer<T> {
+            let c = UnsafeMutablePointer<T>.allocate(capacity: max(n, 1))
+            c.initialize(repeating: value, count: max(n, 1))
+            return c
+        }
+        reaction = column(0, games); delay = column(0, games); noise = column(0, games); speed = column(1, games)
+        generators = column(Xoshiro256(seed: 0), games)
+        aimOffset = column(0, games); moveCredit = column(0, games); incoming = column(0, games)
+        seen = column(0, games); head = column(0, games)
+        history = column(0, games * ring)
+        scratch = column(0, 8)
     }
 
     deinit {
-        generators.deallocate(); history.deallocate(); head.deallocate(); seen.deallocate()
-        aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
+        reaction.deallocate(); delay.deallocate(); noise.deallocate(); speed.deallocate()
+        generators.deallocate(); aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
+        seen.deallocate(); head.deallocate(); history.deallocate(); scratch.deallocate()
     }
 
     /// Game `g`'s episode starts (``TrackerSteering/reset(seed:)``). `g` must
@@ -47,60 +65,79 @@ final class TrackerSteeringColumns {
     func reset(_ g: Int, seed: UInt64) {
         precondition(g >= 0 && g < games, "game \(g) is not one of the agent's \(games) games")
         generators[g] = Xoshiro256(seed: seed)
-        head[g] = 0; seen[g] = 0; aimOffset[g] = 0; incoming[g] = false; moveCredit[g] = 0
+        head[g] = 0; seen[g] = 0; aimOffset[g] = 0; incoming[g] = 0; moveCredit[g] = 0
+    }
+
+    /// Game `g`'s episode starts, steered with `skill`.
+    func reset(_ g: Int, skill: TrackerSkill, seed: UInt64) {
+        reset(g, seed: seed)
+        setSkill(g, skill)
+    }
+
+    private func setSkill(_ g: Int, _ skill: TrackerSkill) {
+        precondition(skill.reaction >= 0 && skill.reaction < ring, "a delay of \(skill.reaction) steps needs a longer ring")
+        reaction[g] = Float(skill.reaction); delay[g] = Int32(skill.reaction)
+        noise[g] = skill.noise; speed[g] = skill.speed
     }
 
     /// Game `g`'s steering (`g` in `0 ..< games`, as for ``reset(_:seed:)``).
     @inline(__always)
-    func cursor(_ g: Int) -> Cursor {
+    func cursor(_ g: Int) -> Lanes<Float> {
         precondition(g >= 0 && g < games, "game \(g) is not one of the agent's \(games) games")
-        return Cursor(g: g, depth: depth, reaction: Int32(skill.reaction), noise: skill.noise, speed: skill.speed,
-               generators: generators, history: history, head: head, seen: seen, aimOffsets: aimOffset,
-               moveCredit: moveCredit, incoming: incoming)
+        return Lanes(self, g)
     }
 
-    /// One game's steering in the columns (the columns' pointers and the
-    /// skill, copied: no reference to the columns is kept per row).
-    struct Cursor: TrackerSteerer {
-        let g: Int, depth: Int, reaction: Int32
-        let noise: Float, speed: Float
-        let generators: UnsafeMutablePointer<Xoshiro256>
-        let history: UnsafeMutablePointer<Float>
-        let head: UnsafeMutablePointer<Int32>, seen: UnsafeMutablePointer<Int32>
-        let aimOffsets: UnsafeMutablePointer<Float>, moveCredit: UnsafeMutablePointer<Float>
-        let incoming: UnsafeMutablePointer<Bool>
+    /// Games `g ..< g + 8`'s steering, lane `j` game `g + j`.
+    @inline(__always)
+    func lanes(_ g: Int) -> Lanes<SIMD8<Float>> {
+        precondition(g >= 0 && g + 8 <= games, "games \(g) ..< \(g + 8) are not all the agent's \(games) games")
+        return Lanes(self, g)
+    }
 
-        var aimOffset: Float {
-            @inline(__always) get { aimOffsets[g] }
-        }
-
-        @inline(__always)
-        mutating func track(incoming now: Bool, halfWidth: Float) {
-            if noise > 0, now, !incoming[g] {
-                aimOffsets[g] = generators[g].nextSigned() * noise * halfWidth
-            }
-            incoming[g] = now
-        }
+    /// The steering of games `g ..< g + L.laneCount` in the columns, lane
+    /// `j` game `g + j`. It lives within a call on the columns, so it holds
+    /// them without counting a reference.
+    struct Lanes<L: TrackerLane>: TrackerSteeringState {
+        unowned(unsafe) let c: TrackerSteeringColumns
+        let g: Int
 
         @inline(__always)
-        mutating func move(toward target: Float, from own: Float, deadZone: Float) -> TrackerSteering.Move {
-            var delayed = target
-            if depth > 1 {
-                let ring = history + g * depth
-                let h = Int(head[g])
-                ring[h] = target
-                let next = h + 1 == depth ? 0 : h + 1
-                delayed = seen[g] >= reaction ? ring[next] : own
-                head[g] = Int32(next)
-                // `seen` only needs to pass `reaction`; capped so it never overflows.
-                if seen[g] < Int32(depth) { seen[g] += 1 }
+        init(_ c: TrackerSteeringColumns, _ g: Int) { self.c = c; self.g = g }
+
+        var reaction: L { column(c.reaction) }
+        var noise: L { column(c.noise) }
+        var speed: L { column(c.speed) }
+        var incoming: L { get { column(c.incoming) } nonmutating set { newValue.store(to: c.incoming + g) } }
+        var aimOffset: L { get { column(c.aimOffset) } nonmutating set { newValue.store(to: c.aimOffset + g) } }
+        var moveCredit: L { get { column(c.moveCredit) } nonmutating set { newValue.store(to: c.moveCredit + g) } }
+        var seen: L { get { column(c.seen) } nonmutating set { newValue.store(to: c.seen + g) } }
+
+        /// These games' entries of column `values`.
+        @inline(__always)
+        func column(_ values: UnsafeMutablePointer<Float>) -> L { L(loading: values + g) }
+
+        @inline(__always)
+        func nextSigned(lane j: Int) -> Float { c.generators[g + j].nextSigned() }
+
+        @inline(__always)
+        func delay(_ target: L) -> L {
+            let history = c.history + g &* c.ring, ring = c.ring, mask = c.mask
+            let head = c.head + g, delay = c.delay + g
+            guard L.laneCount > 1 else {
+                return L(repeating: TrackerSteering.delay(target[lane: 0], ring: history, head: &head[0],
+                                                          reaction: delay[0], mask: mask))
             }
-            if speed != 1 {
-                let credit = moveCredit[g] + speed
-                guard credit >= 1 else { moveCredit[g] = credit; return .stay }
-                moveCredit[g] = credit - 1
+            // The lanes pass through the columns' scratch, not a local
+            // value: the compiler would split a local into its lanes, and
+            // the selects that made it into branches.
+            let t = c.scratch
+            target.store(to: t)
+            for j in 0 ..< L.laneCount {
+                t[j] = TrackerSteering.delay(t[j], ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
             }
-            return TrackerSteering.move(TrackerSteering.direction(toward: delayed, from: own, deadZone: deadZone))
+            return L(loading: t)
         }
     }
 }
+
+extension TrackerSteeringColumns.Lanes: TrackerSteerer where L == Float {}

@@ -67,6 +67,8 @@ public protocol LaneCondition {
     static prefix func .! (a: Self) -> Self
     /// Whether the condition holds in every lane.
     var holdsEverywhere: Bool { get }
+    /// Whether the condition holds in some lane.
+    var holdsSomewhere: Bool { get }
 }
 
 extension LaneFloat {
@@ -122,6 +124,7 @@ public struct LaneFlag: LaneCondition {
 
     @inlinable @inline(__always) public var isSet: Bool { bit != 0 }
     @inlinable @inline(__always) public var holdsEverywhere: Bool { isSet }
+    @inlinable @inline(__always) public var holdsSomewhere: Bool { isSet }
 
     @inlinable @inline(__always)
     public static func .& (a: LaneFlag, b: LaneFlag) -> LaneFlag { LaneFlag(bit: a.bit & b.bit) }
@@ -136,7 +139,7 @@ extension SIMD8: LaneFloat where Scalar == Float {
 
     @inlinable @inline(__always)
     public func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
-        guard any(mask) else { return self }
+        guard mask.holdsSomewhere else { return self }
         var v = self
         for g in 0 ..< 8 where mask[g] { v[g] = a[g].truncatingRemainder(dividingBy: p) }
         return v
@@ -159,4 +162,11 @@ extension SIMD8: LaneFloat where Scalar == Float {
 
 extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {
     @inlinable @inline(__always) public var holdsEverywhere: Bool { all(self) }
+    /// Both halves' lanes or-ed and tested as two words: no reduction
+    /// (the standard library's `any` is a call).
+    @inlinable @inline(__always) public var holdsSomewhere: Bool {
+        let v = unsafeBitCast(self, to: SIMD8<UInt32>.self)
+        let w = unsafeBitCast(v.lowHalf | v.highHalf, to: SIMD2<UInt64>.self)
+        return w[0] | w[1] != 0
+    }
 }

@@ -1,0 +1,84 @@
+import Gym
+
+/// A tracker's steering, for one game (`L` = `Float`) or eight (`SIMD8<Float>`,
+/// one game per lane), as the steering rule reads and writes it: the rule
+/// (``track(incoming:halfWidth:)`` and ``steer(toward:from:deadZone:)``:
+/// the aim error, the reaction delay, the speed cap, the move) is written
+/// once, in this protocol's extension, and every form of the tracker holds
+/// its state and calls it: ``TrackerSteering`` (one game, the reference),
+/// ``TrackerSteeringColumns/Lanes`` (one game or eight of a batch's or a
+/// group's columns). All forms make the same moves bit for bit.
+///
+/// Two parts stay scalar, lane by lane, because each game has its own: the
+/// aim error's draw (``nextSigned(lane:)``, the game's own generator: each
+/// lane draws at most once a step, so every generator draws in the order
+/// of its game's steps) and the delay's ring (``delay(_:)``, each lane
+/// one ``TrackerSteering/delay(_:ring:head:reaction:mask:)``).
+protocol TrackerSteeringState {
+    associatedtype L: TrackerLane
+    /// The skill (``TrackerSkill``): `reaction` in steps, `noise` in
+    /// paddle half widths, `speed` the fraction of steps that may move.
+    var reaction: L { get }
+    var noise: L { get }
+    var speed: L { get }
+    /// 1 where the tracked ball came toward the tracker on the last step seen, else 0.
+    var incoming: L { get set }
+    /// The current aim error, field units (0 without noise).
+    var aimOffset: L { get set }
+    /// Moves earned by the speed cap and not yet made (below 1).
+    var moveCredit: L { get set }
+    /// Steps seen in the episode, counted up to `reaction`.
+    var seen: L { get set }
+    /// A draw uniform in [-1, 1) from lane `j`'s generator (``Xoshiro256/nextSigned()``).
+    mutating func nextSigned(lane j: Int) -> Float
+    /// Each lane's target of this step into its ring; the one of `reaction` steps ago out.
+    mutating func delay(_ target: L) -> L
+}
+
+/// ``TrackerSteeringState`` of one game: what a tracker's target rules
+/// (``PongTracker``, ``BreakoutTracker``) steer through.
+protocol TrackerSteerer: TrackerSteeringState where L == Float {}
+
+extension TrackerSteeringState {
+    /// Notes whether the tracked ball now comes toward the tracker (`now`);
+    /// where it turns toward it, with aim noise, the aim error is redrawn
+    /// uniform in ±`noise` × `halfWidth` (one draw; none without noise).
+    @inline(__always)
+    mutating func track(incoming now: L.Condition, halfWidth: Float) {
+        let noise = self.noise
+        let turned = now .& (incoming .< 1) .& (noise .> 0)
+        incoming = L(repeating: 0).replacing(with: 1, where: now)
+        guard turned.holdsSomewhere else { return }
+        var offset = aimOffset
+        for j in 0 ..< L.laneCount where L.holds(turned, lane: j) {
+            offset[lane: j] = nextSigned(lane: j) * noise[lane: j] * halfWidth
+        }
+        aimOffset = offset
+    }
+
+    /// The direction (``TrackerSteering/direction(toward:from:deadZone:)``:
+    /// -1, 0 or +1) toward the target chosen `reaction` steps ago (`own`,
+    /// the paddle's centre, until that many steps were seen), 0 on the
+    /// steps the speed cap takes away.
+    @inline(__always)
+    mutating func steer(toward target: L, from own: L, deadZone: Float) -> L {
+        let ringed = delay(target)
+        let seen = self.seen
+        let warming = seen .< reaction
+        self.seen = seen.replacing(with: seen + 1, where: warming)
+        let delayed = ringed.replacing(with: own, where: warming)
+        let credit = moveCredit + speed
+        let moving = credit .>= 1
+        moveCredit = credit.replacing(with: credit - 1, where: moving)
+        let direction = TrackerSteering.direction(toward: delayed, from: own, deadZone: deadZone)
+        return L(repeating: 0).replacing(with: direction, where: moving)
+    }
+}
+
+extension TrackerSteerer {
+    /// ``steer(toward:from:deadZone:)`` as a move.
+    @inline(__always)
+    mutating func move(toward target: Float, from own: Float, deadZone: Float) -> TrackerSteering.Move {
+        TrackerSteering.move(steer(toward: target, from: own, deadZone: deadZone))
+    }
+}
