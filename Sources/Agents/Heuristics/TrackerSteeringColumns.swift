@@ -128,8 +128,8 @@ final class TrackerSteeringColumns {
                                                           reaction: delay[0], mask: mask))
             }
             // The lanes pass through the columns' scratch, not a local
-            // value: the compiler would split a local into its lanes, and
-            // the selects that made it into branches.
+            // value written lane by lane, so that the selects on them stay
+            // blends (docs/throughput.md, "Vectors built whole").
             let t = c.scratch
             target.store(to: t)
             for j in 0 ..< L.laneCount {

@@ -162,8 +162,8 @@ extension SIMD8: LaneFloat where Scalar == Float {
 
 extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {
     @inlinable @inline(__always) public var holdsEverywhere: Bool { all(self) }
-    /// Both halves' lanes or-ed and tested as two words: no reduction
-    /// (the standard library's `any` is a call).
+    /// Both halves' lanes or-ed and tested as two words: a reduction by
+    /// hand (docs/throughput.md, "Why the lane code looks like this").
     @inlinable @inline(__always) public var holdsSomewhere: Bool {
         let v = unsafeBitCast(self, to: SIMD8<UInt32>.self)
         let w = unsafeBitCast(v.lowHalf | v.highHalf, to: SIMD2<UInt64>.self)
