@@ -1,20 +1,26 @@
 /// One column of a batch's state or scratch: an entry per game (or per
 /// slot), allocated and filled once, freed with the value. Entries are read
 /// and written in place (`column[i]`); eight at a time through ``Lane8``.
-struct Column<T>: ~Copyable {
-    let base: UnsafeMutablePointer<T>
-    let count: Int
+/// Agents keep their per-game and per-slot columns in it too.
+public struct Column<T>: ~Copyable {
+    public let base: UnsafeMutablePointer<T>
+    /// The number of entries (at least one is allocated, so a column of no
+    /// games still has a valid base).
+    public let count: Int
 
     /// `count` entries, each `value`.
-    init(repeating value: T, count: Int) {
-        base = .allocate(capacity: count)
-        base.initialize(repeating: value, count: count)
+    @inlinable
+    public init(repeating value: T, count: Int) {
+        base = .allocate(capacity: Swift.max(count, 1))
+        base.initialize(repeating: value, count: Swift.max(count, 1))
         self.count = count
     }
 
-    deinit { base.deinitialize(count: count); base.deallocate() }
+    @inlinable
+    deinit { base.deinitialize(count: Swift.max(count, 1)); base.deallocate() }
 
-    subscript(i: Int) -> T {
+    @inlinable
+    public subscript(i: Int) -> T {
         @inline(__always) unsafeAddress { UnsafePointer(base + i) }
         @inline(__always) nonmutating unsafeMutableAddress { base + i }
     }
