@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch``'s fast paths: quiet frames in lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``)
+/// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``)
 /// and the kept aim candidates must give the single-game reference's
 /// results bit for bit, and must really be taken.
 @Suite struct BreakoutBatchTests {
@@ -18,18 +18,14 @@ import Testing
 
     /// The same rollouts in batches of 19 games (two groups of eight and a
     /// tail of three): the groups' quiet frames run in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``) without sticky
+    /// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame
-    /// there finish their steps together, their observations written from
-    /// the fields the lanes left (`BreakoutBatch.fastPath.quietObservations`),
-    /// and in the other groups the games that ran every frame there finish
-    /// theirs together (`BreakoutBatch.fastPath.laneFinishes`) and the
-    /// group's observations read the lanes' fields with the other games'
-    /// written in (`BreakoutBatch.fastPath.writtenObservations`);
-    /// games waiting for a serve run their quiet frames there as well
-    /// (`BreakoutBatch.fastPath.laneServes`).
+    /// there finish their steps together, and in the other groups the
+    /// games that ran every frame there finish theirs together
+    /// (`BreakoutBatch.fastPath.laneFinishes`); games waiting for a serve
+    /// run their quiet frames there as well (`BreakoutBatch.fastPath.laneServes`).
     @Test func laneQuietFramesEqualTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
@@ -41,14 +37,9 @@ import Testing
                 // Groups whose eight games all ran every frame in lanes
                 // finish their steps together.
                 #expect(batch.fastPath.groups > 0, "\(name): no group finished its steps together")
-                // Their observations are written from the lanes' fields.
-                #expect(batch.fastPath.quietObservations > 0, "\(name): no observation from the lanes' fields")
                 // In groups where some game did not, the games that did
                 // finish their steps together too.
                 #expect(batch.fastPath.laneFinishes > 0, "\(name): no step finished together in a mixed group")
-                // And such a group's observations read the lanes' fields,
-                // the other games' written in.
-                #expect(batch.fastPath.writtenObservations > 0, "\(name): no mixed group observed from the lanes' fields")
                 // Games waiting for a serve run their quiet frames in lanes too.
                 #expect(batch.fastPath.laneServes > 0, "\(name): no serve frame in lanes")
             }
@@ -72,10 +63,10 @@ import Testing
                 guard step % 40 == 20 else { return }
                 for i in [1 + step % 7, 9 + step % 7] {
                     if maxSteps > 0 {
-                        batch.cores[i].steps = Int32(maxSteps - 1)
+                        batch.columns.steps[i] = Int32(maxSteps - 1)
                         refs[i].game.state.core.steps = Int32(maxSteps - 1)
                     } else {
-                        batch.cores[i].stepsSinceProgress = Int32(watchdog - 1)
+                        batch.columns.sinceProgress[i] = Int32(watchdog - 1)
                         refs[i].game.state.core.stepsSinceProgress = Int32(watchdog - 1)
                     }
                 }

@@ -3,6 +3,6 @@ extension BreakoutBatch {
     /// its brick grid (``state(_:)`` copies the grid into an array).
     public func core(_ i: Int) -> BreakoutCore {
         precondition(i >= 0 && i < count, "game index out of range")
-        return cores[i]
+        return load(i)
     }
 }

@@ -3,7 +3,7 @@ extension BreakoutBatch {
 
     /// Finishes the steps of the games `i + g` of the group `i ..< i + 8`
     /// for each lane `g` set in `lanes`, games whose frames
-    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``
+    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
     /// more step, one more step without progress — and the outputs of all
@@ -24,7 +24,6 @@ extension BreakoutBatch {
     func finishQuietGroup(_ i: Int, lanes: LaneMask, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                           ends: UnsafeMutablePointer<UInt8>?, events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
-        let c = cores + i
         // limitEnd reaches an end at a count iff it does at any larger one
         // (each limit is a threshold), so one of the games in `lanes` ends
         // iff the largest of the eight games' counts (the next ones in
@@ -33,15 +32,13 @@ extension BreakoutBatch {
         // `false` as well). The counters in lanes (a mask lane is all ones
         // where set, so `& 1` is the 1 each game in `lanes` adds).
         let add = unsafeBitCast(lanes, to: SIMD8<Int32>.self) & 1
-        let steps = BreakoutPhysics.gatherIntegers(c) { $0.pointee.steps } &+ add
-        let sinceProgress = BreakoutPhysics.gatherIntegers(c) { $0.pointee.stepsSinceProgress } &+ add
+        let steps = Lane8.load(columns.steps, i) &+ add
+        let sinceProgress = Lane8.load(columns.sinceProgress, i) &+ add
         if physics.limitEnd(steps: steps.max(), stepsSinceProgress: sinceProgress.max()) != .none {
             return false
         }
-        for g in 0 ..< 8 {
-            c[g].steps = steps[g]
-            c[g].stepsSinceProgress = sinceProgress[g]
-        }
+        Lane8.store(steps, columns.steps, i)
+        Lane8.store(sinceProgress, columns.sinceProgress, i)
         UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
         // `.none` is raw value 0: eight zero bytes per flag array.
         UnsafeMutableRawPointer(terminated + i).storeBytes(of: UInt64(0), as: UInt64.self)
@@ -66,41 +63,6 @@ extension BreakoutBatch {
             raw.storeBytes(of: UInt32(0), toByteOffset: k, as: UInt32.self)
             k &+= 4
         }
-    }
-
-    /// Writes what ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``
-    /// leaves in `fields` for a game (paddle x and half width, ball count,
-    /// slot 0's x, y, vx and vy, the push cooldown) into lane `g` of
-    /// `fields` from the core of game `i + g`, for each bit `g` set in
-    /// `lanes`: after those games stepped on their own, the group's
-    /// observation reads the fields as after a step that ran in lanes
-    /// (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``).
-    /// Returns `false` (some lanes written) when one of them has neither
-    /// one ball in play and no serve pending nor no ball and a serve
-    /// pending, the cases that observation reads.
-    @inline(__always)
-    func writeLaneFields(_ i: Int, lanes: UInt32, fields: UnsafeMutablePointer<SIMD8<Float>>) -> Bool {
-        let raw = UnsafeMutableRawPointer(fields)
-        let lane = MemoryLayout<SIMD8<Float>>.stride
-        let cooldown = BreakoutPhysics.laneCooldownField * lane
-        var m = lanes
-        while m != 0 {
-            let g = m.trailingZeroBitCount
-            m &= m &- 1
-            let s = cores + (i &+ g)
-            let pending: Int32 = s.pointee.servePending ? 1 : 0
-            guard s.pointee.ballCount &+ pending == 1 else { return false }
-            let at = 4 &* g
-            raw.storeBytes(of: s.pointee.paddleX, toByteOffset: at, as: Float.self)
-            raw.storeBytes(of: s.pointee.paddleHalfWidth, toByteOffset: lane &+ at, as: Float.self)
-            raw.storeBytes(of: Float(s.pointee.ballCount), toByteOffset: 2 &* lane &+ at, as: Float.self)
-            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballX), toByteOffset: 3 &* lane &+ at, as: Float.self)
-            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballY), toByteOffset: 4 &* lane &+ at, as: Float.self)
-            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballVX), toByteOffset: 5 &* lane &+ at, as: Float.self)
-            raw.storeBytes(of: BreakoutPhysics.slot0(&s.pointee.ballVY), toByteOffset: 6 &* lane &+ at, as: Float.self)
-            raw.storeBytes(of: Float(s.pointee.pushCooldown), toByteOffset: cooldown &+ at, as: Float.self)
-        }
-        return true
     }
 
     typealias LaneMask = SIMDMask<SIMD8<Int32>>

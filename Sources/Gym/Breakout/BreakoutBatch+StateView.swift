@@ -7,7 +7,8 @@ extension BreakoutBatch {
     /// head and every ball slot: ``BreakoutPhysics/cellStart`` floats) into `o`.
     public func observeHead(_ i: Int, into o: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        physics(i).observeHead(cores + i, into: o)
+        var c = load(i)
+        physics(i).observeHead(&c, into: o)
     }
 
     /// Game `i`'s brick cell entries (``cellCount`` floats, the observation's

@@ -8,20 +8,21 @@
 /// path ``BreakoutGame`` uses — on them in place; without
 /// sticky actions, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``), a game whose
 /// frames were all quiet there only finishes its step, such games of one
 /// group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
 /// while the group's other games step one by one, and the group's
-/// observations read the fields the lanes left (the other games' written
-/// in: ``writeLaneFields(_:lanes:fields:)``). Each
+/// observations are written in lanes too. Each
 /// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight
 /// games' observations copy their cell entries eight floats at a time
-/// (with the rows around them, written over after). The cores are each
-/// game's only state: the lanes read their fields from the cores and write
-/// them back. Games under their own rules (``reset(_:seed:rules:)``, a
+/// (with the rows around them, written over after). The fields the lanes
+/// read or write at every step are kept in columns (``Columns``), their
+/// only copy, so that the lanes load and store eight games' values at
+/// once; the rest of each game is its ``BreakoutCore``, and a game stepped
+/// on its own is stepped on its core filled from the columns. Games under their own rules (``reset(_:seed:rules:)``, a
 /// ``ruleContext``) run in the same lanes, each group reading its games'
 /// rule values from ``PerGameRules/columns`` (``GameRuleColumns``).
 /// Buffers are allocated once in `init` and freed in `deinit`; stepping
@@ -53,8 +54,10 @@ public final class BreakoutBatch: GameBatch {
     /// Floats per game's observation.
     public let observationCount: Int
 
-    /// `count` cores, `count × cellCount` brick cells.
+    /// `count` cores (0 in the fields ``columns`` holds), `count × cellCount` brick cells.
     let cores: UnsafeMutablePointer<BreakoutCore>
+    /// Each game's fields that the lanes read or write (``Columns``).
+    let columns: Columns
     let bricks: UnsafeMutablePointer<UInt8>
     /// Episodes started so far by each game (the first is episode 0).
     let episodes: Column<UInt64>
@@ -72,7 +75,7 @@ public final class BreakoutBatch: GameBatch {
     /// the config's frames cannot run in lanes: sticky actions, which are
     /// not a rule value) run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -109,6 +112,7 @@ public final class BreakoutBatch: GameBatch {
                                                  alignment: Self.coreAlignment)
             .bindMemory(to: BreakoutCore.self, capacity: count)
         cores.initialize(repeating: blank, count: count)
+        columns = Columns(count: count)
         bricks = .allocate(capacity: max(1, count * cellCount))
         bricks.initialize(repeating: 0, count: max(1, count * cellCount))
         episodes = Column(repeating: 0, count: count)
@@ -130,7 +134,7 @@ public final class BreakoutBatch: GameBatch {
     func withGames<R>(_ body: GameColumns<R>) -> R { body(ruleTable, restarts, episodes) }
 
     deinit {
-        UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); aim.deallocate()
+        UnsafeMutableRawPointer(cores).deallocate(); columns.deallocate(); bricks.deallocate(); aim.deallocate()
         wallVersions.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
     }
@@ -143,7 +147,16 @@ public final class BreakoutBatch: GameBatch {
 
     func start(_ i: Int, seed: UInt64) {
         physics(i).reset(&cores[i], bricks: grid(i), seed: seed)
+        columns.take(cores + i, i)
         bricksChanged(i)
+    }
+
+    /// Game `i`'s whole core (its columns' fields filled in).
+    @inline(__always)
+    func load(_ i: Int) -> BreakoutCore {
+        var c = cores[i]
+        withUnsafeMutablePointer(to: &c) { columns.fill($0, i) }
+        return c
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
@@ -160,12 +173,13 @@ public final class BreakoutBatch: GameBatch {
     /// Game `i`'s full state as a value.
     public func state(_ i: Int) -> BreakoutState {
         precondition(i >= 0 && i < count, "game index out of range")
-        return BreakoutState(core: cores[i], bricks: Array(UnsafeBufferPointer(start: grid(i), count: cellCount)))
+        return BreakoutState(core: load(i), bricks: Array(UnsafeBufferPointer(start: grid(i), count: cellCount)))
     }
 
     /// Writes `state` as game `i`'s (a restored snapshot's).
     func store(_ state: BreakoutState, _ i: Int) {
         cores[i] = state.core
+        columns.take(cores + i, i)
         let g = grid(i)
         for k in 0 ..< cellCount { g[k] = state.bricks[k] }
         bricksChanged(i)
@@ -174,7 +188,8 @@ public final class BreakoutBatch: GameBatch {
     /// Writes game `i`'s observation (`observationCount` floats).
     public func observe(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        physics(i).observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out)
+        var c = load(i)
+        physics(i).observe(&c, bricks: grid(i), aimColumns: aim[i], into: out)
     }
 
     /// Writes every game's observation (`count × observationCount` floats).
@@ -206,21 +221,21 @@ public final class BreakoutBatch: GameBatch {
 
     /// Writes the observations of the eight games `i ..< i + 8`, whose rule
     /// values are `rules`, into their rows of `out` (the batch's
-    /// observation buffer), in lanes, from their cores.
+    /// observation buffer), in lanes, from their columns and cores.
     @inline(__always)
     func observeGroup<K: BreakoutRuleValues>(_ i: Int, into out: UnsafeMutablePointer<Float>, _ rules: K)
         where K.L == Lanes {
         let n = observationCount
-        physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n, stride: n,
-                             scratch: laneScratch, quiet: false, rules)
+        physics.observeEight(columns, i, cores: cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n,
+                             stride: n, scratch: laneScratch, rules)
     }
 
     /// Writes game `i`'s observation into its row of `out` (the batch's
     /// observation buffer).
     @inline(__always)
     func observeOne(_ i: Int, into out: UnsafeMutablePointer<Float>) {
-        let n = observationCount
-        physics(i).observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: out + i * n)
+        var c = load(i)
+        physics(i).observe(&c, bricks: grid(i), aimColumns: aim[i], into: out + i * observationCount)
     }
 
     // MARK: - Stepping
@@ -248,7 +263,6 @@ public final class BreakoutBatch: GameBatch {
     func stepGroups<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>,
                                    _ rules: R) where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
         let physics = self.physics
-        let n = observationCount
         let observed = out.seatsObserved(of: 1) > 0
         // Checked once per batch step, not per game.
         let finals = observed ? out.finalObservations : nil
@@ -261,7 +275,7 @@ public final class BreakoutBatch: GameBatch {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
-        // none, see ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``).
+        // none, see ``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``).
         let whole = count & ~7
         let groups = laneGames
         let frames = physics.config.frameSkip, skip = Float(frames)
@@ -272,11 +286,10 @@ public final class BreakoutBatch: GameBatch {
         // is skipped whole, as is a game past the groups whose row is not.
         let observations = observed ? out.observations : nil
         let needed = out.observedRows
-        let fields = laneScratch + BreakoutPhysics.laneFieldsStart
         var i = 0
         while i < groups {
             let k = rules.lanes(i)
-            let runs = physics.quietLanes(cores + i, actions: actions + i, frames: frames, fields: fields,
+            let runs = physics.quietLanes(columns, i, cores: cores + i, actions: actions + i, frames: frames,
                                           serveFrames: &counts.laneServes, k)
             // The games that ran every frame in lanes finish their steps
             // together unless one of them ends; the others step on their own.
@@ -298,19 +311,9 @@ public final class BreakoutBatch: GameBatch {
                          events: &events)
             }
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
-                // The lanes still hold the fields of the games that finished
-                // together; with the others' written in, the observation
-                // reads them unless one of the others has several balls or
-                // ended. The rule values are read again: a game that ended
-                // and restarted may play other rules now.
-                let now = rules.lanes(i)
-                if writeLaneFields(i, lanes: others, fields: fields) {
-                    physics.observeEight(cores + i, cells: cellRows + i * n, aim: aim + i, into: o + i * n, stride: n,
-                                         scratch: laneScratch, quiet: true, now)
-                    if others == 0 { counts.quietObservations &+= 8 } else { counts.writtenObservations &+= 8 }
-                } else {
-                    observeGroup(i, into: o, now)
-                }
+                // The rule values are read again: a game that ended and
+                // restarted may play other rules now.
+                observeGroup(i, into: o, rules.lanes(i))
                 counts.laneObservations &+= 8
             }
             i &+= 8
@@ -333,32 +336,39 @@ public final class BreakoutBatch: GameBatch {
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``), or −1.
+    /// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``), or −1.
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
         let physics = self.physics(i)
         let frames = physics.config.frameSkip
         let r: StepResult
-        if autoresetMode == .nextStep, cores[i].end != .none {
+        if autoresetMode == .nextStep, columns.end[i] != EpisodeEnd.none.rawValue {
             // The step after the end: the new episode, this step's action ignored.
             nextEpisode(i)
             events = BreakoutEvents()
             r = StepResult(reward: 0, terminated: false, truncated: false, end: .none)
         } else {
+            // The game's core, filled from its columns for the step, its
+            // fields moved back before a restart starts the next episode.
+            let s = cores + i
+            columns.fill(s, i)
             if run == Float(frames) {
                 // Every frame ran quietly in lanes: no event, only the step's end.
                 counts.lanes &+= frames
                 events = BreakoutEvents()
-                r = physics.finishStep(&cores[i], events: BreakoutEvents())
+                r = physics.finishStep(&s.pointee, events: BreakoutEvents())
             } else {
                 r = step(i, action: Int(action), events: &events, counts: &counts, laneRun: Int(run))
             }
             if r.isDone, autoresetMode == .sameStep {
                 if let f = finals {
-                    physics.observe(cores + i, bricks: grid(i), aimColumns: aim[i], into: f + i * observationCount)
+                    physics.observe(s, bricks: grid(i), aimColumns: aim[i], into: f + i * observationCount)
                 }
+                columns.take(s, i)
                 nextEpisode(i)
+            } else {
+                columns.take(s, i)
             }
         }
         out.rewards[i] = r.reward
@@ -371,39 +381,30 @@ public final class BreakoutBatch: GameBatch {
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
     ///   (every frame of the eight games ran in lanes);
     /// - `laneFinishes`: game steps finished together by that function in
     ///   groups where some game did not run every frame in lanes;
-    /// - `quietObservations`: of those, observations written from the fields
-    ///   their lanes left
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``);
-    /// - `writtenObservations`: observations of groups where some game did
-    ///   not run every frame in lanes written by it after
-    ///   those games' fields were written into the lanes
-    ///   (``writeLaneFields(_:lanes:fields:)``);
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``
-    ///   either way).
+    ///   (``BreakoutPhysics/observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``).
     struct FastPathCounts {
-        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0
-        var quietObservations = 0, writtenObservations = 0, laneObservations = 0
+        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneObservations = 0
 
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
             a.lanes &+= b.lanes
             a.laneServes &+= b.laneServes
-            a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes; a.quietObservations &+= b.quietObservations
-            a.writtenObservations &+= b.writtenObservations
+            a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes
             a.laneObservations &+= b.laneObservations
         }
     }
 
-    /// One agent step of game `i`: ``BreakoutPhysics/step(_:bricks:action:events:)``,
+    /// One agent step of game `i`, its core filled from its columns
+    /// (``Columns/fill(_:_:)``): ``BreakoutPhysics/step(_:bricks:action:events:)``,
     /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
-    /// run already in lanes (``BreakoutPhysics/quietLanes(_:actions:frames:fields:serveFrames:_:)``);
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``);
     /// refreshes the game's aim candidates when a brick changed (only a
     /// brick hit changes the grid, and a new wall comes only with a hit
     /// that clears the last brick).

@@ -1,8 +1,10 @@
 extension BreakoutPhysics {
     // MARK: - Quiet frames of eight games in lanes (the batch's fast path)
 
-    /// Runs up to `frames` frames of each of the eight games `c[0 ..< 8]`
-    /// (game `g` with action `actions[g]` every frame) while each frame is
+    /// Runs up to `frames` frames of each of the eight games `i ..< i + 8`
+    /// of a batch (``BreakoutBatch/Columns`` in `columns`, the rest of each
+    /// in its core `c[0 ..< 8]`), game `g` with action `actions[g]` every
+    /// frame, while each frame is
     /// quiet, lane `g` for game `g` under the rules in lane `g` of `rules`,
     /// for games with one ball in play and for games waiting for a serve
     /// with no ball in play.
@@ -29,26 +31,19 @@ extension BreakoutPhysics {
     /// as ``frameAction(_:action:sticky:)`` records it without sticky
     /// actions. The caller checks there are no sticky actions.
     ///
-    /// The lanes' paddle x and half width, ball count (1, or 0 for a
-    /// serving game), slot 0's x, y, vx and vy and
-    /// the push cooldown as they end (each game's own values where it ran
-    /// no frame) are also left in `fields` where
-    /// ``observeEight(_:cells:aim:into:stride:scratch:quiet:_:)`` reads them
-    /// (``BreakoutPhysics/laneFieldsStart`` on in the batch's lane scratch):
-    /// an observation of the eight games right after a step whose frames
-    /// all ran here reads them instead of gathering them again.
-    ///
-    /// The frames' fields are read from the games' cores and written back
-    /// to them (a game that ran no frame gets its own values back).
+    /// The frames' fields are read from the games' columns and written
+    /// back to them (a game that ran no frame gets its own values back);
+    /// of the cores, only the serving games' serve timers are read and
+    /// written.
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
     @inline(always)
-    func quietLanes<K: BreakoutRuleValues>(_ c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>,
-                                           frames: Int, fields: UnsafeMutablePointer<Lanes>, serveFrames: inout Int,
-                                           _ rules: K) -> Lanes where K.L == Lanes {
-        // Each game's case (``laneCases(_:)``): the lanes' sum counts both
+    func quietLanes<K: BreakoutRuleValues>(_ columns: BreakoutBatch.Columns, _ i: Int,
+                                           cores c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>,
+                                           frames: Int, serveFrames: inout Int, _ rules: K) -> Lanes where K.L == Lanes {
+        // Each game's case (``laneCases(_:_:)``): the lanes' sum counts both
         // cases at once (exact in floats).
-        let kind = Self.laneCases(UnsafePointer(c))
+        let kind = Self.laneCases(columns, i)
         let none = Lanes(repeating: -1)
         let cases = Lane8.sum(kind)
         guard cases != 0 else { return none }
@@ -60,17 +55,18 @@ extension BreakoutPhysics {
         let countsDown = anyServing && autoServe
         var timer = Lanes()
         if countsDown {
-            timer = Self.gather(UnsafePointer(c)) { $0.pointee.servePending ? Float($0.pointee.serveTimer) : 0 }
+            // Read for the serving lanes only (the others' timers are not used).
+            timer = Self.gather(UnsafePointer(c)) { Float($0.pointee.serveTimer) }
             let outside: LaneMask = serving .& ((timer .< 0) .| (timer .> Float(Self.laneTimerLimit)))
             eligible = eligible .& .!outside
             serving = serving .& .!outside
         }
         var running = eligible
-        let half = Self.gather(UnsafePointer(c)) { $0.pointee.paddleHalfWidth }
-        var px = Self.gather(UnsafePointer(c)) { $0.pointee.paddleX }
-        var cooldown = Self.gather(UnsafePointer(c)) { Float($0.pointee.pushCooldown) }
-        var x = Self.gather(UnsafePointer(c)) { $0.pointee.ballX[0] }, y = Self.gather(UnsafePointer(c)) { $0.pointee.ballY[0] }
-        var vx = Self.gather(UnsafePointer(c)) { $0.pointee.ballVX[0] }, vy = Self.gather(UnsafePointer(c)) { $0.pointee.ballVY[0] }
+        let half = Lane8.load(columns.halfWidth, i)
+        var px = Lane8.load(columns.paddleX, i)
+        var cooldown = Lane8.floats(Lane8.load(columns.cooldown, i))
+        var x = Lane8.load(columns.ballX, i), y = Lane8.load(columns.ballY, i)
+        var vx = Lane8.load(columns.ballVX, i), vy = Lane8.load(columns.ballVY, i)
         let falls = rules.someGravity(self)
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
         let action = Lane8.floats(actionCodes)
@@ -122,36 +118,22 @@ extension BreakoutPhysics {
             done = done.replacing(with: done + 1, where: ok)
             running = ok
         }
-        // Written back to every game's core: a game that ran no frame gets
-        // its own values back (its cooldown and a run of 0 through floats,
-        // exact) and keeps its last action. Both counts are below 2^23, so
-        // their unsigned bits are the signed integers'.
+        // Written back to every game's columns: a game that ran no frame
+        // gets its own values back (its cooldown and a run of 0 through
+        // floats, exact) and keeps its last action. Both counts are below
+        // 2^23, so their unsigned bits are the signed integers'.
         let frameCounts = unsafeBitCast(Lane8.integers(done), to: SIMD8<Int32>.self)
-        let cooldowns = unsafeBitCast(Lane8.integers(cooldown), to: SIMD8<Int32>.self)
-        for g in 0 ..< 8 {
-            let s = c + g
-            s.pointee.paddleX = px[g]
-            Self.setSlot0(&s.pointee.ballX, x[g])
-            Self.setSlot0(&s.pointee.ballY, y[g])
-            s.pointee.pushCooldown = cooldowns[g]
-            s.pointee.frames &+= frameCounts[g]
-            let last = s.pointee.lastAction
-            s.pointee.lastAction = frameCounts[g] != 0 ? UInt8(truncatingIfNeeded: actionCodes[g]) : last
-        }
+        Lane8.store(px, columns.paddleX, i)
+        Lane8.store(x, columns.ballX, i)
+        Lane8.store(y, columns.ballY, i)
         if falls {
-            for g in 0 ..< 8 {
-                Self.setSlot0(&c[g].ballVX, vx[g])
-                Self.setSlot0(&c[g].ballVY, vy[g])
-            }
+            Lane8.store(vx, columns.ballVX, i)
+            Lane8.store(vy, columns.ballVY, i)
         }
-        fields[0] = px
-        fields[1] = half
-        fields[2] = Lanes().replacing(with: 1, where: kind .== 1)
-        fields[3] = x
-        fields[4] = y
-        fields[5] = vx
-        fields[6] = vy
-        fields[Self.laneCooldownField] = cooldown
+        Lane8.store(unsafeBitCast(Lane8.integers(cooldown), to: SIMD8<Int32>.self), columns.cooldown, i)
+        Lane8.store(Lane8.load(columns.frames, i) &+ frameCounts, columns.frames, i)
+        let last = Lane8.widen(Lane8.load(columns.lastAction, i))
+        Lane8.store(Lane8.narrow(last.replacing(with: actionCodes, where: frameCounts .!= 0)), columns.lastAction, i)
         if anyServing {
             serveFrames &+= Int(Lane8.sum(Lanes().replacing(with: done, where: serving)))
         }
@@ -165,24 +147,23 @@ extension BreakoutPhysics {
 
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
-    /// ``quietLanes(_:actions:frames:fields:serveFrames:_:)`` (counted there in floats and
+    /// ``quietLanes(_:_:cores:actions:frames:serveFrames:_:)`` (counted there in floats and
     /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
-    /// Each game's case in ``quietLanes(_:actions:frames:fields:serveFrames:_:)``,
+    /// Each game's case in ``quietLanes(_:_:cores:actions:frames:serveFrames:_:)``,
     /// lane `g` for game `g`: 1 one ball in play and no serve pending, 16 a
     /// serve pending and no ball in play (a ball count plus pending flag of
     /// 1 either way), 0 neither, the episode ended or no brick left. The
-    /// fields are gathered as integers and compared as floats (exact: a
+    /// fields are loaded as integers and compared as floats (exact: a
     /// nonzero integer converts to a nonzero float, and a count plus a flag
-    /// is 1 only from 0 and 1 or 1 and 0). A unit of its own: inlined into
-    /// the batch's step it costs more there than the call.
-    @inline(never)
-    static func laneCases(_ c: UnsafePointer<BreakoutCore>) -> Lanes {
-        let pending = Lane8.floats(gatherIntegers(c) { $0.pointee.servePending ? 1 : 0 })
-        let ended = Lane8.floats(gatherIntegers(c) { Int32($0.pointee.end.rawValue) })
-        let left = Lane8.floats(gatherIntegers(c) { $0.pointee.bricksLeft })
-        let balls = Lane8.floats(gatherIntegers(c) { $0.pointee.ballCount })
+    /// is 1 only from 0 and 1 or 1 and 0).
+    @inline(always)
+    static func laneCases(_ columns: BreakoutBatch.Columns, _ i: Int) -> Lanes {
+        let pending = Lane8.floats(Lane8.widen(Lane8.load(columns.pending, i)))
+        let ended = Lane8.floats(Lane8.widen(Lane8.load(columns.end, i)))
+        let left = Lane8.floats(Lane8.load(columns.bricksLeft, i))
+        let balls = Lane8.floats(Lane8.load(columns.ballCount, i))
         let fits = (ended .== 0) .& .!(left .== 0) .& (balls + pending .== 1)
         return Lanes().replacing(with: Lanes(repeating: 1).replacing(with: 16, where: pending .== 1), where: fits)
     }

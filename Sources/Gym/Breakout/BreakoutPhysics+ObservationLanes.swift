@@ -4,11 +4,12 @@ extension BreakoutPhysics {
     @usableFromInline typealias Lanes = SIMD8<Float>
     @usableFromInline typealias LaneMask = SIMDMask<SIMD8<Int32>>
 
-    /// Writes the observations of the eight games `cores[0 ..< 8]` (game
-    /// `g`'s cell entries — ``writeCells(_:into:)`` of its grid — at
-    /// `entries + g × stride + cellStart`, in a row of its own whose other
-    /// entries are 0, its ``aimColumns(_:)`` in `aim[g]`) to
-    /// `o + g × stride`, `stride` being ``observationCount``: what
+    /// Writes the observations of the eight games `i ..< i + 8` of a batch
+    /// (``BreakoutBatch/Columns`` in `columns`, the rest of each in its core
+    /// `c[0 ..< 8]`; game `g`'s cell entries — ``writeCells(_:into:)`` of
+    /// its grid — at `entries + g × stride + cellStart`, in a row of its
+    /// own whose other entries are 0, its ``aimColumns(_:)`` in `aim[g]`)
+    /// to `o + g × stride`, `stride` being ``observationCount``: what
     /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit
     /// (the same entry kernels, lane `g` for game `g`). `scratch` holds
     /// ``laneScratchCount`` lane vectors (the caller's, so nothing is
@@ -21,59 +22,57 @@ extension BreakoutPhysics {
     /// (``Lane8/storeRows(_:count:skipping:into:stride:)``). Ball slots no
     /// game of the eight uses are not computed: the copied rows hold zeros
     /// there.
-    ///
-    /// `quiet`: the eight games' steps all ran in lanes and did not end
-    /// (``quietLanes(_:actions:frames:fields:serveFrames:_:)`` left their
-    /// paddle x and half width, ball count, slot 0 and push cooldown in
-    /// `scratch` from ``laneFieldsStart`` on, and each has one ball and no
-    /// serve pending, or no ball and a serve pending): those fields are
-    /// taken from there instead of being gathered again from the cores,
-    /// the same values bit for bit.
     @inline(always)
-    func observeEight<K: BreakoutRuleValues>(_ c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>, aim: UnsafePointer<UInt32>,
-                      into o: UnsafeMutablePointer<Float>, stride: Int, scratch: UnsafeMutablePointer<Lanes>,
-                      quiet: Bool, _ rules: K) where K.L == Lanes {
+    func observeEight<K: BreakoutRuleValues>(_ columns: BreakoutBatch.Columns, _ i: Int,
+                                             cores c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
+                                             aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>,
+                                             stride: Int, scratch: UnsafeMutablePointer<Lanes>, _ rules: K)
+        where K.L == Lanes {
         assert(stride == observationCount, "eight rows of an observation each")
         Lane8.copyRows(entries, into: o, count: 8 &* stride)
         // The fields, lane `g` from game `g`: paddle x, half width, ball
-        // count, each used slot's x, y, vx, vy, the push cooldown.
+        // count, each used slot's x, y, vx, vy (slot 0 from the columns,
+        // the others from the cores), the push cooldown.
         let fields = scratch + Self.laneFieldsStart
-        var most: Int32 = 0
-        if quiet {
-            most = Lane8.sum(fields[2]) != 0 ? 1 : 0
-        } else {
-            fields[0] = Self.gather(c) { $0.pointee.paddleX }
-            fields[1] = Self.gather(c) { $0.pointee.paddleHalfWidth }
-            fields[2] = Self.gather(c) { Float($0.pointee.ballCount) }
-            fields[Self.laneCooldownField] = Self.gather(c) { Float($0.pointee.pushCooldown) }
-            for g in 0 ..< 8 { most = Swift.max(most, c[g].ballCount) }
-            for k in 0 ..< Int(most) {
-                let slot = fields + 3 + 4 * k
-                slot[0] = Self.gather(c) { $0.pointee.ballX[k] }
-                slot[1] = Self.gather(c) { $0.pointee.ballY[k] }
-                slot[2] = Self.gather(c) { $0.pointee.ballVX[k] }
-                slot[3] = Self.gather(c) { $0.pointee.ballVY[k] }
-            }
+        let balls = Lane8.load(columns.ballCount, i)
+        let most = Int(balls.max())
+        fields[0] = Lane8.load(columns.paddleX, i)
+        fields[1] = Lane8.load(columns.halfWidth, i)
+        fields[2] = Lane8.floats(balls)
+        fields[Self.laneCooldownField] = Lane8.floats(Lane8.load(columns.cooldown, i))
+        if most > 0 {
+            fields[3] = Lane8.load(columns.ballX, i)
+            fields[4] = Lane8.load(columns.ballY, i)
+            fields[5] = Lane8.load(columns.ballVX, i)
+            fields[6] = Lane8.load(columns.ballVY, i)
+        }
+        var k = 1
+        while k < most {
+            let slot = fields + 3 + 4 * k
+            slot[0] = Self.gather(c) { $0.pointee.ballX[k] }
+            slot[1] = Self.gather(c) { $0.pointee.ballY[k] }
+            slot[2] = Self.gather(c) { $0.pointee.ballVX[k] }
+            slot[3] = Self.gather(c) { $0.pointee.ballVY[k] }
+            k += 1
         }
         let px = fields[0], half = fields[1], n = fields[2]
-        // Quiet: a lane's serve is pending iff it has no ball in play.
-        let pending = quiet ? 1 - n : Self.gather(c) { $0.pointee.servePending ? 1 : 0 }
-        headEntries(paddleX: px, halfWidth: half, lives: Self.gather(c) { Float($0.pointee.lives) },
-                    levels: Self.gather(c) { Float($0.pointee.levelsCleared) }, cooldown: fields[Self.laneCooldownField],
-                    sinceProgress: Self.gather(c) { Float($0.pointee.stepsSinceProgress) }, servePending: pending,
-                    speed: Self.gather(c) { $0.pointee.speed }, rules) { scratch[$0] = $1 }
-        for k in 0 ..< Int(most) {
+        headEntries(paddleX: px, halfWidth: half, lives: Lane8.floats(Lane8.load(columns.lives, i)),
+                    levels: Lane8.floats(Lane8.load(columns.levels, i)), cooldown: fields[Self.laneCooldownField],
+                    sinceProgress: Lane8.floats(Lane8.load(columns.sinceProgress, i)),
+                    servePending: Lane8.floats(Lane8.widen(Lane8.load(columns.pending, i))),
+                    speed: Lane8.load(columns.speed, i), rules) { scratch[$0] = $1 }
+        for k in 0 ..< most {
             let slot = fields + 3 + 4 * k
             let e = slotEntries(x: slot[0], y: slot[1], vx: slot[2], vy: slot[3], active: Lanes(repeating: Float(k)) .< n, rules)
             let b = scratch + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
-        Self.storeRows(scratch, count: 8 + 5 * Int(most), skipping: 0 ..< 0, into: o, stride: stride)
-        observeRelativeEight(aim: aim, fields: fields, most: Int(most), into: o + relativeStart, stride: stride,
+        Self.storeRows(scratch, count: 8 + 5 * most, skipping: 0 ..< 0, into: o, stride: stride)
+        observeRelativeEight(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
                              scratch: scratch, rules)
     }
 
-    /// The paddle-relative entries of ``observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``
+    /// The paddle-relative entries of ``observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``
     /// from the fields in `fields`, `most` the most balls any of the eight
     /// games has: a unit of its own (per ball a chain of divisions, a
     /// remainder and selects), so that it compiles whole.
@@ -99,7 +98,7 @@ extension BreakoutPhysics {
         Lane8.storeRows(columns, count: count, skipping: gap, into: o, stride: stride)
     }
 
-    /// Lane vectors ``observeEight(_:cells:aim:into:stride:scratch:quiet:_:)``
+    /// Lane vectors ``observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the fields (from
     /// ``laneFieldsStart``: three, four per ball slot, and the push
@@ -131,13 +130,6 @@ extension BreakoutPhysics {
         let left = Lanes((unsafeBitCast(lowSet, to: SIMD8<Int32>.self) &>> 23) &- 127)
         let right = Lanes((unsafeBitCast(rightBit, to: SIMD8<Int32>.self) &>> 23) &- 127)
         return (left.replacing(with: -1, where: lowSet .== 0), right.replacing(with: -1, where: rightBit .== 0))
-    }
-
-    /// One integer of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
-    @inline(always)
-    static func gatherIntegers(_ c: UnsafePointer<BreakoutCore>,
-                               _ read: (UnsafePointer<BreakoutCore>) -> Int32) -> SIMD8<Int32> {
-        SIMD8(read(c), read(c + 1), read(c + 2), read(c + 3), read(c + 4), read(c + 5), read(c + 6), read(c + 7))
     }
 
     /// One float of each of the eight games `c[0 ..< 8]`, lane `g` from game `g`.
