@@ -41,29 +41,43 @@ enum BalanceGames {
                                                       games: [(seed: UInt64, seats: [AgentSpec])],
                                                       runner: ParallelRunner, progress: (@Sendable () -> Void)?)
         throws(AgentFault) -> [G.Record] {
-        var roster: [AgentSpec] = []
-        var unique: [SeatedGame] = []
-        var index: [Key: Int] = [:]
-        let played = games.map { game in
-            let seats = game.seats.map { spec in
-                if let r = roster.firstIndex(of: spec) { return r }
-                roster.append(spec)
-                return roster.count - 1
-            }
-            let key = Key(seed: game.seed, seats: seats)
-            if let u = index[key] { return u }
-            index[key] = unique.count
-            unique.append(SeatedGame(seed: game.seed, seats: seats))
-            return unique.count - 1
-        }
-        var copies = [Int](repeating: 0, count: unique.count)
-        for u in played { copies[u] += 1 }
-        let counts = copies, seated = unique
+        let plan = Plan(games)
+        var copies = [Int](repeating: 0, count: plan.unique.count)
+        for u in plan.played { copies[u] += 1 }
+        let counts = copies, seated = plan.unique
         var finished: (@Sendable (Int, G.Record) -> Void)?
         if let progress { finished = { u, _ in for _ in 0 ..< counts[u] { progress() } } }
-        let records = try Matches.play(G.self, config: config, roster: roster, count: seated.count, runner: runner,
+        let records = try Matches.play(G.self, config: config, roster: plan.roster, count: seated.count, runner: runner,
                                        game: { seated[$0] }, finished: finished)
-        return played.map { records[$0] }
+        return plan.played.map { records[$0] }
+    }
+
+    /// The games one run plays: the distinct specs as its roster, each
+    /// distinct game once, and the one each listed game is.
+    struct Plan {
+        var roster: [AgentSpec] = []
+        var unique: [SeatedGame] = []
+        /// Per listed game: its index in ``unique``.
+        var played: [Int] = []
+
+        init(_ games: [(seed: UInt64, seats: [AgentSpec])]) {
+            var index: [Key: Int] = [:]
+            for game in games {
+                let seats = game.seats.map { spec in
+                    if let r = roster.firstIndex(of: spec) { return r }
+                    roster.append(spec)
+                    return roster.count - 1
+                }
+                let key = Key(seed: game.seed, seats: seats)
+                if let u = index[key] {
+                    played.append(u)
+                } else {
+                    index[key] = unique.count
+                    played.append(unique.count)
+                    unique.append(SeatedGame(seed: game.seed, seats: seats))
+                }
+            }
+        }
     }
 
     /// A game's identity: its seed and the roster index in each seat.
