@@ -1,6 +1,7 @@
 import Testing
 @testable import Agents
 import Gym
+import Synchronization
 
 @Suite struct BalanceTests {
     static let small = """
@@ -62,6 +63,60 @@ import Gym
         changed.serveSpeed = 3
         let moved = check.compare(baseline: decoded.results, current: try PongBalance.run(set, config: changed, runner: ParallelRunner(workers: 2)))
         #expect(moved.contains { $0.verdict == .changed }, "\(moved.map { "\($0.scenario) \($0.metric) z \($0.z)" })")
+    }
+
+    /// One run for every scenario, a mirror pair's game played once
+    /// (``BalanceGames``), gives every scenario's games exactly as a
+    /// tournament of that scenario alone plays them.
+    @Test func sharedRunMatchesEachScenarioPlayedAlone() throws {
+        let text = """
+        { "game": "pong", "preset": "fast", "seed": 9,
+          "scenarios": [
+            { "name": "mirror", "a": "tracker:noise=2", "b": "tracker:noise=2", "games": 12 },
+            { "name": "gap", "a": "tracker:noise=2", "b": "tracker:noise=4,reaction=3", "games": 10 },
+            { "name": "vs-random", "a": "tracker", "b": "random", "games": 6 } ] }
+        """
+        let set = try BalanceScenarioSet.decode(text, source: "s.json")
+        guard case let .pong(config) = set.rules else { Issue.record("not a pong set"); return }
+        let runner = ParallelRunner(workers: 2)
+        let ticks = Atomic<Int>(0)
+        let shared = try PongBalance.run(set, config: config, runner: runner, progress: { ticks.add(1, ordering: .relaxed) })
+        #expect(ticks.load(ordering: .relaxed) == 28, "one tick per listed game, a mirror's copies included")
+        for (s, scenario) in set.scenarios.enumerated() {
+            let b = scenario.b ?? scenario.a
+            let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: scenario.games / 2,
+                                              seed: set.scenarioSeed(s))
+            let alone = try PongTournament.run(config: config, agents: [scenario.a, b], schedule: schedule, runner: runner)
+            #expect(shared[s].metrics == PongBalance.metrics(alone), "scenario \(scenario.name)")
+        }
+    }
+
+    /// A mirror pair's two games are one game (the same specs in the same
+    /// seats on the same seed): planned once; every other game once each.
+    @Test func aMirrorPairIsPlannedOnce() throws {
+        let a = try AgentSpec.parse("tracker:noise=2"), b = try AgentSpec.parse("tracker:noise=4")
+        let plan = BalanceGames.Plan([(1, [a, a]), (1, [a, a]), (2, [a, a]), (2, [a, a]), (1, [a, b]), (1, [b, a])])
+        #expect(plan.roster == [a, b])
+        #expect(plan.unique.count == 4)
+        #expect(plan.played == [0, 0, 1, 1, 2, 3])
+    }
+
+    @Test func sharedRunMatchesEachBreakoutScenarioPlayedAlone() throws {
+        let text = """
+        { "game": "breakout", "preset": "classic", "seed": 4,
+          "scenarios": [
+            { "name": "tracker", "a": "tracker:speed=0.2", "games": 5 },
+            { "name": "random", "a": "random", "games": 7 } ] }
+        """
+        let set = try BalanceScenarioSet.decode(text, source: "s.json")
+        guard case let .breakout(config) = set.rules else { Issue.record("not a breakout set"); return }
+        let runner = ParallelRunner(workers: 2)
+        let shared = try BreakoutBalance.run(set, config: config, runner: runner)
+        for (s, scenario) in set.scenarios.enumerated() {
+            let alone = try BreakoutDuplicate.run(config: config, agents: [scenario.a], episodes: scenario.games,
+                                                  seed: set.scenarioSeed(s), runner: runner)[0]
+            #expect(shared[s].metrics == BreakoutBalance.metrics(alone), "scenario \(scenario.name)")
+        }
     }
 
     @Test func baselineForOtherScenariosIsRejected() throws {

@@ -402,12 +402,26 @@ public struct BreakoutEpisodeRecord: Equatable, Sendable {
 public enum BreakoutBalance {
     public static func run(_ set: BalanceScenarioSet, config: BreakoutConfig, runner: ParallelRunner,
                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BalanceScenarioResult] {
-        var out: [BalanceScenarioResult] = []
+        // Every scenario's episodes in one run (``BalanceGames``), each as
+        // ``BreakoutDuplicate/run(config:agents:episodes:seed:runner:path:progress:)`` plays it.
+        var games: [(seed: UInt64, seats: [AgentSpec])] = []
         for (s, scenario) in set.scenarios.enumerated() {
-            let results = try BreakoutDuplicate.run(config: config, agents: [scenario.a], episodes: scenario.games,
-                                                seed: set.scenarioSeed(s), runner: runner, progress: progress)[0]
+            for k in 0 ..< scenario.games {
+                games.append((Seeds.episode(runSeed: set.scenarioSeed(s), index: k), [scenario.a]))
+            }
+        }
+        let records = try BalanceGames.play(Breakout.self, config: config, games: games, runner: runner, progress: progress)
+        var out: [BalanceScenarioResult] = []
+        var first = 0
+        for scenario in set.scenarios {
+            let episodes = (0 ..< scenario.games).map { k in
+                var e = records[first + k]
+                e.index = k
+                return e
+            }
+            first += scenario.games
             out.append(BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: nil, games: scenario.games,
-                                             metrics: metrics(results)))
+                                             metrics: metrics(episodes)))
         }
         return out
     }

@@ -17,17 +17,17 @@ final class BreakoutStateTracker: StateReadingAgent {
     let batch: BreakoutBatch
     let observationCount: Int
     /// Per game: the batch game (slot) it is.
-    let slotOf: UnsafeMutablePointer<Int32>
+    let slotOf: Column<Int32>
     /// Scratch: one game's entries before its wall.
-    let head: UnsafeMutablePointer<Float>
+    let head: Column<Float>
     /// Per game: its wall's column sums (`rules.cols` floats at `g × cols`),
     /// the candidates and whether they decide (``KeptWall``), the wall
     /// version they were kept at, and whether they were kept this episode.
-    let sums: UnsafeMutablePointer<Float>
-    let candidates: UnsafeMutablePointer<UInt32>
-    let decided: UnsafeMutablePointer<Bool>
-    let versions: UnsafeMutablePointer<UInt32>
-    let kept: UnsafeMutablePointer<Bool>
+    let sums: Column<Float>
+    let candidates: Column<UInt32>
+    let decided: Column<Bool>
+    let versions: Column<UInt32>
+    let kept: Column<Bool>
 
     /// Games acted for by any instance, process-wide (one add per
     /// ``act(_:)``): tests check that the commands take this path.
@@ -40,17 +40,12 @@ final class BreakoutStateTracker: StateReadingAgent {
         self.observationCount = observationCount
         let games = seating.games
         steering = TrackerSteeringColumns(skill: rules.skill, games: games)
-        slotOf = .column(games, 0)
+        slotOf = Column(repeating: 0, count: games)
         for g in 0 ..< games { slotOf[g] = seating.slots[g] }
-        head = .column(rules.bricksStart, 0)
-        sums = .column(games * rules.cols, 0)
-        candidates = .column(games, 0); decided = .column(games, false)
-        versions = .column(games, 0); kept = .column(games, false)
-    }
-
-    deinit {
-        slotOf.deallocate(); head.deallocate(); sums.deallocate(); candidates.deallocate(); decided.deallocate()
-        versions.deallocate(); kept.deallocate()
+        head = Column(repeating: 0, count: rules.bricksStart)
+        sums = Column(repeating: 0, count: games * rules.cols)
+        candidates = Column(repeating: 0, count: games); decided = Column(repeating: false, count: games)
+        versions = Column(repeating: 0, count: games); kept = Column(repeating: false, count: games)
     }
 
     var games: Int { steering.games }
@@ -65,9 +60,9 @@ final class BreakoutStateTracker: StateReadingAgent {
     func act(_ rows: AgentRows) {
         for k in 0 ..< rows.count {
             let g = rows.game(k), slot = Int(slotOf[g])
-            batch.observeHead(slot, into: head)
+            batch.observeHead(slot, into: head.base)
             var cursor = steering.cursor(g)
-            rows.setAction(k, Int32(truncatingIfNeeded: rules.decide(UnsafePointer(head), wall: wall(g, slot: slot),
+            rows.setAction(k, Int32(truncatingIfNeeded: rules.decide(UnsafePointer(head.base), wall: wall(g, slot: slot),
                                                                      &cursor)))
         }
         Self.gamesActed.add(rows.count, ordering: .relaxed)
@@ -79,7 +74,7 @@ final class BreakoutStateTracker: StateReadingAgent {
     /// when the wall changed since they were last kept.
     @inline(__always)
     func wall(_ g: Int, slot: Int) -> KeptWall {
-        let cols = rules.cols, sum = sums + g * cols
+        let cols = rules.cols, sum = sums.base + g * cols
         let version = batch.wallVersion(slot)
         if !kept[g] || versions[g] != version {
             rules.sumColumns(batch.cellEntries(slot), into: sum)

@@ -56,10 +56,10 @@ extension SlotWork {
 final class SlotEngine<Game: PlayableGame> {
     let vector: Game.Vector
     let slots: Int, seats: Int, observationCount: Int
-    let observations, rewards: UnsafeMutableBufferPointer<Float>
-    let actions: UnsafeMutableBufferPointer<Int32>
-    let terminated, truncated, busy: UnsafeMutableBufferPointer<UInt8>
-    let events: UnsafeMutableBufferPointer<Game.Vector.Events>
+    let observations, rewards: Column<Float>
+    let actions: Column<Int32>
+    let terminated, truncated, busy: Column<UInt8>
+    let events: Column<Game.Vector.Events>
     /// Whether steps skip the observation rows no player reads (the work's
     /// ``SlotWork/observedRows``); tests turn it off to check that skipping
     /// never changes a result.
@@ -71,27 +71,21 @@ final class SlotEngine<Game: PlayableGame> {
         self.slots = slots
         seats = vector.seats
         observationCount = vector.observationLayout.count
-        observations = .column(slots * seats * observationCount, 0)
-        rewards = .column(slots * seats, 0)
-        actions = .column(slots * seats, 0)
-        terminated = .column(slots, 0); truncated = .column(slots, 0); busy = .column(slots, 0)
-        events = .column(slots, Game.noEvents)
-    }
-
-    deinit {
-        observations.deallocate(); rewards.deallocate(); actions.deallocate()
-        terminated.deallocate(); truncated.deallocate(); busy.deallocate()
-        events.baseAddress?.deinitialize(count: slots); events.deallocate()
+        observations = Column(repeating: 0, count: slots * seats * observationCount)
+        rewards = Column(repeating: 0, count: slots * seats)
+        actions = Column(repeating: 0, count: slots * seats)
+        terminated = Column(repeating: 0, count: slots)
+        truncated = Column(repeating: 0, count: slots)
+        busy = Column(repeating: 0, count: slots)
+        events = Column(repeating: Game.noEvents, count: slots)
     }
 
     /// Plays `jobs` (this worker's, in order) with `work` to the end, or
     /// until an agent faults or `stop` is set (by another worker's fault).
     func run<Work: SlotWork>(_ work: Work, jobs: WorkerJobs, stop: FaultStop? = nil) throws(AgentFault)
         where Work.Game == Game {
-        guard let obs = observations.baseAddress, let act = actions.baseAddress, let rew = rewards.baseAddress,
-              let term = terminated.baseAddress, let trunc = truncated.baseAddress, let ev = events.baseAddress,
-              let live = busy.baseAddress
-        else { return }
+        let obs = observations.base, act = actions.base, rew = rewards.base
+        let term = terminated.base, trunc = truncated.base, ev = events.base, live = busy.base
         let vector = self.vector, seats = self.seats
         var queue = jobs.makeIterator()
         var hasJob = [Bool](repeating: false, count: slots)

@@ -45,13 +45,18 @@ extension PongBatch {
     @inline(__always)
     func quietLanes<K: PongRuleValues>(_ i: Int, bottom: LaneInts, top: LaneInts, _ counts: inout PathFrames,
                                        _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
-        // A finished game (only without same-step autoreset) takes the full
-        // path; then so do its seven neighbours, nothing is changed here.
-        if Lane8.anySet(end.base, i) { return 0xFF }
-
         let stepsNow = Lane8.load(steps, i)
         let next = stepsNow &+ 1
-        let underLimit = .!p.reachesStepLimit(Lane8.floats(next))
+        var underLimit = .!p.reachesStepLimit(Lane8.floats(next))
+        // A finished game (only without same-step autoreset: an idle slot's,
+        // or one waiting for its next-step restart) takes the full path and
+        // keeps its state; its neighbours stay here.
+        var finished: UInt8 = 0
+        if Lane8.anySet(end.base, i) {
+            let running = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
+            underLimit = underLimit .& running
+            finished = ~Lane8.bits(running)
+        }
 
         var s = loadLanes(i)
         let m = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top), k))
@@ -61,10 +66,17 @@ extension PongBatch {
         counts.addQuiet(Lane8.bits(quiet).nonzeroBitCount, band: banded, flat: flat)
         storePositions(s, i)
         Lane8.store(stepsNow.replacing(with: next, where: quiet), steps, i)
-        // Every lane's last actions: the full step of a busy lane sets the
-        // same values (one frame, no sticky actions) or resets the game.
-        Lane8.store(Lane8.narrow(bottom), lastActionBottom, i)
-        Lane8.store(Lane8.narrow(top), lastActionTop, i)
+        // Every running lane's last actions: the full step of a busy lane
+        // sets the same values (one frame, no sticky actions) or resets the game.
+        if finished == 0 {
+            Lane8.store(Lane8.narrow(bottom), lastActionBottom, i)
+            Lane8.store(Lane8.narrow(top), lastActionTop, i)
+        } else {
+            Lane8.forEachLane(in: ~finished) { j in
+                lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
+                lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
+            }
+        }
         return Lane8.bits(.!quiet)
     }
 

@@ -280,6 +280,11 @@ public final class PongBatch: GameBatch {
     @inline(never)
     func fullStep(_ i: Int, bottom: Int, top: Int, _ out: VectorStepOutput<PongEvents>, _ seen: Int) {
         var events = PongEvents()
+        if end[i] != EpisodeEnd.none.rawValue, autoresetMode != .nextStep {
+            // A finished game's step changes nothing (``PongPhysics/step(_:top:bottom:events:)``): its outputs alone.
+            finishStep(i, events: events, out, seen)
+            return
+        }
         var s = load(i)
         if s.end != .none, autoresetMode == .nextStep {
             // The step after the end: the new episode, this step's actions ignored.

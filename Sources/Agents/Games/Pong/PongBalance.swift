@@ -19,15 +19,30 @@ public enum PongBalance {
     /// a different config is how a rules change is checked).
     public static func run(_ set: BalanceScenarioSet, config: PongConfig, runner: ParallelRunner,
                            progress: (@Sendable () -> Void)? = nil) throws(AgentFault) -> [BalanceScenarioResult] {
+        // Every scenario's games in one run (``BalanceGames``), each as its
+        // tournament schedule seats it (``PongTournament/play(config:agents:schedule:games:runner:progress:rules:finished:)``).
+        let schedules = set.scenarios.indices.map { s in
+            TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: set.scenarios[s].games / 2,
+                               seed: set.scenarioSeed(s))
+        }
+        var games: [(seed: UInt64, seats: [AgentSpec])] = []
+        for (scenario, schedule) in zip(set.scenarios, schedules) {
+            let specs = [scenario.a, scenario.b ?? scenario.a]
+            for g in 0 ..< schedule.gameCount {
+                let slot = schedule.slot(g)
+                games.append((schedule.pairSeed(slot.pair), slot.swapped ? [specs[1], specs[0]] : specs))
+            }
+        }
+        let records = try BalanceGames.play(Pong.self, config: config, games: games, runner: runner, progress: progress)
         var out: [BalanceScenarioResult] = []
-        for (s, scenario) in set.scenarios.enumerated() {
-            let b = scenario.b ?? scenario.a
-            let schedule = TournamentSchedule(agentCount: 2, format: .roundRobin, pairs: scenario.games / 2,
-                                              seed: set.scenarioSeed(s))
-            let games = try PongTournament.run(config: config, agents: [scenario.a, b], schedule: schedule,
-                                           runner: runner, progress: progress)
-            out.append(BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: b.text,
-                                             games: scenario.games, metrics: metrics(games)))
+        var first = 0
+        for (scenario, schedule) in zip(set.scenarios, schedules) {
+            let played = (0 ..< schedule.gameCount).map { g in
+                PongTournamentGame(slot: schedule.slot(g), result: records[first + g])
+            }
+            first += schedule.gameCount
+            out.append(BalanceScenarioResult(name: scenario.name, a: scenario.a.text, b: (scenario.b ?? scenario.a).text,
+                                             games: scenario.games, metrics: metrics(played)))
         }
         return out
     }
