@@ -47,7 +47,8 @@ final class PongTrackerSeats {
     /// their move of this step (in a column: a class's stored `var` is
     /// checked for exclusive access at every use).
     let counters: Column<Int>
-    /// Scratch: the block-seats (`block × 2 + seat`) computed in a step.
+    /// Scratch: the blocks whose entries a step computes (as block-seats of
+    /// their bottom seat, `block × 2`).
     let blockSeats: Column<Int32>
 
     /// Whether a group fits `context`: every seat of every game of its vector.
@@ -75,7 +76,7 @@ final class PongTrackerSeats {
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
     @inline(__always)
-    func place(_ g: Int) -> Int { (g & 1) * slots + g >> 1 }
+    func place(_ g: Int) -> Int { (g & 1) &* slots &+ g >> 1 }
 
     /// A member with `skill` starts game `g`'s episode with `seed` (``TrackerSteering/reset(seed:)``),
     /// between steps (every held seat's move of the last one taken).
@@ -133,17 +134,24 @@ final class PongTrackerSeats {
     }
 
     /// Every held seat's move of this step, from the batch's current state.
+    ///
+    /// A block's bottom-seat entries serve both its seats: the top seat's
+    /// entries 0 and 4–7 are the negations of the bottom's 2 and 4–7, bit
+    /// for bit (the observation mirrors a seat's view by multiplying by −1,
+    /// an exact negation, and its clamps are symmetric), so each block's
+    /// entries are computed once.
     func computeAll() {
         counters[1] = counters[0]
         var count = 0
-        for e in 0 ..< laneSlots / 8 * PongBatch.seatCount where heldCount[e] > 0 {
-            blockSeats[count] = Int32(e)
+        for b in 0 ..< laneSlots / 8 where heldCount[2 * b] | heldCount[2 * b + 1] != 0 {
+            blockSeats[count] = Int32(2 * b)
             count += 1
         }
         if count > 0 {
             batch.forEachObservation(blockSeats: blockSeats.base, count: count) { k, f in
-                let e = Int(blockSeats[k])
-                steerLanes((e & 1) * slots + (e >> 1) << 3, f.f0, f.f4, f.f5, f.f6, f.f7)
+                let b = Int(blockSeats[k]) >> 1
+                if heldCount[2 * b] != 0 { steerLanes(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7) }
+                if heldCount[2 * b + 1] != 0 { steerLanes(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7) }
             }
         }
         for slot in laneSlots ..< slots {
