@@ -75,6 +75,30 @@ import Gym
         }
     }
 
+    /// ``PongMatchRecord/Lines`` (the config's members serialized once)
+    /// writes each game's ``PongMatchRecord/line`` byte for byte, with and
+    /// without drawn rules, for built-in and external agents.
+    @Test func linesOfOneConfigAreTheRecordsLines() throws {
+        let agents = try ["random", "tracker:noise=2,name=T2", "process:cmd=c.sh,name=C"].map { try AgentSpec.parse($0) }
+        let config = try PongConfig.preset("classic")
+        let file = RecordedRules.shippedFile(game: PongConfig.gameName)
+        let set = try VariantFile<PongConfig>.decode(ShippedVariants.text(game: PongConfig.gameName) ?? "", source: file)
+            .set("train", source: file)
+        let rules = EpisodeRules(context: try RuleContext(base: config, set: set, visible: false, source: "test"), file: file,
+                                 version: 1)
+        let s = TournamentSchedule(agentCount: agents.count, format: .roundRobin, pairs: 2, seed: 9)
+        let lines = PongMatchRecord.Lines(config: config)
+        for g in 0 ..< s.gameCount {
+            let result = PongMatchResult(seed: s.pairSeed(s.slot(g).pair), scoreBottom: g % 3, scoreTop: 2, steps: 100 + g,
+                                         end: .stepLimit, hitsBottom: g, hitsTop: 1, receiverPoints: 0, pointSpeedSum: 2.5)
+            let game = PongTournamentGame(slot: s.slot(g), result: result)
+            for r in [nil, rules] {
+                let expected = PongMatchRecord(game, agents: agents, config: config, rules: r).line
+                #expect(lines.line(game, agents: agents, rules: r) == expected, "game \(g), rules \(r != nil)")
+            }
+        }
+    }
+
     @Test func corruptMatchRecordsGiveOneClearError() {
         let cases: [(String, String)] = [
             ("{\"game\":\"pong\"", "malformed JSON"),

@@ -34,22 +34,22 @@ final class PongTrackerSeats {
     static let ring = 32
 
     /// Per place: 1 where a member holds it, else 0; the holder's `predict` (1 or 0, a float for the lanes).
-    let held: UnsafeMutablePointer<UInt8>
-    let predict: UnsafeMutablePointer<Float>
+    let held: Column<UInt8>
+    let predict: Column<Float>
     /// Per place: the holder's skill and its steering.
     let steering: TrackerSteeringColumns
     /// Per block-seat (`block × 2 + seat`): the places a member holds there.
-    let heldCount: UnsafeMutablePointer<Int32>
-    /// This step's action per place (a ``PongAction`` raw value), and 1
-    /// where it is computed and not yet taken by its holder.
-    let moves: UnsafeMutablePointer<Int32>
-    let fresh: UnsafeMutablePointer<UInt8>
-    /// `counters[0]`: places held; `counters[1]`: those whose move of this
-    /// step is computed and not yet taken (in raw memory: a class's stored
-    /// `var` is checked for exclusive access at every use).
-    let counters: UnsafeMutablePointer<Int>
-    /// Scratch: the block-seats (`block × 2 + seat`) computed in a step.
-    let blockSeats: UnsafeMutablePointer<Int32>
+    let heldCount: Column<Int32>
+    /// This step's action per place (a ``PongAction`` raw value; for the
+    /// places held when the step's moves were computed).
+    let moves: Column<Int32>
+    /// `counters[0]`: places held; `counters[1]`: the rows still to take
+    /// their move of this step (in a column: a class's stored `var` is
+    /// checked for exclusive access at every use).
+    let counters: Column<Int>
+    /// Scratch: the blocks whose entries a step computes (as block-seats of
+    /// their bottom seat, `block × 2`).
+    let blockSeats: Column<Int32>
 
     /// Whether a group fits `context`: every seat of every game of its vector.
     static func fits(_ context: AgentContext<Pong>) -> Bool {
@@ -66,51 +66,42 @@ final class PongTrackerSeats {
         halfPaddle = rules.halfPaddle
         deadZone = rules.field.deadZone
         places = PongBatch.seatCount * slots
-        func column<T>(_ value: T, _ n: Int) -> UnsafeMutablePointer<T> {
-            let c = UnsafeMutablePointer<T>.allocate(capacity: max(n, 1))
-            c.initialize(repeating: value, count: max(n, 1))
-            return c
-        }
-        held = column(0, places); predict = column(0, places)
+        held = Column(repeating: 0, count: places); predict = Column(repeating: 0, count: places)
         steering = TrackerSteeringColumns(games: places, ring: Self.ring)
-        heldCount = column(0, laneSlots / 8 * PongBatch.seatCount)
-        moves = column(0, places); fresh = column(0, places)
-        blockSeats = column(0, laneSlots / 8 * PongBatch.seatCount)
-        counters = column(0, 2)
-    }
-
-    deinit {
-        held.deallocate(); predict.deallocate(); heldCount.deallocate()
-        moves.deallocate(); fresh.deallocate(); blockSeats.deallocate(); counters.deallocate()
+        heldCount = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
+        moves = Column(repeating: 0, count: places)
+        blockSeats = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
+        counters = Column(repeating: 0, count: 2)
     }
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
     @inline(__always)
-    func place(_ g: Int) -> Int { (g & 1) * slots + g >> 1 }
+    func place(_ g: Int) -> Int { (g & 1) &* slots &+ g >> 1 }
 
-    /// A member with `skill` starts game `g`'s episode with `seed` (``TrackerSteering/reset(seed:)``).
+    /// A member with `skill` starts game `g`'s episode with `seed` (``TrackerSteering/reset(seed:)``),
+    /// between steps (every held seat's move of the last one taken).
     func start(_ g: Int, skill: TrackerSkill, seed: UInt64) {
         precondition(g >= 0 && g < places, "game \(g) is not one of the batch's seats")
+        precondition(counters[1] == 0, "a tracker group's seats change hands between steps, not within one")
         let p = place(g)
         if held[p] == 0 {
             counters[0] += 1
             if g >> 1 < laneSlots { heldCount[blockSeat(g)] += 1 }
         }
-        if fresh[p] != 0 { counters[1] -= 1 }
-        held[p] = 1; fresh[p] = 0
+        held[p] = 1
         predict[p] = skill.predict ? 1 : 0
         steering.reset(p, skill: skill, seed: seed)
     }
 
-    /// Game `g`'s episode is over: its seat is free.
+    /// Game `g`'s episode is over: its seat is free (between steps, as for ``start(_:skill:seed:)``).
     func end(_ g: Int) {
+        precondition(counters[1] == 0, "a tracker group's seats change hands between steps, not within one")
         let p = place(g)
         if held[p] != 0 {
             counters[0] -= 1
             if g >> 1 < laneSlots { heldCount[blockSeat(g)] -= 1 }
         }
-        if fresh[p] != 0 { counters[1] -= 1 }
-        held[p] = 0; fresh[p] = 0
+        held[p] = 0
     }
 
     /// The block-seat (`block × 2 + seat`) of agent game `g`.
@@ -120,14 +111,16 @@ final class PongTrackerSeats {
     /// The actions of `rows` (a member's games): every held seat's move is
     /// computed once per step, by the first member to ask for one, so
     /// every member must act on all its held games each step (as the slot
-    /// engine does; a member's game skipped in a step is a precondition failure).
+    /// engine does): the step's rows are counted against the held seats, and
+    /// a row of a seat no member holds is a precondition failure.
     func act(_ rows: AgentRows) {
+        guard rows.count > 0 else { return }
+        if counters[1] == 0 { computeAll() }
+        precondition(rows.count <= counters[1], "a tracker group's games acted twice in a step, or were skipped in one")
+        counters[1] &-= rows.count
         for k in 0 ..< rows.count {
             let g = rows.game(k), p = place(g)
-            if counters[1] == 0 { computeAll() }
-            precondition(fresh[p] != 0, "game \(g) of a tracker group acted twice in a step, or was skipped in one")
-            fresh[p] = 0
-            counters[1] &-= 1
+            precondition(g >= 0 && g < places && held[p] != 0, "game \(g) is not a held seat of the tracker group")
             rows.actions[g] = moves[p]
         }
     }
@@ -141,24 +134,30 @@ final class PongTrackerSeats {
     }
 
     /// Every held seat's move of this step, from the batch's current state.
+    ///
+    /// A block's bottom-seat entries serve both its seats: the top seat's
+    /// entries 0 and 4–7 are the negations of the bottom's 2 and 4–7, bit
+    /// for bit (the observation mirrors a seat's view by multiplying by −1,
+    /// an exact negation, and its clamps are symmetric), so each block's
+    /// entries are computed once.
     func computeAll() {
         counters[1] = counters[0]
         var count = 0
-        for e in 0 ..< laneSlots / 8 * PongBatch.seatCount where heldCount[e] > 0 {
-            blockSeats[count] = Int32(e)
+        for b in 0 ..< laneSlots / 8 where heldCount[2 * b] | heldCount[2 * b + 1] != 0 {
+            blockSeats[count] = Int32(2 * b)
             count += 1
         }
         if count > 0 {
-            batch.forEachObservation(blockSeats: blockSeats, count: count) { k, f in
-                let e = Int(blockSeats[k])
-                steerLanes((e & 1) * slots + (e >> 1) << 3, f.f0, f.f4, f.f5, f.f6, f.f7)
+            batch.forEachObservation(blockSeats: blockSeats.base, count: count) { k, f in
+                let b = Int(blockSeats[k]) >> 1
+                if heldCount[2 * b] != 0 { steerLanes(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7) }
+                if heldCount[2 * b + 1] != 0 { steerLanes(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7) }
             }
         }
         for slot in laneSlots ..< slots {
             for s in 0 ..< PongBatch.seatCount where held[s * slots + slot] != 0 {
                 let f = batch.observation(slot, side: s == 0 ? .bottom : .top), p = s * slots + slot
                 moves[p] = Self.action(steer(p, f.f0, f.f4, f.f5, f.f6, f.f7))
-                fresh[p] = 1
             }
         }
     }
@@ -170,10 +169,7 @@ final class PongTrackerSeats {
     func steerLanes(_ p: Int, _ ownX: SIMD8<Float>, _ ballX: SIMD8<Float>, _ ballY: SIMD8<Float>, _ vx: SIMD8<Float>,
                     _ vy: SIMD8<Float>) {
         let actions = PongTracker.actions(steer(p, ownX, ballX, ballY, vx, vy))
-        UnsafeMutableRawPointer(moves + p).storeBytes(of: actions, as: SIMD8<Int32>.self)
-        // Fresh where held: the eight bytes at once.
-        UnsafeMutableRawPointer(fresh + p).storeBytes(of: UnsafeRawPointer(held + p).loadUnaligned(as: UInt64.self),
-                                                      as: UInt64.self)
+        UnsafeMutableRawPointer(moves.base + p).storeBytes(of: actions, as: SIMD8<Int32>.self)
     }
 
     /// The action of one place's steering direction.
@@ -186,7 +182,7 @@ final class PongTrackerSeats {
     @inline(__always)
     func steer<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L) -> L {
         let aim = PongTracker.aim(field, predict: true, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
-        let target = aim.ball.replacing(with: aim.target, where: L(loading: predict + p) .> 0)
+        let target = aim.ball.replacing(with: aim.target, where: L(loading: predict.base + p) .> 0)
         var lanes = TrackerSteeringColumns.Lanes<L>(steering, p)
         return PongTracker.steer(&lanes, own: aim.own, target: target, incoming: aim.incoming, halfPaddle: halfPaddle,
                                  deadZone: deadZone)

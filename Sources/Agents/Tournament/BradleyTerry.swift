@@ -34,75 +34,80 @@ public struct BradleyTerry: Sendable {
     /// of i against j) and a games matrix (`games[i][j]`, symmetric).
     public func fit(score: [[Double]], games: [[Double]]) -> [Double] {
         let n = score.count
-        // Flat n × n copies (row i at i × n), and each strength's log kept
-        // from the sweep that made it: the same operations in the same order
-        // as on the nested arrays, without their per-access checks.
-        var s = [Double](repeating: 0, count: n * n), g = s
-        var total = [Double](repeating: 0, count: n)
-        var gamma = [Double](repeating: 1, count: n)
-        var next = gamma
-        var logGamma = gamma.map { log($0) }
-        s.withUnsafeMutableBufferPointer { s in
-            g.withUnsafeMutableBufferPointer { g in
-                for i in 0 ..< n {
-                    for j in 0 ..< n {
-                        s[i * n + j] = score[i][j]
-                        g[i * n + j] = games[i][j]
-                        if i != j && g[i * n + j] > 0 {
-                            s[i * n + j] += prior / 2
-                            g[i * n + j] += prior
-                        }
-                    }
-                }
-                for i in 0 ..< n { for j in 0 ..< n where i != j { total[i] += s[i * n + j] } }
-                total.withUnsafeBufferPointer { total in
-                    for _ in 0 ..< maxIterations {
-                        let change = sweep(n, g: UnsafeBufferPointer(g), total: total, gamma: &gamma, next: &next,
-                                           logGamma: &logGamma)
-                        swap(&gamma, &next)
-                        if change < tolerance { break }
-                    }
+        // Flat n × n copies (row i at i × n) and the strengths in raw memory,
+        // the sweep's two buffers swapped by pointer: the same operations in
+        // the same order as on the nested arrays, without their per-access
+        // checks or copies.
+        let s = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n * n))
+        let g = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n * n))
+        let total = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n))
+        let buffers = UnsafeMutablePointer<Double>.allocate(capacity: max(1, 2 * n))
+        defer { s.deallocate(); g.deallocate(); total.deallocate(); buffers.deallocate() }
+        for i in 0 ..< n {
+            for j in 0 ..< n {
+                s[i * n + j] = score[i][j]
+                g[i * n + j] = games[i][j]
+                if i != j && g[i * n + j] > 0 {
+                    s[i * n + j] += prior / 2
+                    g[i * n + j] += prior
                 }
             }
         }
-        var elo = gamma.map { 400 * log10($0) }
+        for i in 0 ..< n {
+            total[i] = 0
+            for j in 0 ..< n where i != j { total[i] += s[i * n + j] }
+        }
+        var gamma = buffers, next = buffers + n
+        gamma.initialize(repeating: 1, count: n)
+        next.initialize(repeating: 1, count: n)
+        for _ in 0 ..< maxIterations {
+            let converged = sweep(n, g: g, total: total, gamma: gamma, next: next)
+            swap(&gamma, &next)
+            if converged { break }
+        }
+        var elo = (0 ..< n).map { 400 * log10(gamma[$0]) }
         let mean = Statistics.mean(elo)
         for i in 0 ..< n { elo[i] -= mean }
         return elo
     }
 
     /// One MM sweep: `next` from `gamma`, renormalised to a geometric mean of
-    /// 1; `logGamma` (the logs of `gamma` on entry) becomes the logs of
-    /// `next`. Returns the largest change of a log-strength.
+    /// 1. Returns whether it converged: the largest change of a log-strength,
+    /// `|log next[i] − log gamma[i]|`, is below ``tolerance``.
+    ///
+    /// The logs of that test are taken only when its answer rests on them.
+    /// For positive x and y, `|log x − log y| ≥ |x − y| / max(x, y)`, and
+    /// each computed log of a finite double lies within 2⁻⁴³ of the true one
+    /// (|log| < 745, an error under one ulp); so a strength whose relative
+    /// move exceeds `tolerance + 10⁻¹²` has a computed change above
+    /// `tolerance`, and the sweep has not converged: the same answer, and
+    /// the same iterates, as taking every log.
     @inline(__always)
-    func sweep(_ n: Int, g: UnsafeBufferPointer<Double>, total: UnsafeBufferPointer<Double>,
-               gamma: inout [Double], next: inout [Double], logGamma: inout [Double]) -> Double {
-        gamma.withUnsafeBufferPointer { gamma in
-            next.withUnsafeMutableBufferPointer { next in
-                logGamma.withUnsafeMutableBufferPointer { logGamma in
-                    for i in 0 ..< n {
-                        var denominator = 0.0
-                        for j in 0 ..< n where j != i && g[i * n + j] > 0 {
-                            denominator += g[i * n + j] / (gamma[i] + gamma[j])
-                        }
-                        // An agent that played nobody keeps its strength.
-                        next[i] = denominator > 0 ? total[i] / denominator : gamma[i]
-                    }
-                    var logMean = 0.0
-                    for i in 0 ..< n { logMean += log(next[i]) }
-                    logMean /= Double(n)
-                    let scale = exp(-logMean)
-                    var change = 0.0
-                    for i in 0 ..< n {
-                        next[i] *= scale
-                        let logNext = log(next[i])
-                        change = max(change, abs(logNext - logGamma[i]))
-                        logGamma[i] = logNext
-                    }
-                    return change
-                }
+    func sweep(_ n: Int, g: UnsafePointer<Double>, total: UnsafePointer<Double>,
+               gamma: UnsafePointer<Double>, next: UnsafeMutablePointer<Double>) -> Bool {
+        for i in 0 ..< n {
+            var denominator = 0.0
+            for j in 0 ..< n where j != i && g[i * n + j] > 0 {
+                denominator += g[i * n + j] / (gamma[i] + gamma[j])
+            }
+            // An agent that played nobody keeps its strength.
+            next[i] = denominator > 0 ? total[i] / denominator : gamma[i]
+        }
+        var logMean = 0.0
+        for i in 0 ..< n { logMean += log(next[i]) }
+        logMean /= Double(n)
+        let scale = exp(-logMean)
+        for i in 0 ..< n { next[i] *= scale }
+        if tolerance > 0 && tolerance <= 1000 {
+            let moved = tolerance + 1e-12
+            for i in 0 ..< n {
+                let x = next[i], y = gamma[i]
+                if x > 0 && y > 0 && x.isFinite && y.isFinite && abs(x - y) > moved * max(x, y) { return false }
             }
         }
+        var change = 0.0
+        for i in 0 ..< n { change = max(change, abs(log(next[i]) - log(gamma[i]))) }
+        return change < tolerance
     }
 
     /// Ratings of a tournament's outcomes.

@@ -283,6 +283,13 @@ extension JSONValue {
     }
 
     static func writeString(_ s: String, into out: inout String) {
+        // Nothing to escape (every key, name and spec the gym writes): the text as it is.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for u in s.unicodeScalars {
             switch u {

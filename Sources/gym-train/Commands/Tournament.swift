@@ -281,7 +281,8 @@ struct Tournament: ParsableCommand {
         let state = outcome.state
         let decision = state.decision ?? .inconclusive
         var jsonl = ""
-        for g in outcome.games { jsonl += PongMatchRecord(g, agents: specs, config: config, rules: variantRules?.rules).line + "\n" }
+        let lines = PongMatchRecord.Lines(config: config)
+        for g in outcome.games { jsonl += lines.line(g, agents: specs, rules: variantRules?.rules) + "\n" }
         try folder.write(jsonl, to: "matches.jsonl")
         let e = state.estimate
         let summary = JSONValue.object([

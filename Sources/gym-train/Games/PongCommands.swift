@@ -129,7 +129,8 @@ extension Pong: CommandGame {
         let schedule = TournamentSchedule(agentCount: specs.count, format: format, pairs: pairs, seed: seed)
         let games = records.enumerated().map { g, result in PongTournamentGame(slot: schedule.slot(g), result: result) }
         var records = ""
-        for g in games { records += PongMatchRecord(g, agents: specs, config: config, rules: rules).line + "\n" }
+        let lines = PongMatchRecord.Lines(config: config)
+        for g in games { records += lines.line(g, agents: specs, rules: rules) + "\n" }
         let steps = games.reduce(0) { $0 + $1.result.steps }
         let truncated = games.count { $0.result.end.isTruncation }
         var notes = [options.ratingOptions.method(resampling: "pairs")]

@@ -53,8 +53,12 @@ public struct PongMatchRecord: Equatable, Sendable {
     }
 
     public var json: JSONValue {
-        let rules = self.rules.map { [("rules", $0.json)] } ?? []
-        return .object([
+        .object(head + Self.configMembers(config) + (rules.map { [("rules", $0.json)] } ?? []))
+    }
+
+    /// The members before the config's: who played, on what seed, and what happened.
+    var head: [(String, JSONValue)] {
+        [
             ("game", .string("pong")), ("match", .number(match)), ("pairing", .number(pairing)),
             ("pair", .number(pair)), ("seed", .number(result.seed)),
             ("bottom", .string(bottom)), ("top", .string(top)),
@@ -63,13 +67,44 @@ public struct PongMatchRecord: Equatable, Sendable {
             ("steps", .number(result.steps)), ("end", .string(result.end.description)),
             ("hitsBottom", .number(result.hitsBottom)), ("hitsTop", .number(result.hitsTop)),
             ("receiverPoints", .number(result.receiverPoints)), ("pointSpeedSum", .number(result.pointSpeedSum)),
-            ("configHash", .string(String(config.configHash, radix: 16))),
-            ("config", config.json),
-        ] + rules)
+        ]
+    }
+
+    /// The members that name the config: its hash (hex) and the config itself.
+    static func configMembers(_ config: PongConfig) -> [(String, JSONValue)] {
+        [("configHash", .string(String(config.configHash, radix: 16))), ("config", config.json)]
     }
 
     /// The record as one line of JSONL (no newline).
     public var line: String { json.serialized(pretty: false) }
+
+    /// The lines of a tournament's games under one config (its
+    /// `matches.jsonl`), the config's members (``configMembers(_:)``)
+    /// serialized and hashed once: each line is the game's record's
+    /// ``line``, byte for byte (a line is an object's members joined by
+    /// commas, so the config's text is spliced in where its members stand).
+    public struct Lines {
+        public let config: PongConfig
+        /// `"configHash":"…","config":{…}`.
+        let configText: Substring
+
+        public init(config: PongConfig) {
+            self.config = config
+            configText = JSONValue.object(PongMatchRecord.configMembers(config)).serialized(pretty: false).dropFirst().dropLast()
+        }
+
+        /// The ``line`` of `game`'s record (``init(_:agents:config:rules:)`` with this config).
+        public func line(_ game: PongTournamentGame, agents: [AgentSpec], rules: EpisodeRules<PongConfig>? = nil) -> String {
+            let record = PongMatchRecord(game, agents: agents, config: config, rules: rules)
+            var out = JSONValue.object(record.head).serialized(pretty: false)
+            out.removeLast()
+            out += ","
+            out += configText
+            if let rules = record.rules { out += ",\"rules\":" + rules.json.serialized(pretty: false) }
+            out += "}"
+            return out
+        }
+    }
 
     /// Decodes a record line.
     /// - Parameter source: names the line in errors, e.g. `matches.jsonl:12`.
