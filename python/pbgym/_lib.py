@@ -274,6 +274,8 @@ class NativeEnv:
         # Their addresses as ctypes arguments, made once (an int, not a
         # reference: the spares' reference counts stay as `_free_array` reads them).
         self._spare_addresses: list[ctypes.c_void_p] = []
+        # And their first seat's views, made once (the vector env hands them out).
+        self._spare_views: list[np.ndarray] = []
 
     # -- lifecycle
 
@@ -346,26 +348,31 @@ class NativeEnv:
                                    free.nbytes))
                 self._set_observation(free)
 
-    def _free_array(self) -> tuple[np.ndarray, ctypes.c_void_p]:
-        """An observation array the library may write, and its address: one
-        handed out earlier that nobody else holds any more (no reference to
-        it or to a view of it), else a new one (kept for reuse while there
-        are fewer than ``_SPARES``). A reused array costs no page faults and
-        is likely in cache."""
-        spares = self._spares
+    def _free_array(self) -> tuple[np.ndarray, ctypes.c_void_p, np.ndarray]:
+        """An observation array the library may write, its address and its
+        first seat's view: one handed out earlier that nobody else holds any
+        more (no reference to it, to its first seat's view or to a view of
+        either), else a new one (kept for reuse while there are fewer than
+        ``_SPARES``). A reused array costs no page faults and is likely in cache."""
+        spares, views = self._spares, self._spare_views
         for k in range(len(spares)):
-            count = _refcount(spares[k])
-            # Free: held by the list alone, or by the list and this object
-            # as the bound array (the one the library wrote last).
-            if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
-                                         (self.pixels if self._pixels_out else self.obs)):
-                return spares[k], self._spare_addresses[k]
+            # Free: the view held by its list alone, the array by its list
+            # and the view (a view of the view names the array as its base),
+            # or also by this object as the bound array (the one the library
+            # wrote last).
+            if _refcount(views[k]) == _ONLY_LISTED:
+                count = _refcount(spares[k]) - 1
+                if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
+                                             (self.pixels if self._pixels_out else self.obs)):
+                    return spares[k], self._spare_addresses[k], views[k]
         out = _empty(self._out_shape, self._out_dtype)
         address = _address(out.ctypes.data)
+        first = out[:, 0]
         if len(spares) < _SPARES:
             spares.append(out)
             self._spare_addresses.append(address)
-        return out, address
+            views.append(first)
+        return out, address, first
 
     def _detach_lent(self) -> None:
         ref, self._lent = self._lent, None
@@ -432,10 +439,11 @@ class NativeEnv:
         if status:
             check(status)
 
-    def step_into_new(self, actions) -> np.ndarray:
+    def step_into_new(self, actions, first_seat: bool = False) -> np.ndarray:
         """:meth:`step` with the step's observations (features or pixels)
-        written into an array nobody else holds, returned: it is the bound
-        one until the next call that writes observations, which first binds
+        written into an array nobody else holds, returned (``first_seat``:
+        its first seat's view, made once per array): it is the bound one
+        until the next call that writes observations, which first binds
         another, so the returned array is the caller's to keep (no copy
         made). An array handed out earlier is reused once no reference to it
         or to a view of it is left."""
@@ -452,7 +460,7 @@ class NativeEnv:
                 _copyto(self._actions_flat, actions)
             else:
                 self.set_actions(actions)
-        out, address = self._free_array()
+        out, address, first = self._free_array()
         status = _step_fn(self._h, address, self._out_bytes)
         if status:
             check(status)
@@ -462,7 +470,7 @@ class NativeEnv:
         else:
             self.obs = out
         self._handed_out = True
-        return out
+        return first if first_seat else out
 
     def bench(self, steps: int, action_sets: np.ndarray) -> None:
         """Runs ``steps`` steps in the library's own loop (``pbg_bench``),

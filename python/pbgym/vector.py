@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Sequence
 
 import gymnasium as gym
@@ -85,6 +86,7 @@ def _reduce(self):
 LazyInfos.__reduce__ = _reduce  # type: ignore[assignment]
 LazyInfos.__str__ = LazyInfos.__repr__  # type: ignore[assignment]
 _new_dict = dict.__new__
+_weakref = weakref.ref
 
 
 def _pending_infos(build, args: tuple) -> LazyInfos:
@@ -162,6 +164,10 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         self._has_rules = native.has_rules
         self._rules: list[dict[str, Any] | None] = [None] * self.num_envs
         self._restarting = np.zeros(self.num_envs, dtype=bool)
+        # A step's whole work in step() itself: no per-episode rules, no
+        # same-step autoreset; its infos' arguments, made once.
+        self._plain = not self._has_rules and not self._same_step
+        self._plain_args = (native.info_block, None)
 
     @property
     def native(self) -> NativeEnv:
@@ -267,10 +273,24 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         else:
             # The library writes the observations into an array of this
             # step's own (NativeEnv.step_into_new): fresh, without a copy.
-            obs = native.step_into_new(actions)[:, 0]
+            obs = native.step_into_new(actions, True)
         rewards = self._rewards0.copy()
         terminated = native.terminated.copy()
         truncated = native.truncated.copy()
+        if self._plain:
+            # The infos dict is built on first use (LazyInfos) from the step's
+            # end reasons, scores and events, which stay in the library's bound
+            # block until the next call that writes it copies them for it
+            # (_pending_infos and NativeEnv.lend inline: two calls less per step).
+            infos = _new_dict(LazyInfos)
+            infos._build = (self._block_infos, self._plain_args)
+            native._lent = _weakref(infos)
+            return obs, rewards, terminated, truncated, infos
+        return self._step_rules_or_same_step(obs, rewards, terminated, truncated)
+
+    def _step_rules_or_same_step(self, obs, rewards, terminated, truncated):
+        """The rest of :meth:`step` with per-episode rules or same-step autoreset."""
+        native = self._native
         if self._has_rules:
             # Next-step mode: the games that ended last step restarted now.
             self._refresh_rules(self._restarting)
@@ -297,9 +317,6 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
             for name in native.event_names:
                 infos["events"][name] = np.where(done, 0, infos["events"][name])
             return obs, rewards, terminated, truncated, infos
-        # The infos dict is built on first use (LazyInfos) from the step's
-        # end reasons, scores and events, which stay in the library's bound
-        # block until the next call that writes it copies them for it.
         infos = _pending_infos(self._block_infos, (native.info_block, list(self._rules) if self._has_rules else None))
         native.lend(infos)
         return obs, rewards, terminated, truncated, infos

@@ -105,21 +105,31 @@ def test_fresh_observations_are_written_in_place(obs_type):
 
 
 def test_fresh_observations_reuse_only_dropped_arrays(rng):
-    """A dropped observation array is written again; one still held (itself
-    or through a view) never is."""
+    """A dropped observation array is written again; one still held (the
+    view handed out, a view of it, or the array itself) never is."""
     env = pbgym.PongVectorEnv(num_envs=4)
     env.reset(seed=0)
     held = env.step(np.ones(4, dtype=np.int64))[0]
     view = env.step(np.ones(4, dtype=np.int64))[0][1:, 2:]
     kept, kept_view = held.copy(), view.copy()
-    reused = 0
+    reused = same_view = 0
     for _ in range(20):
         o = env.step(rng.integers(0, 3, size=4))[0]
         assert not np.shares_memory(o, held) and not np.shares_memory(o, view)
         reused += any(o.base is spare for spare in env.native._spares)
+        # The first seat's view handed out is made once per array.
+        same_view += any(o is first for first in env.native._spare_views)
         del o
     assert reused >= 10, "dropped arrays must be reused"
+    assert same_view >= 10, "a reused array's first-seat view must be the one made with it"
     assert np.array_equal(held, kept) and np.array_equal(view, kept_view)
+    # Held through the array itself (the view's base) only.
+    del held, view
+    base = env.step(np.ones(4, dtype=np.int64))[0].base
+    kept_base = base.copy()
+    for _ in range(20):
+        assert not np.shares_memory(env.step(rng.integers(0, 3, size=4))[0], base)
+    assert np.array_equal(base, kept_base)
 
 
 def test_vector_max_episode_steps_truncates():
