@@ -118,6 +118,33 @@ import Gym
         }
     }
 
+    /// Pong's tracker on rows (``TrackerBatch``: the slot engine's every-seat
+    /// seating beside other agents, as training seats its opponents) takes
+    /// every row in the lane form (the aim eight rows at a time), for every
+    /// skill, and plays as the per-game tracker with rows in any order and
+    /// counts that leave a last block part empty.
+    @Test func pongTrackerRowsTakeTheLaneForm() throws {
+        var config = PongConfig()
+        config.maxScore = 2
+        let vector = Pong.makeVector(config: config, count: 19)
+        for text in Self.trackerSkills {
+            let spec = try AgentSpec.parse(text)
+            let seated = try Pong.makeBatchAgent(spec, context: AgentContext(
+                config: config, seating: .everySeat(slots: 19, seats: 2), vector: vector))
+            #expect(seated is TrackerBatch<PongTracker>, "\(text)")
+            guard case let .tracker(skill) = spec.kind else { continue }
+            var made: TrackerBatch<PongTracker>?
+            try expectSameActions(Pong.self, config: config, spec: spec, games: 19, steps: 200,
+                                  label: "pong rows, \(text)") { _ in
+                let agent = TrackerBatch(Pong.makeTracker(config: config, skill: skill), games: 38,
+                                         observationCount: PongBatch.observationCount)
+                made = agent
+                return agent
+            }
+            #expect((made?.rowsInLanes ?? 0) >= 200 * 19, "\(text): rows taken in lanes")
+        }
+    }
+
     /// Pong's tracker in a vector reads the batch's state, eight games at a
     /// time (``PongLaneTracker``), where that pays (a skill without state);
     /// otherwise, and without a vector, it reads rows. The lane form plays
