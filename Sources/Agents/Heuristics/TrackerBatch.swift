@@ -9,7 +9,7 @@ final class TrackerBatch<Rules: TrackerRules>: BatchAgent {
     let rules: Rules
     let steering: TrackerSteeringColumns
     let observationCount: Int
-    /// Rows the rules took eight at a time (``TrackerRules/act(_:_:_:)``'s
+    /// Rows whose moves the rules took in lanes (``TrackerRules/act(_:_:_:)``'s
     /// count; read by tests: Pong's rows take the lane form).
     private(set) var rowsInLanes = 0
 
@@ -31,8 +31,8 @@ protocol TrackerRules {
     func decide<S: TrackerSteerer>(_ o: UnsafeBufferPointer<Float>, _ steering: inout S) -> Int
     /// Every row's action, game `g` steered by its columns (each tracker's
     /// witness is specialised for it: the generic ``TrackerBatch`` makes one
-    /// call per step, never one per row); returns how many rows it took
-    /// eight at a time (``PongTracker``'s form), 0 row by row.
+    /// call per step, never one per row); returns how many rows' moves it
+    /// took in lanes (``PongTracker``'s form), 0 row by row.
     @discardableResult
     func act(_ rows: AgentRows, _ steering: TrackerSteeringColumns, _ n: Int) -> Int
 }
