@@ -121,7 +121,10 @@ import Gym
     /// Pong's tracker in a vector reads the batch's state, eight games at a
     /// time (``PongLaneTracker``), where that pays (a skill without state);
     /// otherwise, and without a vector, it reads rows. The lane form plays
-    /// as the per-game tracker for every skill.
+    /// as the per-game tracker for every skill; so does the row form
+    /// (``TrackerBatch``), which takes rows eight at a time (the aim and
+    /// the steering in lanes), rows in any order and counts that leave a
+    /// block part empty.
     @Test func pongTrackersReadTheBatchState() throws {
         var config = PongConfig()
         config.maxScore = 2
@@ -136,13 +139,23 @@ import Gym
             // Every seat (the slot engine's, shared with other agents): rows.
             let inSlots = try Pong.makeBatchAgent(spec, context: AgentContext(
                 config: config, seating: .everySeat(slots: 9, seats: 2), vector: vector))
-            #expect(inSlots.readsObservations, "\(text)")
+            #expect(inSlots.readsObservations && inSlots is TrackerBatch<PongTracker>, "\(text)")
             guard case let .tracker(skill) = spec.kind else { continue }
             try expectSameActions(Pong.self, config: config, spec: spec, games: 19, steps: 300,
                                   label: "pong lanes, \(text)") { vector in
                 PongLaneTracker(Pong.makeTracker(config: config, skill: skill), batch: vector,
                                 seating: .everySeat(slots: 19, seats: 2), observationCount: PongBatch.observationCount)
             }
+            var rows: TrackerBatch<PongTracker>?
+            try expectSameActions(Pong.self, config: config, spec: spec, games: 19, steps: 300,
+                                  label: "pong rows, \(text)") { _ in
+                let made = TrackerBatch(Pong.makeTracker(config: config, skill: skill), games: 38,
+                                        observationCount: PongBatch.observationCount)
+                rows = made
+                return made
+            }
+            // About 28 rows a step: three whole blocks, whose moves are taken in lanes.
+            #expect((rows?.rowsInLanes ?? 0) >= 300 * 16, "\(text): rows' moves taken in lanes")
             let alone = try Pong.makeBatchAgent(spec, context: AgentContext(
                 config: config, seating: .everySeat(slots: 9, seats: 2)))
             #expect(alone.readsObservations, "\(text)")

@@ -9,7 +9,8 @@ struct GreedySlotsTests {
     /// a step) act exactly as each policy alone, over shapes with one or
     /// several quads of actions, slot counts that leave a block part empty,
     /// normalised policies, zero policies (every logit ties) and zero rows
-    /// (the logits are the biases).
+    /// (the logits are the biases). Rows are read four entries at a time
+    /// (shapes with fewer than four inputs, and a last part of one to three).
     @Test func everySlotActsAsItsOwnPolicyBitForBit() {
         for (inputs, outputs) in [(12, 3), (70, 4), (5, 6), (1, 2), (33, 9)] {
             for (slots, seed) in [(1, UInt64(1)), (11, 2), (16, 3), (19, 4)] {
@@ -36,8 +37,19 @@ struct GreedySlotsTests {
                     }
                     let acting = (0 ..< slots).filter { ($0 + step) % 5 != 0 }
                     var got = [Int32?](repeating: nil, count: slots)
-                    for i in acting { rows[i].withUnsafeBufferPointer { greedy.observe(i, $0.baseAddress!) } }
-                    greedy.act { i, action in got[i] = action }
+                    let busy = (0 ..< slots).map { i in UInt8(acting.contains(i) ? 1 : 0) }
+                    let starts = rows.map { row in
+                        let start = UnsafeMutablePointer<Float>.allocate(capacity: inputs)
+                        start.initialize(from: row, count: inputs)
+                        return start
+                    }
+                    defer { for start in starts { start.deallocate() } }
+                    busy.withUnsafeBufferPointer { busy in
+                        greedy.act(acting: busy.baseAddress!, row: { UnsafePointer(starts[$0]) }) { i, action in
+                            #expect(got[i] == nil, "slot \(i) acted twice")
+                            got[i] = action
+                        }
+                    }
                     for i in 0 ..< slots {
                         let expected = acting.contains(i)
                             ? Int32(rows[i].withUnsafeBufferPointer { policies[i].greedyAction($0) }) : nil

@@ -88,11 +88,12 @@ final class LearnerSeats<Game: PlayableGame> {
     /// The learner's row: the game's observation, then `features.count` context features.
     let width: Int
     let features: ContextFeatures?
-    let rows: UnsafeMutableBufferPointer<Float>
+    /// Per slot, the learner's row when context features follow its view (else unused).
+    let rows: Column<Float>
     let opponents: SlotAgents<Game>
-    /// Per slot, the learner's seat (in raw memory: a class's stored `var`
-    /// is checked for exclusive access at every use).
-    let learnerSeat: UnsafeMutablePointer<Int>
+    /// Per slot, the learner's seat (a column: a class's stored `var` is
+    /// checked for exclusive access at every use).
+    let learnerSeat: Column<Int>
 
     init<Task: GameTrainingTask>(task: Task, centre: LinearPolicy, slots: Int, vector: Game.Vector)
         throws(AgentFault) where Task.Game == Game {
@@ -102,18 +103,14 @@ final class LearnerSeats<Game: PlayableGame> {
         features = task.rules.flatMap { $0.context.visible ? $0.context.features : nil }
         width = observationCount + (features?.count ?? 0)
         precondition(width == centre.inputs, "the learner reads the game's observation and its context features")
-        rows = .allocate(capacity: features == nil ? 1 : slots * width)
-        rows.initialize(repeating: 0)
+        rows = Column(repeating: 0, count: features == nil ? 1 : slots * width)
         let context = AgentContext<Game>(config: task.config, seating: .everySeat(slots: slots, seats: seats),
                                          vector: vector)
         let list = try task.makeOpponents(centre: centre, context: context)
         precondition(seats == 1 || !list.isEmpty, "a two-seat game needs an opponent")
         opponents = SlotAgents(list, slots: slots)
-        learnerSeat = .allocate(capacity: slots)
-        learnerSeat.initialize(repeating: 0, count: slots)
+        learnerSeat = Column(repeating: 0, count: slots)
     }
-
-    deinit { rows.deallocate(); learnerSeat.deallocate() }
 
     /// Seats episode `k` (seeded `seed`, just reset in slot `i` of `vector`)
     /// and starts its opponent.
@@ -121,8 +118,8 @@ final class LearnerSeats<Game: PlayableGame> {
         throws(AgentFault) where Task.Game == Game {
         let (learner, o) = task.seating(k)
         learnerSeat[i] = learner
-        if let features, let base = rows.baseAddress {
-            features.write(of: vector.rules(i), into: base + i * width + observationCount)
+        if let features {
+            features.write(of: vector.rules(i), into: rows.base + i * width + observationCount)
         }
         guard seats > 1 else { return }
         try opponents.start(o, slot: i, seat: 1 - learner, seed: Seeds.agent(seed, seat: 1))
@@ -135,12 +132,17 @@ final class LearnerSeats<Game: PlayableGame> {
     /// engine's `observations`, followed by the context features when visible.
     @inline(__always)
     func learnerRow(_ i: Int, _ observations: UnsafePointer<Float>) -> UnsafeBufferPointer<Float> {
-        let view = observations + (i * seats + learnerSeat[i]) * observationCount
-        guard features != nil, let base = rows.baseAddress else {
-            return UnsafeBufferPointer(start: view, count: observationCount)
-        }
-        (base + i * width).update(from: view, count: observationCount)
-        return UnsafeBufferPointer(start: base + i * width, count: width)
+        UnsafeBufferPointer(start: learnerRowStart(i, observations), count: width)
+    }
+
+    /// Where ``learnerRow(_:_:)`` starts (its `width` floats).
+    @inline(__always)
+    func learnerRowStart(_ i: Int, _ observations: UnsafePointer<Float>) -> UnsafePointer<Float> {
+        let view = observations + (i &* seats &+ learnerSeat[i]) &* observationCount
+        guard features != nil else { return view }
+        let row = rows.base + i &* width
+        row.update(from: view, count: observationCount)
+        return UnsafePointer(row)
     }
 
     /// Sets the learner's action of slot `i`.
@@ -187,8 +189,8 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     let greedy: GreedySlots
     /// Per slot: its member, current episode and end episode.
     var member, episode, end: [Int]
-    /// Per slot, its episode's books so far (raw memory, read and written every step).
-    let running: UnsafeMutablePointer<EpisodeResult>
+    /// Per slot, its episode's books so far (a column, read and written every step).
+    let running: Column<EpisodeResult>
     var statistics: [ObservationStatistics]
     let episodesOut: SlotPointer<EpisodeResult>
     let statisticsOut: SlotPointer<ObservationStatistics?>
@@ -201,15 +203,12 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
         learners = [LinearPolicy](repeating: plan.centre, count: slots)
         greedy = GreedySlots(slots: slots, policy: plan.centre)
         member = [Int](repeating: 0, count: slots); episode = member; end = member
-        running = .allocate(capacity: slots)
-        running.initialize(repeating: EpisodeResult(), count: slots)
+        running = Column(repeating: EpisodeResult(), count: slots)
         statistics = [ObservationStatistics](
             repeating: ObservationStatistics(features: plan.collectStatistics ? plan.centre.inputs : 0), count: slots)
         self.episodesOut = episodesOut
         self.statisticsOut = statisticsOut
     }
-
-    deinit { running.deallocate() }
 
     func take(_ job: Int, slot i: Int) {
         let j = plan.job(job)
@@ -233,13 +232,13 @@ final class RolloutWork<Task: GameTrainingTask>: SlotWork {
     @inline(__always)
     func act(busy: UnsafePointer<UInt8>, observations: UnsafePointer<Float>, actions: UnsafeMutablePointer<Int32>)
         throws(AgentFault) {
-        for i in 0 ..< seats.slots where busy[i] != 0 {
-            let row = seats.learnerRow(i, observations)
-            if plan.collectStatistics { statistics[i].add(row) }
-            guard let x = row.baseAddress else { continue }
-            greedy.observe(i, x)
+        let seats = self.seats
+        if plan.collectStatistics {
+            for i in 0 ..< seats.slots where busy[i] != 0 { statistics[i].add(seats.learnerRow(i, observations)) }
         }
-        greedy.act { i, action in seats.setLearner(i, action, actions: actions) }
+        greedy.act(acting: busy, row: { i in seats.learnerRowStart(i, observations) }) { i, action in
+            seats.setLearner(i, action, actions: actions)
+        }
         try seats.actOpponents(observations: observations, actions: actions)
     }
 
