@@ -29,7 +29,6 @@ extension BreakoutPhysics {
                                              stride: Int, scratch: UnsafeMutablePointer<Lanes>, _ rules: K)
         where K.L == Lanes {
         assert(stride == observationCount, "eight rows of an observation each")
-        Lane8.copyRows(entries, into: o, count: 8 &* stride)
         // The fields, lane `g` from game `g`: paddle x, half width, ball
         // count, each used slot's x, y, vx, vy (slot 0 from the columns,
         // the others from the cores), the push cooldown.
@@ -67,6 +66,9 @@ extension BreakoutPhysics {
             let b = scratch + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
+        // The rows are copied after the entries are computed, so that each
+        // column is read where it is used rather than held across the copy.
+        Lane8.copyRows(entries, into: o, count: 8 &* stride)
         Self.storeRows(scratch, count: 8 + 5 * most, skipping: 0 ..< 0, into: o, stride: stride)
         observeRelativeEight(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
                              scratch: scratch, rules)
