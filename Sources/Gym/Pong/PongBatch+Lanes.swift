@@ -47,16 +47,11 @@ extension PongBatch {
                                        _ p: PongPhysics, _ k: K) -> UInt8 where K.L == Lanes {
         let stepsNow = Lane8.load(steps, i)
         let next = stepsNow &+ 1
-        var underLimit = .!p.reachesStepLimit(Lane8.floats(next))
         // A finished game (only without same-step autoreset: an idle slot's,
         // or one waiting for its next-step restart) takes the full path and
         // keeps its state; its neighbours stay here.
-        var finished: UInt8 = 0
-        if Lane8.anySet(end.base, i) {
-            let running = Lane8.floats(Lane8.widen(Lane8.load(end, i))) .== 0
-            underLimit = underLimit .& running
-            finished = ~Lane8.bits(running)
-        }
+        let running = Lane8.anySet(end.base, i) ? Lane8.widen(Lane8.load(end, i)) .== 0 : Lane8.Mask(repeating: true)
+        let underLimit = .!p.reachesStepLimit(Lane8.floats(next)) .& running
 
         var s = loadLanes(i)
         let m = SameActions(bottom: bottom, top: top, moves: p.moves(bottom: Lane8.floats(bottom), top: Lane8.floats(top), k))
@@ -68,15 +63,9 @@ extension PongBatch {
         Lane8.store(stepsNow.replacing(with: next, where: quiet), steps, i)
         // Every running lane's last actions: the full step of a busy lane
         // sets the same values (one frame, no sticky actions) or resets the game.
-        if finished == 0 {
-            Lane8.store(Lane8.narrow(bottom), lastActionBottom, i)
-            Lane8.store(Lane8.narrow(top), lastActionTop, i)
-        } else {
-            Lane8.forEachLane(in: ~finished) { j in
-                lastActionBottom[i + j] = UInt8(truncatingIfNeeded: bottom[j])
-                lastActionTop[i + j] = UInt8(truncatingIfNeeded: top[j])
-            }
-        }
+        let lastBottom = Lane8.widen(Lane8.load(lastActionBottom, i)), lastTop = Lane8.widen(Lane8.load(lastActionTop, i))
+        Lane8.store(Lane8.narrow(lastBottom.replacing(with: bottom, where: running)), lastActionBottom, i)
+        Lane8.store(Lane8.narrow(lastTop.replacing(with: top, where: running)), lastActionTop, i)
         return Lane8.bits(.!quiet)
     }
 

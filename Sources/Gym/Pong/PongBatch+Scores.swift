@@ -6,9 +6,6 @@ extension PongBatch {
     /// after every step (the C ABI session).
     public func writeScores(into out: UnsafeMutablePointer<Int32>, topFirst: Bool = false) {
         let first = topFirst ? scoreTop.base : scoreBottom.base, second = topFirst ? scoreBottom.base : scoreTop.base
-        for i in 0 ..< count {
-            out[2 * i] = first[i]
-            out[2 * i + 1] = second[i]
-        }
+        for i in 0 ..< count { (out[2 * i], out[2 * i + 1]) = (first[i], second[i]) }
     }
 }
