@@ -33,6 +33,21 @@ import Gym
         let rows = try #require(agents.observedRows)
         #expect(rows[0] == 0 && rows[slots] == 0 && rows[17] == 0 && rows[slots + 17] == 0 && rows[slots + 3] == 0)
         #expect(rows[3] == 1, "a free seat's row is written")
+        // A step: the first member writes every held seat's move into the
+        // engine's buffer, and every member finds its rows written there.
+        let group = try #require(members.first?.seats)
+        let observations = [Float](repeating: 0, count: 2 * slots * PongBatch.observationCount)
+        var actions = [Int32](repeating: -1, count: 2 * slots)
+        try observations.withUnsafeBufferPointer { o in
+            try actions.withUnsafeMutableBufferPointer { a in
+                try agents.act(observations: o.baseAddress!, stride: PongBatch.observationCount, actions: a.baseAddress!)
+            }
+        }
+        #expect(group.counters[3] == 5, "the held seats' rows were written by the step's one write")
+        for g in 0 ..< 2 * slots {
+            let heldSeat = [0, 1, 34, 35, 7].contains(g)
+            #expect(heldSeat == (actions[g] != -1), "game \(g): \(actions[g])")
+        }
         let mixed = try SlotAgents<Pong>(roster + [AgentSpec.parse("random")], config: config, vector: vector,
                                          slots: slots)
         #expect(!mixed.agents.contains { $0 is PongSeatedTracker } && mixed.agents.allSatisfy(\.readsObservations))

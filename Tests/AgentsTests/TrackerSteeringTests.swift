@@ -82,4 +82,52 @@ import Gym
                     && group.generators[j].next() == next, "skill \(j)'s generator")
         }
     }
+
+    /// Columns on one clock (a group's seats: ``TrackerSteeringColumns/sharedClock``)
+    /// step as the rule first written, in lanes and game by game, with each
+    /// game's episodes restarting at steps of their own (a new skill and
+    /// seed): the rings' rows start anywhere, and the moves do not change.
+    @Test func oneClockStepsAsTheRuleFirstWritten() {
+        let halfWidth: Float = 3, deadZone: Float = 0.5, n = Self.skills.count
+        // Games 0 ..< 8 in lanes, 8 ..< 11 game by game.
+        let games = n + 3
+        let group = TrackerSteeringColumns(games: games, ring: 32, sharedClock: true)
+        var plain = [Plain]()
+        var episode = [Int](repeating: 0, count: games)
+        func restart(_ g: Int) {
+            let skill = Self.skills[(g + 3 * episode[g]) % n], seed = UInt64(100 * g + episode[g])
+            let fresh = Plain(skill: skill, seed: seed)
+            if g < plain.count { plain[g] = fresh } else { plain.append(fresh) }
+            group.reset(g, skill: skill, seed: seed)
+            episode[g] += 1
+        }
+        for g in 0 ..< games { restart(g) }
+        var inputs = Xoshiro256(seed: 7)
+        var now = [Bool](repeating: false, count: games)
+        for step in 0 ..< 900 {
+            for g in 0 ..< games where inputs.nextSigned() > 0.97 { restart(g) }
+            group.tick()
+            var own = SIMD8<Float>(), target = SIMD8<Float>(), expected = SIMD8<Float>()
+            var ownRest = [Float](), targetRest = [Float](), expectedRest = [Float]()
+            for g in 0 ..< games {
+                if inputs.nextSigned() > 0.4 { now[g].toggle() }
+                let o = 50 + 40 * inputs.nextSigned(), t = o + 6 * inputs.nextSigned()
+                let e = plain[g].step(incoming: now[g], target: t, own: o, halfWidth: halfWidth, deadZone: deadZone)
+                if g < n { own[g] = o; target[g] = t; expected[g] = e } else {
+                    ownRest.append(o); targetRest.append(t); expectedRest.append(e)
+                }
+            }
+            var lanes = group.lanes(0)
+            lanes.track(incoming: SIMD8<Float>(now[0 ..< n].map { $0 ? 1 : 0 }) .> 0, halfWidth: halfWidth)
+            let l = lanes.steer(toward: target + lanes.aimOffset, from: own, deadZone: deadZone)
+            #expect(l == expected, "step \(step): lanes \(l), not \(expected)")
+            for k in 0 ..< games - n {
+                var cursor = group.cursor(n + k)
+                cursor.track(incoming: LaneFlag(now[n + k]), halfWidth: halfWidth)
+                let c = cursor.steer(toward: targetRest[k] + cursor.aimOffset, from: ownRest[k], deadZone: deadZone)
+                #expect(c == expectedRest[k], "step \(step), game \(n + k): \(c), not \(expectedRest[k])")
+            }
+        }
+        #expect(episode.allSatisfy { $0 > 3 }, "every game restarted")
+    }
 }

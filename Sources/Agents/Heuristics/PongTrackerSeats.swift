@@ -13,13 +13,20 @@ import Gym
 /// Each seat keeps its holder's skill and its steering in columns (place
 /// `p = seat × slots + slot`, a game of a ``TrackerSteeringColumns`` whose
 /// rings hold 32 targets: ``TrackerSkill/reactionRange`` is at most 30
-/// steps of delay). The rules are ``PongTracker``'s aim
+/// steps of delay; every held seat steps with every step, so the rings
+/// share one clock, ticked once per step). The rules are ``PongTracker``'s aim
 /// (``PongTracker/aim(ownX:ballX:ballY:vx:vy:)``, computed predicting in
 /// every lane; a seat that does not predict takes the ball's x) and its
 /// steering (``PongTracker/steer(_:own:target:incoming:halfPaddle:deadZone:)``),
 /// one kernel for eight seats or one, so game `g` makes exactly the moves
 /// of its own ``PongTracker`` started with the same seed, bit for bit.
 /// Games past the last whole eight are played one at a time.
+///
+/// The step's moves go, by blocks of both seats of eight games, straight
+/// into the actions buffer of the first member to act (each held game's
+/// entry, no other); a later member acting on the same buffer finds its
+/// rows written (only a game's holder writes its entry), and one given
+/// another buffer copies them row by row.
 final class PongTrackerSeats {
     let batch: PongBatch
     let slots: Int
@@ -33,19 +40,22 @@ final class PongTrackerSeats {
     /// Ring length of each place's targets (a power of two above the longest delay).
     static let ring = 32
 
-    /// Per place: 1 where a member holds it, else 0; the holder's `predict` (1 or 0, a float for the lanes).
-    let held: Column<UInt8>
+    /// Per agent game (`2 × slot + seat`): -1 where a member holds it, else 0 (a lane mask).
+    let held: Column<Int32>
+    /// Per place: the holder's `predict` (1 or 0, a float for the lanes).
     let predict: Column<Float>
-    /// Per place: the holder's skill and its steering.
+    /// Per place: the holder's skill and its steering (one clock: ``TrackerSteeringColumns/sharedClock``).
     let steering: TrackerSteeringColumns
     /// Per block-seat (`block × 2 + seat`): the places a member holds there.
     let heldCount: Column<Int32>
-    /// This step's action per place (a ``PongAction`` raw value; for the
-    /// places held when the step's moves were computed).
+    /// This step's action per agent game (a ``PongAction`` raw value; for
+    /// the games held when the step's moves were computed).
     let moves: Column<Int32>
     /// `counters[0]`: places held; `counters[1]`: the rows still to take
-    /// their move of this step (in a column: a class's stored `var` is
-    /// checked for exclusive access at every use).
+    /// their move of this step; `counters[2]`: the address of the actions
+    /// buffer the step's moves were written to; `counters[3]`: rows found
+    /// written there (read by tests: members share the one write). In a
+    /// column: a class's stored `var` is checked for exclusive access at every use.
     let counters: Column<Int>
     /// Scratch: the blocks whose entries a step computes (as block-seats of
     /// their bottom seat, `block × 2`).
@@ -67,11 +77,11 @@ final class PongTrackerSeats {
         deadZone = rules.field.deadZone
         places = PongBatch.seatCount * slots
         held = Column(repeating: 0, count: places); predict = Column(repeating: 0, count: places)
-        steering = TrackerSteeringColumns(games: places, ring: Self.ring)
+        steering = TrackerSteeringColumns(games: places, ring: Self.ring, sharedClock: true)
         heldCount = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
         moves = Column(repeating: 0, count: places)
         blockSeats = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
-        counters = Column(repeating: 0, count: 2)
+        counters = Column(repeating: 0, count: 4)
     }
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
@@ -84,11 +94,11 @@ final class PongTrackerSeats {
         precondition(g >= 0 && g < places, "game \(g) is not one of the batch's seats")
         precondition(counters[1] == 0, "a tracker group's seats change hands between steps, not within one")
         let p = place(g)
-        if held[p] == 0 {
+        if held[g] == 0 {
             counters[0] += 1
             if g >> 1 < laneSlots { heldCount[blockSeat(g)] += 1 }
         }
-        held[p] = 1
+        held[g] = -1
         predict[p] = skill.predict ? 1 : 0
         steering.reset(p, skill: skill, seed: seed)
     }
@@ -96,12 +106,12 @@ final class PongTrackerSeats {
     /// Game `g`'s episode is over: its seat is free (between steps, as for ``start(_:skill:seed:)``).
     func end(_ g: Int) {
         precondition(counters[1] == 0, "a tracker group's seats change hands between steps, not within one")
-        let p = place(g)
-        if held[p] != 0 {
+        precondition(g >= 0 && g < places, "game \(g) is not one of the batch's seats")
+        if held[g] != 0 {
             counters[0] -= 1
             if g >> 1 < laneSlots { heldCount[blockSeat(g)] -= 1 }
         }
-        held[p] = 0
+        held[g] = 0
     }
 
     /// The block-seat (`block × 2 + seat`) of agent game `g`.
@@ -112,54 +122,105 @@ final class PongTrackerSeats {
     /// computed once per step, by the first member to ask for one, so
     /// every member must act on all its held games each step (as the slot
     /// engine does): the step's rows are counted against the held seats, and
-    /// a row of a seat no member holds is a precondition failure.
+    /// a row of a seat no member holds is a precondition failure (where the
+    /// rows were written with the step's moves, an assertion: checking them
+    /// would cost what the write saves).
     func act(_ rows: AgentRows) {
         guard rows.count > 0 else { return }
-        if counters[1] == 0 { computeAll() }
-        precondition(rows.count <= counters[1], "a tracker group's games acted twice in a step, or were skipped in one")
-        counters[1] &-= rows.count
+        let actions = rows.actions, address = Int(bitPattern: actions)
+        if startsStep(rows.count) {
+            computeAll(into: actions)
+            counters[2] = address
+        }
+        if address == counters[2] {
+            assert(allHeld(rows), "a row of a seat no member of the tracker group holds")
+            counters[3] &+= rows.count
+            return
+        }
         for k in 0 ..< rows.count {
-            let g = rows.game(k), p = place(g)
-            precondition(g >= 0 && g < places && held[p] != 0, "game \(g) is not a held seat of the tracker group")
-            rows.actions[g] = moves[p]
+            let g = rows.game(k)
+            precondition(g >= 0 && g < places && held[g] != 0, "game \(g) is not a held seat of the tracker group")
+            actions[g] = moves[g]
         }
     }
 
-    /// The actions of `rows` from their observation rows (``StateReadingAgent/act(observationRows:)``).
+    /// Whether every row's game is a held seat.
+    func allHeld(_ rows: AgentRows) -> Bool {
+        (0 ..< rows.count).allSatisfy { k in (0 ..< places).contains(rows.game(k)) && held[rows.game(k)] != 0 }
+    }
+
+    /// The actions of `rows` from their observation rows (``StateReadingAgent/act(observationRows:)``;
+    /// counted against the held seats as ``act(_:)``'s, each game stepped once a step).
     func act(observationRows rows: AgentRows) {
+        guard rows.count > 0 else { return }
+        if startsStep(rows.count) { counters[2] = 0 }
         for k in 0 ..< rows.count {
             let g = rows.game(k), o = rows.observation(k, length: PongBatch.observationCount)
+            precondition(g >= 0 && g < places && held[g] != 0, "game \(g) is not a held seat of the tracker group")
             rows.actions[g] = Self.action(steer(place(g), o[0], o[4], o[5], o[6], o[7]))
         }
     }
 
-    /// Every held seat's move of this step, from the batch's current state.
+    /// Counts `count` rows against the step's held seats; true where they
+    /// are the step's first (the seats' clock then ticks).
+    @inline(__always)
+    func startsStep(_ count: Int) -> Bool {
+        let starts = counters[1] == 0
+        if starts {
+            counters[1] = counters[0]
+            steering.tick()
+        }
+        precondition(count <= counters[1], "a tracker group's games acted twice in a step, or were skipped in one")
+        counters[1] &-= count
+        return starts
+    }
+
+    /// Every held seat's move of this step, from the batch's current state,
+    /// into ``moves`` and into `actions` (each held game's entry, no other).
     ///
     /// A block's bottom-seat entries serve both its seats: the top seat's
     /// entries 0 and 4–7 are the negations of the bottom's 2 and 4–7, bit
     /// for bit (the observation mirrors a seat's view by multiplying by −1,
     /// an exact negation, and its clamps are symmetric), so each block's
-    /// entries are computed once.
-    func computeAll() {
-        counters[1] = counters[0]
+    /// entries are computed once; its two seats' moves are interleaved into
+    /// game order (game `2 × slot + seat`) and stored where held.
+    func computeAll(into actions: UnsafeMutablePointer<Int32>) {
         var count = 0
         for b in 0 ..< laneSlots / 8 where heldCount[2 * b] | heldCount[2 * b + 1] != 0 {
             blockSeats[count] = Int32(2 * b)
             count += 1
         }
         if count > 0 {
+            let out = UnsafeMutableRawPointer(actions), stride = MemoryLayout<SIMD16<Int32>>.size
             batch.forEachObservation(blockSeats: blockSeats.base, count: count) { k, f in
                 let b = Int(blockSeats[k]) >> 1
-                if heldCount[2 * b] != 0 { steerLanes(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7) }
-                if heldCount[2 * b + 1] != 0 { steerLanes(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7) }
+                let bottom = heldCount[2 * b] != 0 ? steerLanes(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7) : .zero
+                let top = heldCount[2 * b + 1] != 0 ? steerLanes(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7)
+                    : .zero
+                let both = Self.interleave(bottom, top)
+                UnsafeMutableRawPointer(moves.base).storeBytes(of: both, toByteOffset: b * stride, as: SIMD16<Int32>.self)
+                // Held lanes are all ones: the select as bits (a mask's select
+                // of sixteen lanes is taken lane by lane).
+                let mask = UnsafeRawPointer(held.base).loadUnaligned(fromByteOffset: b * stride, as: SIMD16<Int32>.self)
+                let old = out.loadUnaligned(fromByteOffset: b * stride, as: SIMD16<Int32>.self)
+                out.storeBytes(of: both & mask | old & ~mask, toByteOffset: b * stride, as: SIMD16<Int32>.self)
             }
         }
         for slot in laneSlots ..< slots {
-            for s in 0 ..< PongBatch.seatCount where held[s * slots + slot] != 0 {
-                let f = batch.observation(slot, side: s == 0 ? .bottom : .top), p = s * slots + slot
-                moves[p] = Self.action(steer(p, f.f0, f.f4, f.f5, f.f6, f.f7))
+            for s in 0 ..< PongBatch.seatCount where held[2 * slot + s] != 0 {
+                let f = batch.observation(slot, side: s == 0 ? .bottom : .top), g = 2 * slot + s
+                moves[g] = Self.action(steer(place(g), f.f0, f.f4, f.f5, f.f6, f.f7))
+                actions[g] = moves[g]
             }
         }
+    }
+
+    /// Both seats' actions of eight games in game order: lane `2j` is
+    /// `bottom`'s lane `j`, lane `2j + 1` `top`'s.
+    @inline(__always)
+    static func interleave(_ bottom: SIMD8<Int32>, _ top: SIMD8<Int32>) -> SIMD16<Int32> {
+        SIMD16(bottom[0], top[0], bottom[1], top[1], bottom[2], top[2], bottom[3], top[3],
+               bottom[4], top[4], bottom[5], top[5], bottom[6], top[6], bottom[7], top[7])
     }
 
     /// Places `p ..< p + 8` (one seat of eight games) steered in lanes from
@@ -167,9 +228,8 @@ final class PongTrackerSeats {
     /// the kernels inlined into it; docs/throughput.md, "the lane code").
     @inline(never)
     func steerLanes(_ p: Int, _ ownX: SIMD8<Float>, _ ballX: SIMD8<Float>, _ ballY: SIMD8<Float>, _ vx: SIMD8<Float>,
-                    _ vy: SIMD8<Float>) {
-        let actions = PongTracker.actions(steer(p, ownX, ballX, ballY, vx, vy))
-        UnsafeMutableRawPointer(moves.base + p).storeBytes(of: actions, as: SIMD8<Int32>.self)
+                    _ vy: SIMD8<Float>) -> SIMD8<Int32> {
+        PongTracker.actions(steer(p, ownX, ballX, ballY, vx, vy))
     }
 
     /// The action of one place's steering direction.

@@ -15,6 +15,7 @@ extension TrackerSteeringColumns {
 
         @inline(__always)
         init(_ c: TrackerSteeringColumns, games: UnsafePointer<Int>, scratch: UnsafeMutablePointer<Float>) {
+            precondition(!c.sharedClock, "gathered games step when asked, each with its own ring")
             for j in 0 ..< 8 {
                 precondition(games[j] >= 0 && games[j] < c.games, "game \(games[j]) is not one of the agent's \(c.games) games")
             }

@@ -6,6 +6,17 @@ import Gym
 /// game `g` through ``cursor(_:)``, a group of trackers games `g ..< g + 8`
 /// at once through ``lanes(_:)``, with exactly the per-game rule
 /// (``TrackerSteeringState``).
+///
+/// The rings of the reaction delay take one of two forms. Each game's own
+/// (a ring of `ring` targets and its head), for games that step when they
+/// are asked; or one clock for all the columns' games (`sharedClock`, for
+/// games that all step together, as a group's seats do: ``tick()`` once per
+/// step), whose rings are rows: row `t` holds every game's target of step
+/// `t` (modulo `ring`), so a step's targets of eight games go in with one
+/// store and a game's delayed target is in the row `reaction` rows back.
+/// The delay only looks back within the game's episode (``TrackerSteeringState``
+/// uses `own` until `reaction` steps were seen), so where a ring's first
+/// entry sits does not change a move: both forms move alike.
 final class TrackerSteeringColumns {
     let games: Int
     /// Each game's ring length (a power of two above every delay it is given).
@@ -25,6 +36,12 @@ final class TrackerSteeringColumns {
     let history: UnsafeMutablePointer<Float>
     /// Scratch: the eight lanes of ``Lanes/delay(_:)``.
     let scratch: UnsafeMutablePointer<Float>
+    /// Whether the games share one clock (the rings are rows: `history +
+    /// t × games` holds step `t`'s targets); ``head`` is then unused.
+    let sharedClock: Bool
+    /// With ``sharedClock``: `clock[0]`, the current step's row offset
+    /// (`(t mod ring) × games`).
+    let clock: UnsafeMutablePointer<Int>
 
     /// `games` games, each steered with `skill`.
     convenience init(skill: TrackerSkill, games: Int) {
@@ -33,11 +50,13 @@ final class TrackerSteeringColumns {
     }
 
     /// `games` games, each given its skill when it starts (``reset(_:skill:seed:)``),
-    /// with delays below `ring` (a power of two).
-    init(games: Int, ring: Int) {
+    /// with delays below `ring` (a power of two); with `sharedClock`, all
+    /// stepping together (``tick()`` once per step).
+    init(games: Int, ring: Int, sharedClock: Bool = false) {
         precondition(ring > 0 && ring & (ring - 1) == 0, "a ring's length is a power of two")
         self.games = games
         self.ring = ring
+        self.sharedClock = sharedClock
         mask = Int32(ring - 1)
         func column<T>(_ value: T, _ n: Int) -> UnsafeMutablePointer<T> {
             let c = UnsafeMutablePointer<T>.allocate(capacity: max(n, 1))
@@ -50,12 +69,21 @@ final class TrackerSteeringColumns {
         seen = column(0, games); head = column(0, games)
         history = column(0, games * ring)
         scratch = column(0, 8)
+        clock = column(0, 1)
     }
 
     deinit {
         reaction.deallocate(); delay.deallocate(); noise.deallocate(); speed.deallocate()
         generators.deallocate(); aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
         seen.deallocate(); head.deallocate(); history.deallocate(); scratch.deallocate()
+        clock.deallocate()
+    }
+
+    /// With ``sharedClock``: the games' next step (the clock moves on one row).
+    @inline(__always)
+    func tick() {
+        let next = clock[0] &+ games
+        clock[0] = next == ring &* games ? 0 : next
     }
 
     /// Game `g`'s episode starts (``TrackerSteering/reset(seed:)``). `g` must
@@ -121,6 +149,7 @@ final class TrackerSteeringColumns {
 
         @inline(__always)
         func delay(_ target: L) -> L {
+            if c.sharedClock { return delayByClock(target) }
             let history = c.history + g &* c.ring, ring = c.ring, mask = c.mask
             let head = c.head + g, delay = c.delay + g
             guard L.laneCount > 1 else {
@@ -134,6 +163,23 @@ final class TrackerSteeringColumns {
             target.store(to: t)
             for j in 0 ..< L.laneCount {
                 t[j] = TrackerSteering.delay(t[j], ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
+            }
+            return L(loading: t)
+        }
+
+        /// ``delay(_:)`` with the shared clock: the lanes' targets into the
+        /// current row in one store; lane `j`'s target of `reaction` steps
+        /// ago from its column `reaction` rows back (wrapping at the ring's
+        /// end), through the columns' scratch.
+        @inline(__always)
+        func delayByClock(_ target: L) -> L {
+            let games = c.games, span = c.ring &* games, now = c.clock[0], delay = c.delay + g
+            let history = c.history + g, t = c.scratch
+            target.store(to: history + now)
+            for j in 0 ..< L.laneCount {
+                var back = now &- Int(delay[j]) &* games
+                if back < 0 { back &+= span }
+                t[j] = history[back &+ j]
             }
             return L(loading: t)
         }
