@@ -27,12 +27,11 @@ extension PongBatch {
     private func forEachObservation<R: RuleSource>(blockSeats: UnsafePointer<Int32>, count: Int, _ rules: R,
                                                     _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void)
         where R.Values: PongRuleValues, R.Values.L == Lanes {
-        // The batch's rules passed in place: the kernel reads a few of
-        // their constants per call, a copy would move all of them.
+        let physics = self.physics
         for k in 0 ..< count {
             let e = Int(blockSeats[k]), i = (e >> 1) * Lanes.scalarCount
             precondition(e >= 0 && i + Lanes.scalarCount <= self.count, "eight games from \(i) are not in the batch")
-            body(k, observationLanes(i, side: e & 1 == 0 ? .bottom : .top, self.physics, rules.lanes(i)))
+            body(k, observationLanes(i, side: e & 1 == 0 ? .bottom : .top, physics, rules.lanes(i)))
         }
     }
 
