@@ -4,11 +4,29 @@
 /// and ``BreakoutBatch/observe(into:)`` write, without writing a row.
 extension BreakoutBatch {
     /// Writes game `i`'s observation entries before its brick cells (the
-    /// head and every ball slot: ``BreakoutPhysics/cellStart`` floats) into `o`.
+    /// head and every ball slot: ``BreakoutPhysics/cellStart`` floats) into `o`,
+    /// as ``BreakoutPhysics/observeHead(_:into:)`` writes them from the
+    /// game's whole core, but read in place: the fields from the columns,
+    /// the balls past slot 0 from the core, and a slot not in play written
+    /// as the zeros its entries are without computing them.
     public func observeHead(_ i: Int, into o: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        var c = load(i)
-        physics(i).observeHead(&c, into: o)
+        let c = columns, core = UnsafePointer(cores + i), p = physics(i)
+        let balls = Int(c.ballCount[i]), n = Float(c.ballCount[i])
+        p.headEntries(paddleX: c.paddleX[i], halfWidth: c.halfWidth[i], lives: Float(c.lives[i]),
+                      levels: Float(c.levels[i]), cooldown: Float(c.cooldown[i]),
+                      sinceProgress: Float(c.sinceProgress[i]), servePending: c.pending[i] != 0 ? 1 : 0,
+                      speed: c.speed[i], SameRules()) { o[$0] = $1 }
+        for k in 0 ..< Int(p.maxBalls) {
+            let b = o + 8 + 5 * k
+            guard k < balls else { b.initialize(repeating: 0, count: 5); continue }
+            let e = k == 0
+                ? p.slotEntries(x: c.ballX[i], y: c.ballY[i], vx: c.ballVX[i], vy: c.ballVY[i], active: Float(k) .< n,
+                                SameRules())
+                : p.slotEntries(x: core.pointee.ballX[k], y: core.pointee.ballY[k], vx: core.pointee.ballVX[k],
+                                vy: core.pointee.ballVY[k], active: Float(k) .< n, SameRules())
+            b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
+        }
     }
 
     /// Game `i`'s brick cell entries (``cellCount`` floats, the observation's

@@ -161,7 +161,13 @@ extension SIMD8: LaneFloat where Scalar == Float {
 }
 
 extension SIMDMask: LaneCondition where Storage == SIMD8<Int32> {
-    @inlinable @inline(__always) public var holdsEverywhere: Bool { all(self) }
+    /// Both halves' lanes and-ed and tested as two words (every lane of a
+    /// mask is all ones or all zeros): a reduction by hand, as below.
+    @inlinable @inline(__always) public var holdsEverywhere: Bool {
+        let v = unsafeBitCast(self, to: SIMD8<UInt32>.self)
+        let w = unsafeBitCast(v.lowHalf & v.highHalf, to: SIMD2<UInt64>.self)
+        return w[0] & w[1] == .max
+    }
     /// Both halves' lanes or-ed and tested as two words: a reduction by
     /// hand (docs/throughput.md, "Why the lane code looks like this").
     @inlinable @inline(__always) public var holdsSomewhere: Bool {
