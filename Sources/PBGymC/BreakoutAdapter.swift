@@ -80,19 +80,33 @@ final class BreakoutAdapter: GameAdapter {
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
               events eventOut: UnsafeMutablePointer<Int32>?) {
+        step(actions: actions, observations: observations, rewards: rewards, terminated: terminated,
+             truncated: truncated, ends: ends, events: eventOut, scores: nil)
+    }
+
+    /// The scores are written by the batch within its step
+    /// (``BreakoutBatch/step(actions:into:scores:)``).
+    func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
+              rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
+              truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
+              events eventOut: UnsafeMutablePointer<Int32>?, scores: UnsafeMutablePointer<Int32>?) {
+        func stepBatch(_ out: VectorStepOutput<BreakoutEvents>) {
+            if let scores {
+                batch.step(actions: actions, into: out, scores: scores)
+            } else {
+                batch.step(actions: actions, into: out)
+            }
+        }
         if let eventOut, eventsInPlace {
             // The rows are BreakoutEvents values (checked at init): the batch writes them.
             let rows = UnsafeMutableRawPointer(eventOut).assumingMemoryBound(to: BreakoutEvents.self)
-            batch.step(actions: actions, into: VectorStepOutput(observations: observations, rewards: rewards,
-                                                                terminated: terminated, truncated: truncated,
-                                                                ends: ends, events: rows))
+            stepBatch(VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
+                                       truncated: truncated, ends: ends, events: rows))
             return
         }
         events.withUnsafeMutableBufferPointer { ev in
-            let out = VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
-                                       truncated: truncated, ends: ends,
-                                       events: eventOut == nil ? nil : ev.baseAddress)
-            batch.step(actions: actions, into: out)
+            stepBatch(VectorStepOutput(observations: observations, rewards: rewards, terminated: terminated,
+                                       truncated: truncated, ends: ends, events: eventOut == nil ? nil : ev.baseAddress))
             guard let e = eventOut, let ev = ev.baseAddress else { return }
             EventRows.copy(ev, count: count, eventColumns, into: e)
         }

@@ -67,6 +67,15 @@ protocol GameAdapter: AnyObject {
               rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
               truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
               events: UnsafeMutablePointer<Int32>?) throws(ABIError)
+    /// ``step(actions:observations:rewards:terminated:truncated:ends:events:)``,
+    /// then, when `scores` is given, every game's score columns after it
+    /// into `scores` as ``writeScores(into:)`` writes them: an adapter whose
+    /// batch writes them within its step implements this; the default
+    /// writes them in a pass after the step.
+    func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
+              rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
+              truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
+              events: UnsafeMutablePointer<Int32>?, scores: UnsafeMutablePointer<Int32>?) throws(ABIError)
     /// Every game's two score columns (``scoreNames``) into `out`
     /// (`N × 2`), in one call: read after every step.
     func writeScores(into out: UnsafeMutablePointer<Int32>)
@@ -78,4 +87,13 @@ protocol GameAdapter: AnyObject {
 
 extension GameAdapter {
     var eventCount: Int { eventNames.count }
+
+    func step(actions: UnsafePointer<Int32>, observations: UnsafeMutablePointer<Float>?,
+              rewards: UnsafeMutablePointer<Float>, terminated: UnsafeMutablePointer<UInt8>,
+              truncated: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<UInt8>,
+              events: UnsafeMutablePointer<Int32>?, scores: UnsafeMutablePointer<Int32>?) throws(ABIError) {
+        try step(actions: actions, observations: observations, rewards: rewards, terminated: terminated,
+                 truncated: truncated, ends: ends, events: events)
+        if let scores { writeScores(into: scores) }
+    }
 }

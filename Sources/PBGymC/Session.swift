@@ -259,11 +259,10 @@ final class Session: @unchecked Sendable {
         }
         try ends.withUnsafeMutableBufferPointer { (endBuf) throws(ABIError) in
             guard let endp = buffer(.ends, UInt8.self) ?? endBuf.baseAddress else { return }
-            try games.step(actions: actions, observations: obs, rewards: rewards, terminated: terminated,
-                           truncated: truncated, ends: endp, events: events)
-            if let wide { for k in 0 ..< per { wide[k] = Double(rewards[k]) } }
             // Scores before a same-step restart: the ended episode's.
-            if let sc = buffer(.scores, Int32.self) { games.writeScores(into: sc) }
+            try games.step(actions: actions, observations: obs, rewards: rewards, terminated: terminated,
+                           truncated: truncated, ends: endp, events: events, scores: buffer(.scores, Int32.self))
+            if let wide { for k in 0 ..< per { wide[k] = Double(rewards[k]) } }
             if let stack {
                 let restarting = config.autoreset == .nextStep
                 for i in 0 ..< count { advanceStack(stack, game: i, starting: restarting && mask[i] != 0) }

@@ -1,5 +1,7 @@
 extension BreakoutBatch {
     /// The fields of each game that the lanes read or write at every step,
+    /// and its score, which a caller reads for every game after every step
+    /// (``writeScoreAndLives(into:)``: one column walked, not every core),
     /// one column each, entry `i` game `i`'s: their only copy. The lanes
     /// load and store eight games' values with one vector move per field;
     /// everything else of a game stays in its core, which holds 0 in these
@@ -12,7 +14,7 @@ extension BreakoutBatch {
     /// one ball plays in; the other slots stay in the core's vectors.
     struct Columns {
         let paddleX, halfWidth, ballX, ballY, ballVX, ballVY, speed: UnsafeMutablePointer<Float>
-        let ballCount, bricksLeft, steps, frames, cooldown, sinceProgress, lives, levels: UnsafeMutablePointer<Int32>
+        let ballCount, bricksLeft, steps, frames, cooldown, sinceProgress, lives, levels, score: UnsafeMutablePointer<Int32>
         /// The serve pending flag (1 or 0), the last frame's action, the end's raw value.
         let pending, lastAction, end: UnsafeMutablePointer<UInt8>
 
@@ -27,13 +29,13 @@ extension BreakoutBatch {
             ballX = column(Float.self); ballY = column(Float.self); ballVX = column(Float.self); ballVY = column(Float.self)
             ballCount = column(Int32.self); bricksLeft = column(Int32.self); steps = column(Int32.self)
             frames = column(Int32.self); cooldown = column(Int32.self); sinceProgress = column(Int32.self)
-            lives = column(Int32.self); levels = column(Int32.self)
+            lives = column(Int32.self); levels = column(Int32.self); score = column(Int32.self)
             pending = column(UInt8.self); lastAction = column(UInt8.self); end = column(UInt8.self)
         }
 
         func deallocate() {
             for c in [paddleX, halfWidth, ballX, ballY, ballVX, ballVY, speed] { c.deallocate() }
-            for c in [ballCount, bricksLeft, steps, frames, cooldown, sinceProgress, lives, levels] { c.deallocate() }
+            for c in [ballCount, bricksLeft, steps, frames, cooldown, sinceProgress, lives, levels, score] { c.deallocate() }
             for c in [pending, lastAction, end] { c.deallocate() }
         }
 
@@ -47,7 +49,7 @@ extension BreakoutBatch {
             s.pointee.ballCount = ballCount[i]; s.pointee.bricksLeft = bricksLeft[i]; s.pointee.steps = steps[i]
             s.pointee.frames = frames[i]; s.pointee.pushCooldown = cooldown[i]
             s.pointee.stepsSinceProgress = sinceProgress[i]
-            s.pointee.lives = lives[i]; s.pointee.levelsCleared = levels[i]
+            s.pointee.lives = lives[i]; s.pointee.levelsCleared = levels[i]; s.pointee.score = score[i]
             s.pointee.servePending = pending[i] != 0; s.pointee.lastAction = lastAction[i]
             s.pointee.end = EpisodeEnd(rawValue: end[i]) ?? .none
         }
@@ -63,7 +65,7 @@ extension BreakoutBatch {
             ballCount[i] = s.pointee.ballCount; bricksLeft[i] = s.pointee.bricksLeft; steps[i] = s.pointee.steps
             frames[i] = s.pointee.frames; cooldown[i] = s.pointee.pushCooldown
             sinceProgress[i] = s.pointee.stepsSinceProgress
-            lives[i] = s.pointee.lives; levels[i] = s.pointee.levelsCleared
+            lives[i] = s.pointee.lives; levels[i] = s.pointee.levelsCleared; score[i] = s.pointee.score
             pending[i] = s.pointee.servePending ? 1 : 0; lastAction[i] = s.pointee.lastAction
             end[i] = s.pointee.end.rawValue
             s.pointee.paddleX = 0; s.pointee.paddleHalfWidth = 0
@@ -72,7 +74,7 @@ extension BreakoutBatch {
             s.pointee.speed = 0
             s.pointee.ballCount = 0; s.pointee.bricksLeft = 0; s.pointee.steps = 0
             s.pointee.frames = 0; s.pointee.pushCooldown = 0; s.pointee.stepsSinceProgress = 0
-            s.pointee.lives = 0; s.pointee.levelsCleared = 0
+            s.pointee.lives = 0; s.pointee.levelsCleared = 0; s.pointee.score = 0
             s.pointee.servePending = false; s.pointee.lastAction = 0; s.pointee.end = .none
         }
     }

@@ -254,14 +254,17 @@ public final class BreakoutBatch: GameBatch {
     /// ``step(actions:into:)`` when some game plays its own rules: each
     /// group's rule values loaded into its lanes (the same kernels).
     @inline(never)
-    func stepUnderOwnRules(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>) {
-        stepGroups(actions, out, GameRules(ruleTable))
+    func stepUnderOwnRules(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>,
+                           scores: UnsafeMutablePointer<Int32>? = nil) {
+        stepGroups(actions, out, GameRules(ruleTable), scores: scores)
     }
 
-    /// ``step(actions:into:)`` with each group's rule values from `rules`.
+    /// ``step(actions:into:)`` with each group's rule values from `rules`
+    /// (and, when `scores` is given, ``step(actions:into:scores:)``).
     @inline(__always)
     func stepGroups<R: RuleSource>(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>,
-                                   _ rules: R) where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
+                                   _ rules: R, scores: UnsafeMutablePointer<Int32>? = nil)
+        where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
         let physics = self.physics
         let observed = out.seatsObserved(of: 1) > 0
         // Checked once per batch step, not per game.
@@ -310,6 +313,7 @@ public final class BreakoutBatch: GameBatch {
                 stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
                          events: &events)
             }
+            if let scores { writeScoreAndLives(i, 8, into: scores) }
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
                 // The rule values are read again: a game that ended and
                 // restarted may play other rules now.
@@ -320,6 +324,7 @@ public final class BreakoutBatch: GameBatch {
         }
         while i < count {
             stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
+            if let scores { writeScoreAndLives(i, 1, into: scores) }
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations, needed.map({ Lane8.anySet($0, i &- 8) }) ?? true {
                 observeGroup(i &- 8, into: o, rules.lanes(i &- 8))
