@@ -89,6 +89,78 @@ import Gym
         }
     }
 
+    /// Fits side by side in the lanes of one vector (up to eight score
+    /// matrices sharing one games matrix, each converging at its own sweep)
+    /// each equal the nested reference of its own matrices, bit for bit.
+    @Test func laneFitsEqualTheNestedReference() {
+        for seed in UInt64(0) ..< 24 {
+            var rng = Xoshiro256(seed: 1000 + seed)
+            let n = 2 + rng.below(6), lanes = 1 + rng.below(BradleyTerry.Lanes.scalarCount)
+            var games = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+            for i in 0 ..< n {
+                for j in i + 1 ..< n where rng.below(5) != 0 {
+                    let played = Double(2 * (1 + rng.below(200)))
+                    games[i][j] = played; games[j][i] = played
+                }
+            }
+            var scores = [[[Double]]]()
+            let packed = Column<BradleyTerry.Lanes>(repeating: .zero, count: n * n)
+            for l in 0 ..< lanes {
+                var score = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+                for i in 0 ..< n {
+                    for j in i + 1 ..< n where games[i][j] > 0 {
+                        let won = (games[i][j] * Double(rng.nextUnit()) * 2).rounded() / 2
+                        score[i][j] = won; score[j][i] = games[i][j] - won
+                    }
+                }
+                for i in 0 ..< n { for j in 0 ..< n { packed[i * n + j][l] = score[i][j] } }
+                scores.append(score)
+            }
+            for prior in [0.0, 1.0] where prior > 0 || seed % 4 == 0 {
+                let model = BradleyTerry(prior: prior)
+                let got = model.fit(agents: n, lanes: lanes, score: packed, games: games.flatMap { $0 })
+                for l in 0 ..< lanes {
+                    let expected = Self.nestedFit(model, score: scores[l], games: games)
+                    #expect(got.map { $0[l].bitPattern } == expected.map(\.bitPattern), "seed \(seed), prior \(prior), lane \(l)")
+                }
+            }
+        }
+    }
+
+    /// The bootstrap's ratings and intervals are those of every resample
+    /// fitted alone by the nested reference (resamples not a multiple of
+    /// the lane width, so the last group is partly filled).
+    @Test func bootstrapEqualsOneNestedFitPerResample() {
+        let outcomes = Self.synthetic(elo: [0, 40, 250, 700], units: 30, seed: 12)
+        let bootstrap = RatingBootstrap(resamples: 21, seed: 5)
+        let n = outcomes.agentCount
+        var samples = [[Double]](repeating: [], count: n)
+        for r in 0 ..< bootstrap.resamples {
+            var rng = Xoshiro256(seed: Seeds.stream(bootstrap.seed, UInt64(r)))
+            var score = [[Double]](repeating: [Double](repeating: 0, count: n), count: n), games = score
+            for p in outcomes.pairings {
+                let k = p.unitScores.count
+                var s = 0.0
+                for _ in 0 ..< k { s += p.unitScores[rng.below(k)] }
+                let total = Double(k * outcomes.gamesPerUnit)
+                score[p.a][p.b] += s; score[p.b][p.a] += total - s
+                games[p.a][p.b] += total; games[p.b][p.a] += total
+            }
+            let elo = Self.nestedFit(bootstrap.model, score: score, games: games)
+            for i in 0 ..< n { samples[i].append(elo[i]) }
+        }
+        let m = outcomes.matrices()
+        let point = Self.nestedFit(bootstrap.model, score: m.score, games: m.games)
+        let rated = bootstrap.rate(outcomes)
+        for i in 0 ..< n {
+            let sorted = samples[i].sorted()
+            let low = min(point[i], RatingBootstrap.quantile(sorted, (1 - bootstrap.level) / 2))
+            let high = max(point[i], RatingBootstrap.quantile(sorted, (1 + bootstrap.level) / 2))
+            #expect([rated[i].elo, rated[i].low, rated[i].high].map(\.bitPattern)
+                == [point[i], low, high].map(\.bitPattern), "agent \(i)")
+        }
+    }
+
     /// With scores exactly at the model's expectation, the MM fit recovers
     /// the true rating gaps.
     @Test func mmRecoversExactRatingsFromExpectedScores() {

@@ -47,6 +47,10 @@ public enum Breakout: PlayableGame {
         tally.events.accumulate(events)
     }
 
+    /// Every count zero: the books total them all.
+    @inline(__always)
+    public static func booksNothing(_ events: BreakoutEvents) -> Bool { events == BreakoutEvents() }
+
     public static func endRecord(_ tally: BreakoutEpisode, _ vector: BreakoutBatch, _ i: Int) -> BreakoutEpisode {
         tally.completed(by: vector.state(i).core)
     }

@@ -43,6 +43,9 @@ public protocol PlayableGame: SendableMetatype {
     static func beginRecord(_ vector: Vector, _ i: Int, seed: UInt64) -> Tally
     /// Books one step's events of the game.
     static func book(_ tally: inout Tally, _ events: Vector.Events)
+    /// Whether booking `events` leaves every tally as it is (nothing the
+    /// books count happened in the step), so that the booking may be skipped.
+    static func booksNothing(_ events: Vector.Events) -> Bool
     /// The record, once game `i`'s episode ended.
     static func endRecord(_ tally: Tally, _ vector: Vector, _ i: Int) -> Record
 

@@ -179,6 +179,9 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         return ended
     }
 
+    /// A step that did not end books only its events.
+    var booksEventsOnly: Bool { true }
+
     var observedRows: UnsafePointer<UInt8>? { players.observedRows }
 
     func finished(slot i: Int, vector: G.Vector) throws(AgentFault) {

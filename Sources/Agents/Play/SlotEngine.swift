@@ -27,6 +27,12 @@ protocol SlotWork: AnyObject, SendableMetatype {
     /// Books one step of slot `i` (its rewards, one per seat); true when its
     /// episode is over (the game ended, or the work's step limit).
     func record(slot i: Int, rewards: UnsafePointer<Float>, events: Game.Vector.Events, ended: Bool) -> Bool
+    /// Whether ``record(slot:rewards:events:ended:)`` books the step's events
+    /// alone: for a step that did not end, with events that book nothing
+    /// (``PlayableGame/booksNothing(_:)``), it changes nothing and returns
+    /// false, so the engine skips the call. False (the default): every step
+    /// of a busy slot is recorded.
+    var booksEventsOnly: Bool { get }
     /// Slot `i`'s episode is over: end its players' episode and write its result.
     func finished(slot i: Int, vector: Game.Vector) throws(AgentFault)
     /// Which observation rows the players read (``VectorStepOutput/observedRows``:
@@ -37,6 +43,7 @@ protocol SlotWork: AnyObject, SendableMetatype {
 
 extension SlotWork {
     func rules(slot _: Int, seed _: UInt64) -> Game.Config? { nil }
+    var booksEventsOnly: Bool { false }
 }
 
 /// The one slot engine: one worker's `slots` games on one vector
@@ -47,8 +54,9 @@ extension SlotWork {
 /// training episode under a variant set draws them from its seed), so every
 /// episode starts from its seed and rules alone, as on the reference path,
 /// and the results do not depend on the number of workers or slots.
-/// A slot with nothing left stays idle (action 0; its game keeps being
-/// stepped with no effect on any result). Used by one worker only.
+/// A slot with nothing left stays idle (its actions set to 0 once, as no
+/// player acts there; its game keeps being stepped with no effect on any
+/// result). Used by one worker only.
 ///
 /// An agent's fault (``AgentFault``) stops the run: ``run(_:jobs:)`` throws
 /// it, and the workers of ``run(config:jobs:slots:runner:makeWork:)`` stop
@@ -60,6 +68,8 @@ final class SlotEngine<Game: PlayableGame> {
     let actions: Column<Int32>
     let terminated, truncated, busy: Column<UInt8>
     let events: Column<Game.Vector.Events>
+    /// Each step's scratch: the slots whose step is recorded, in slot order.
+    let due: Column<Int>
     /// Whether steps skip the observation rows no player reads (the work's
     /// ``SlotWork/observedRows``); tests turn it off to check that skipping
     /// never changes a result.
@@ -78,6 +88,7 @@ final class SlotEngine<Game: PlayableGame> {
         truncated = Column(repeating: 0, count: slots)
         busy = Column(repeating: 0, count: slots)
         events = Column(repeating: Game.noEvents, count: slots)
+        due = Column(repeating: 0, count: slots)
     }
 
     /// Plays `jobs` (this worker's, in order) with `work` to the end, or
@@ -85,7 +96,7 @@ final class SlotEngine<Game: PlayableGame> {
     func run<Work: SlotWork>(_ work: Work, jobs: WorkerJobs, stop: FaultStop? = nil) throws(AgentFault)
         where Work.Game == Game {
         let obs = observations.base, act = actions.base, rew = rewards.base
-        let term = terminated.base, trunc = truncated.base, ev = events.base, live = busy.base
+        let term = terminated.base, trunc = truncated.base, ev = events.base, live = busy.base, due = self.due.base
         let vector = self.vector, seats = self.seats
         var queue = jobs.makeIterator()
         var hasJob = [Bool](repeating: false, count: slots)
@@ -107,21 +118,38 @@ final class SlotEngine<Game: PlayableGame> {
             }
         }
         var active = 0
+        act.update(repeating: 0, count: slots * seats)
         for i in 0 ..< slots where try refill(i) { live[i] = 1; active += 1 }
         vector.observe(into: obs)
         let out = VectorStepOutput(observations: obs, rewards: rew, terminated: term, truncated: trunc, events: ev,
                                    observedRows: skipsRows ? work.observedRows : nil)
+        let skipsQuietSteps = work.booksEventsOnly
         while active > 0 {
             if let stop, stop.stopped { return }
-            for i in 0 ..< slots where live[i] == 0 { (act + i * seats).update(repeating: 0, count: seats) }
             try work.act(busy: live, observations: obs, actions: act)
             vector.step(actions: act, into: out)
+            // The busy slots to record, listed in one pass over the flags (a
+            // quiet step of a work that books events alone is not recorded);
+            // then each is recorded, in slot order.
+            var dueCount = 0
+            for i in 0 ..< slots {
+                due[dueCount] = i
+                let ended = term[i] | trunc[i] != 0, quiet = skipsQuietSteps && Game.booksNothing(ev[i])
+                dueCount &+= live[i] != 0 && (ended || !quiet) ? 1 : 0
+            }
             var restarted = false
-            for i in 0 ..< slots where live[i] != 0 {
+            for k in 0 ..< dueCount {
+                let i = due[k]
                 guard work.record(slot: i, rewards: rew + i * seats, events: ev[i], ended: term[i] | trunc[i] != 0)
                 else { continue }
                 try work.finished(slot: i, vector: vector)
-                if try refill(i) { restarted = true } else { live[i] = 0; active -= 1 }
+                if try refill(i) {
+                    restarted = true
+                } else {
+                    live[i] = 0
+                    active -= 1
+                    (act + i * seats).update(repeating: 0, count: seats)
+                }
             }
             if restarted { vector.observe(into: obs) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Gym
 
 /// Bradley–Terry ratings fitted by the MM algorithm, on an Elo scale.
 ///
@@ -28,51 +29,82 @@ public struct BradleyTerry: Sendable {
     public var tolerance: Double = 1e-10
     public var maxIterations: Int = 100_000
 
+    /// Up to eight fits side by side: lane `l` of each vector belongs to fit `l`.
+    typealias Lanes = SIMD8<Double>
+
     public init(prior: Double = 1) { self.prior = prior }
 
     /// Elo-scale ratings (mean 0) from a score matrix (`score[i][j]`: points
     /// of i against j) and a games matrix (`games[i][j]`, symmetric).
     public func fit(score: [[Double]], games: [[Double]]) -> [Double] {
         let n = score.count
-        // Flat n × n copies (row i at i × n) and the strengths in raw memory,
-        // the sweep's two buffers swapped by pointer: the same operations in
-        // the same order as on the nested arrays, without their per-access
-        // checks or copies.
-        let s = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n * n))
-        let g = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n * n))
-        let total = UnsafeMutablePointer<Double>.allocate(capacity: max(1, n))
-        let buffers = UnsafeMutablePointer<Double>.allocate(capacity: max(1, 2 * n))
-        defer { s.deallocate(); g.deallocate(); total.deallocate(); buffers.deallocate() }
-        for i in 0 ..< n {
-            for j in 0 ..< n {
-                s[i * n + j] = score[i][j]
-                g[i * n + j] = games[i][j]
-                if i != j && g[i * n + j] > 0 {
-                    s[i * n + j] += prior / 2
-                    g[i * n + j] += prior
-                }
-            }
-        }
-        for i in 0 ..< n {
-            total[i] = 0
-            for j in 0 ..< n where i != j { total[i] += s[i * n + j] }
-        }
-        var gamma = buffers, next = buffers + n
-        gamma.initialize(repeating: 1, count: n)
-        next.initialize(repeating: 1, count: n)
-        for _ in 0 ..< maxIterations {
-            let converged = sweep(n, g: g, total: total, gamma: gamma, next: next)
-            swap(&gamma, &next)
-            if converged { break }
-        }
-        var elo = (0 ..< n).map { 400 * log10(gamma[$0]) }
-        let mean = Statistics.mean(elo)
-        for i in 0 ..< n { elo[i] -= mean }
-        return elo
+        let lanes = Column<Lanes>(repeating: .zero, count: n * n)
+        for i in 0 ..< n { for j in 0 ..< n { lanes[i * n + j][0] = score[i][j] } }
+        let elo = fit(agents: n, lanes: 1, score: lanes, games: games.flatMap { $0 })
+        return elo.map { $0[0] }
     }
 
-    /// One MM sweep: `next` from `gamma`, renormalised to a geometric mean of
-    /// 1. Returns whether it converged: the largest change of a log-strength,
+    /// Ratings of a tournament's outcomes.
+    public func fit(_ outcomes: PairwiseOutcomes) -> [Double] {
+        let m = outcomes.matrices()
+        return fit(score: m.score, games: m.games)
+    }
+
+    /// The ratings of `lanes` (1 ... 8) score matrices of `n` agents that
+    /// share one games matrix, fitted side by side: fit `l`'s score of `i`
+    /// against `j` is lane `l` of `score[i × n + j]`, the games of `i` and `j`
+    /// are `games[i × n + j]`, and fit `l`'s rating of `i` is lane `l` of the
+    /// result's entry `i`.
+    ///
+    /// Each lane goes through the operations of the one-fit iteration, in
+    /// its order (a vector's lanes round alone), so its iterates are that
+    /// fit's bit for bit; a lane that converged keeps its strengths while
+    /// the others go on, and the logs are taken lane by lane, only for the
+    /// lanes still running.
+    func fit(agents n: Int, lanes: Int, score: borrowing Column<Lanes>, games: [Double]) -> [Lanes] {
+        precondition((1 ... Lanes.scalarCount).contains(lanes) && score.count == n * n && games.count == n * n,
+                     "bad lane fit")
+        guard n > 0 else { return [] }
+        let g = Column<Double>(repeating: 0, count: n * n)
+        for k in 0 ..< n * n { g[k] = games[k] }
+        let total = Column<Lanes>(repeating: .zero, count: n)
+        for i in 0 ..< n {
+            for j in 0 ..< n where i != j {
+                var s = score[i * n + j]
+                if g[i * n + j] > 0 {
+                    s += prior / 2
+                    g[i * n + j] += prior
+                }
+                total[i] += s
+            }
+        }
+        let gamma = Column<Lanes>(repeating: Lanes(repeating: 1), count: n)
+        let next = Column<Lanes>(repeating: Lanes(repeating: 1), count: n)
+        // The running lanes, as a mask and as bits (lane l at bit l).
+        var running = SIMDMask<Lanes.MaskStorage>(repeating: false), runningBits: UInt8 = 0
+        for l in 0 ..< lanes { running[l] = true; runningBits |= 1 << l }
+        var sweeps = 0
+        while runningBits != 0 && sweeps < maxIterations {
+            let converged = sweep(n, g: g, total: total, gamma: gamma, next: next, running: runningBits)
+            for i in 0 ..< n { gamma[i].replace(with: next[i], where: running) }
+            if converged != 0 {
+                runningBits &= ~converged
+                for l in 0 ..< lanes { running[l] = runningBits & (1 << l) != 0 }
+            }
+            sweeps += 1
+        }
+        var result = [Lanes](repeating: .zero, count: n)
+        for l in 0 ..< lanes {
+            var elo = (0 ..< n).map { 400 * log10(gamma[$0][l]) }
+            let mean = Statistics.mean(elo)
+            for i in 0 ..< n { elo[i] -= mean; result[i][l] = elo[i] }
+        }
+        return result
+    }
+
+    /// One MM sweep of every running lane (bit `l` of `running`): `next`
+    /// from `gamma`, renormalised to a geometric mean of 1. Returns the
+    /// lanes that converged: the largest change of a log-strength,
     /// `|log next[i] − log gamma[i]|`, is below ``tolerance``.
     ///
     /// The logs of that test are taken only when its answer rests on them.
@@ -80,39 +112,46 @@ public struct BradleyTerry: Sendable {
     /// each computed log of a finite double lies within 2⁻⁴³ of the true one
     /// (|log| < 745, an error under one ulp); so a strength whose relative
     /// move exceeds `tolerance + 10⁻¹²` has a computed change above
-    /// `tolerance`, and the sweep has not converged: the same answer, and
+    /// `tolerance`, and the lane has not converged: the same answer, and
     /// the same iterates, as taking every log.
     @inline(__always)
-    func sweep(_ n: Int, g: UnsafePointer<Double>, total: UnsafePointer<Double>,
-               gamma: UnsafePointer<Double>, next: UnsafeMutablePointer<Double>) -> Bool {
+    func sweep(_ n: Int, g: borrowing Column<Double>, total: borrowing Column<Lanes>, gamma: borrowing Column<Lanes>,
+               next: borrowing Column<Lanes>, running: UInt8) -> UInt8 {
         for i in 0 ..< n {
-            var denominator = 0.0
+            var denominator = Lanes.zero
             for j in 0 ..< n where j != i && g[i * n + j] > 0 {
                 denominator += g[i * n + j] / (gamma[i] + gamma[j])
             }
             // An agent that played nobody keeps its strength.
-            next[i] = denominator > 0 ? total[i] / denominator : gamma[i]
+            next[i] = gamma[i].replacing(with: total[i] / denominator, where: denominator .> 0)
         }
-        var logMean = 0.0
-        for i in 0 ..< n { logMean += log(next[i]) }
-        logMean /= Double(n)
-        let scale = exp(-logMean)
+        var scale = Lanes(repeating: 1)
+        var lanes = running
+        while lanes != 0 {
+            let l = lanes.trailingZeroBitCount
+            lanes &= lanes - 1
+            var logMean = 0.0
+            for i in 0 ..< n { logMean += log(next[i][l]) }
+            logMean /= Double(n)
+            scale[l] = exp(-logMean)
+        }
         for i in 0 ..< n { next[i] *= scale }
-        if tolerance > 0 && tolerance <= 1000 {
-            let moved = tolerance + 1e-12
-            for i in 0 ..< n {
-                let x = next[i], y = gamma[i]
-                if x > 0 && y > 0 && x.isFinite && y.isFinite && abs(x - y) > moved * max(x, y) { return false }
+        var converged: UInt8 = 0
+        lanes = running
+        lanes: while lanes != 0 {
+            let l = lanes.trailingZeroBitCount
+            lanes &= lanes - 1
+            if tolerance > 0 && tolerance <= 1000 {
+                let moved = tolerance + 1e-12
+                for i in 0 ..< n {
+                    let x = next[i][l], y = gamma[i][l]
+                    if x > 0 && y > 0 && x.isFinite && y.isFinite && abs(x - y) > moved * max(x, y) { continue lanes }
+                }
             }
+            var change = 0.0
+            for i in 0 ..< n { change = max(change, abs(log(next[i][l]) - log(gamma[i][l]))) }
+            if change < tolerance { converged |= 1 << l }
         }
-        var change = 0.0
-        for i in 0 ..< n { change = max(change, abs(log(next[i]) - log(gamma[i]))) }
-        return change < tolerance
-    }
-
-    /// Ratings of a tournament's outcomes.
-    public func fit(_ outcomes: PairwiseOutcomes) -> [Double] {
-        let m = outcomes.matrices()
-        return fit(score: m.score, games: m.games)
+        return converged
     }
 }

@@ -37,29 +37,41 @@ public struct RatingBootstrap: Sendable {
     }
 
     /// Point ratings and intervals, one per agent, in agent order.
+    ///
+    /// Every resample has the games matrix of the outcomes (each pairing
+    /// redraws as many units as it played), so the resamples are fitted
+    /// eight at a time, one per lane (``BradleyTerry/fit(agents:lanes:score:games:)``):
+    /// each is the fit of its own matrices, bit for bit.
     public func rate(_ outcomes: PairwiseOutcomes) -> [RatedAgent] {
         let point = model.fit(outcomes)
         let n = outcomes.agentCount
         var samples = [[Double]](repeating: [], count: n)
         for i in 0 ..< n { samples[i].reserveCapacity(resamples) }
-        var score = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
-        var games = score
-        for r in 0 ..< resamples {
-            var rng = Xoshiro256(seed: Seeds.stream(seed, UInt64(r)))
-            for i in 0 ..< n { for j in 0 ..< n { score[i][j] = 0; games[i][j] = 0 } }
-            for p in outcomes.pairings {
-                let k = p.unitScores.count
-                guard k > 0 else { continue }
-                var s = 0.0
-                for _ in 0 ..< k { s += p.unitScores[rng.below(k)] }
-                let total = Double(k * outcomes.gamesPerUnit)
-                score[p.a][p.b] += s
-                score[p.b][p.a] += total - s
-                games[p.a][p.b] += total
-                games[p.b][p.a] += total
+        var games = [Double](repeating: 0, count: n * n)
+        for p in outcomes.pairings where !p.unitScores.isEmpty {
+            let total = Double(p.unitScores.count * outcomes.gamesPerUnit)
+            games[p.a * n + p.b] += total
+            games[p.b * n + p.a] += total
+        }
+        let score = Column<BradleyTerry.Lanes>(repeating: .zero, count: n * n)
+        let width = BradleyTerry.Lanes.scalarCount
+        for first in stride(from: 0, to: resamples, by: width) {
+            let lanes = min(width, resamples - first)
+            for k in 0 ..< n * n { score[k] = .zero }
+            for l in 0 ..< lanes {
+                var rng = Xoshiro256(seed: Seeds.stream(seed, UInt64(first + l)))
+                for p in outcomes.pairings {
+                    let k = p.unitScores.count
+                    guard k > 0 else { continue }
+                    var s = 0.0
+                    for _ in 0 ..< k { s += p.unitScores[rng.below(k)] }
+                    let total = Double(k * outcomes.gamesPerUnit)
+                    score[p.a * n + p.b][l] += s
+                    score[p.b * n + p.a][l] += total - s
+                }
             }
-            let elo = model.fit(score: score, games: games)
-            for i in 0 ..< n { samples[i].append(elo[i]) }
+            let elo = model.fit(agents: n, lanes: lanes, score: score, games: games)
+            for l in 0 ..< lanes { for i in 0 ..< n { samples[i].append(elo[i][l]) } }
         }
         let lowQ = (1 - level) / 2, highQ = (1 + level) / 2
         return (0 ..< n).map { i in

@@ -60,6 +60,12 @@ public enum Pong: PlayableGame {
         tally.record.book(events, receiver: &tally.receiver)
     }
 
+    /// No hit and no point: the books count nothing else.
+    @inline(__always)
+    public static func booksNothing(_ events: PongEvents) -> Bool {
+        events.hitsBottom | events.hitsTop | events.pointsBottom | events.pointsTop == 0
+    }
+
     public static func endRecord(_ tally: Tally, _ vector: PongBatch, _ i: Int) -> PongMatchResult {
         let state = vector.state(i)
         var record = tally.record
