@@ -7,7 +7,7 @@ extension BreakoutBatch {
     public func writeScoreAndLives(into out: UnsafeMutablePointer<Int32>) {
         for i in 0 ..< count {
             out[2 * i] = cores[i].score
-            out[2 * i + 1] = columns.lives[i]
+            out[2 * i + 1] = columns.group(i).pointee.lives[i & 7]
         }
     }
 }
