@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch``'s fast paths: quiet frames in lanes
-/// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``)
+/// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``)
 /// and the kept aim candidates must give the single-game reference's
 /// results bit for bit, and must really be taken.
 @Suite struct BreakoutBatchTests {
@@ -18,16 +18,14 @@ import Testing
 
     /// The same rollouts in batches of 19 games (two groups of eight and a
     /// tail of three): the groups' quiet frames run in lanes
-    /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``) without sticky
+    /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``) without sticky
     /// actions, and the games still equal the reference bit for bit; most
     /// of the groups' frames are run there (the count fails if the batch
     /// stops using the lanes), and groups whose games all ran every frame
     /// there finish their steps together, and in the other groups the
     /// games that ran every frame there finish theirs together
     /// (`BreakoutBatch.fastPath.laneFinishes`); games waiting for a serve
-    /// run their quiet frames there as well (`BreakoutBatch.fastPath.laneServes`),
-    /// and at several frames per step a game's frames after one that is
-    /// not quiet go back to the lanes (`BreakoutBatch.fastPath.laneResumes`).
+    /// run their quiet frames there as well (`BreakoutBatch.fastPath.laneServes`).
     @Test func laneQuietFramesEqualTheReference() throws {
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
@@ -44,10 +42,6 @@ import Testing
                 #expect(batch.fastPath.laneFinishes > 0, "\(name): no step finished together in a mixed group")
                 // Games waiting for a serve run their quiet frames in lanes too.
                 #expect(batch.fastPath.laneServes > 0, "\(name): no serve frame in lanes")
-                // With frames after a frame that is not quiet, those go back to the lanes.
-                if config.frameSkip > 1 {
-                    #expect(batch.fastPath.laneResumes > 0, "\(name): no frame back in lanes after a tick")
-                }
             }
         }
     }

@@ -3,7 +3,7 @@ extension BreakoutBatch {
 
     /// Finishes the steps of the games `i + g` of the group `i ..< i + 8`
     /// for each lane `g` set in `lanes`, games whose frames
-    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``
+    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
     /// more step, one more step without progress — and the outputs of all

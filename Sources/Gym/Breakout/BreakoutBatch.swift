@@ -8,7 +8,7 @@
 /// path ``BreakoutGame`` uses — on them in place; without
 /// sticky actions, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``), a game whose
 /// frames were all quiet there only finishes its step, such games of one
 /// group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
@@ -77,9 +77,6 @@ public final class BreakoutBatch: GameBatch {
     let laneGames: Int
     /// Lane vectors for ``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
-    /// The events of each game of a group whose lane run stopped at a
-    /// frame that is not quiet, that frame's (``tickStopped(_:action:events:)``).
-    let held = Column(repeating: BreakoutEvents(), count: 8)
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
     /// What the fast paths took so far (all games): how tests see that
@@ -278,7 +275,7 @@ public final class BreakoutBatch: GameBatch {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
-        // none, see ``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``).
+        // none, see ``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``).
         let whole = count & ~7
         let groups = laneGames
         let frames = physics.config.frameSkip, skip = Float(frames)
@@ -306,23 +303,12 @@ public final class BreakoutBatch: GameBatch {
                 others = 0xFF & ~full
                 if others == 0 { counts.groups &+= 8 } else { counts.laneFinishes &+= finished }
             }
-            // A game whose run stopped at a frame that is not quiet, with
-            // frames after it, plays that frame by its tick and goes back
-            // to the lanes for the rest (``resumeLanes(_:_:runs:actions:out:finals:counts:_:)``).
-            var left = others, stopped: UInt32 = 0
+            var left = others
             while left != 0 {
                 let g = left.trailingZeroBitCount
                 left &= left &- 1
-                if runs[g] >= 0, runs[g] < skip - 1 {
-                    tickStopped(i &+ g, action: actions[i &+ g], events: &held[g])
-                    stopped |= 1 &<< g
-                } else {
-                    stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
-                             events: &events)
-                }
-            }
-            if stopped != 0 {
-                resumeLanes(i, stopped, runs: runs, actions: actions, out: out, finals: finals, counts: &counts, k)
+                stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
+                         events: &events)
             }
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
                 // The rule values are read again: a game that ended and
@@ -346,72 +332,18 @@ public final class BreakoutBatch: GameBatch {
         fastPath &+= counts
     }
 
-    /// Game `i`'s frame after its run in lanes, the first that is not
-    /// quiet, by its tick, `events` set to that frame's: the first part of
-    /// its step when it has frames after it (``resumeLanes(_:_:runs:actions:out:finals:counts:_:)``
-    /// runs the rest).
-    @inline(__always)
-    func tickStopped(_ i: Int, action: Int32, events: inout BreakoutEvents) {
-        let s = cores + i
-        columns.fill(s, i)
-        events = BreakoutEvents()
-        // Lanes run only without sticky actions: the frame's action is `action`.
-        s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
-        physics(i).tick(&s.pointee, bricks: grid(i), action: Int(action), events: &events)
-        columns.take(s, i)
-    }
-
-    /// The rest of the steps of the games `i + g` of the group `i ..< i + 8`
-    /// for each bit `g` set in `stopped`: each ran `runs[g]` frames in lanes,
-    /// then the next frame by its tick (``tickStopped(_:action:events:)``,
-    /// its events in `held[g]`). Their next quiet frames run in lanes again
-    /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``,
-    /// each up to its frame skip, the group's other games running none), and
-    /// each then finishes its step on its own (``stepGame(_:action:run:out:finals:counts:events:resumed:)``).
-    @inline(never)
-    func resumeLanes<K: BreakoutRuleValues>(_ i: Int, _ stopped: UInt32, runs: Lanes, actions: UnsafePointer<Int32>,
-                                            out: VectorStepOutput<BreakoutEvents>, finals: UnsafeMutablePointer<Float>?,
-                                            counts: inout FastPathCounts, _ rules: K) where K.L == Lanes {
-        let skip = Float(physics.config.frameSkip)
-        var budget = Lanes()
-        var left = stopped
-        while left != 0 {
-            let g = left.trailingZeroBitCount
-            left &= left &- 1
-            budget[g] = skip - runs[g] - 1
-        }
-        let more = physics.quietLanes(columns.group(i), cores: cores + i, actions: actions + i, frames: Int(budget.max()),
-                                      budget: budget, serveFrames: &counts.laneServes, rules)
-        left = stopped
-        while left != 0 {
-            let g = left.trailingZeroBitCount
-            left &= left &- 1
-            // −1: the tick left the game in neither lane case (it ended, or has no ball or more than one).
-            let again = Swift.max(more[g], 0)
-            counts.lanes &+= Int(runs[g] + again)
-            counts.laneResumes &+= Int(again)
-            var events = held[g]
-            stepGame(i &+ g, action: actions[i &+ g], run: runs[g] + 1 + again, out: out, finals: finals,
-                     counts: &counts, events: &events, resumed: true)
-        }
-    }
-
     /// One agent step of game `i` within ``step(actions:into:)`` and its
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``), or −1;
-    /// `resumed`: `run` frames already ran this step, in lanes and by the
-    /// tick (``resumeLanes(_:_:runs:actions:out:finals:counts:_:)``, which
-    /// counts the lanes' frames), and `events` holds their events.
+    /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``), or −1.
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
-                  finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents,
-                  resumed: Bool = false) {
+                  finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
         let physics = self.physics(i)
         let frames = physics.config.frameSkip
         let r: StepResult
-        if !resumed, autoresetMode == .nextStep, columns.group(i).pointee.end[i & 7] != EpisodeEnd.none.rawValue {
+        if autoresetMode == .nextStep, columns.group(i).pointee.end[i & 7] != EpisodeEnd.none.rawValue {
             // The step after the end: the new episode, this step's action ignored.
             nextEpisode(i)
             events = BreakoutEvents()
@@ -421,13 +353,13 @@ public final class BreakoutBatch: GameBatch {
             // fields moved back before a restart starts the next episode.
             let s = cores + i
             columns.fill(s, i)
-            if !resumed, run == Float(frames) {
+            if run == Float(frames) {
                 // Every frame ran quietly in lanes: no event, only the step's end.
                 counts.lanes &+= frames
                 events = BreakoutEvents()
                 r = physics.finishStep(&s.pointee, events: BreakoutEvents())
             } else {
-                r = step(i, action: Int(action), events: &events, counts: &counts, laneRun: Int(run), resumed: resumed)
+                r = step(i, action: Int(action), events: &events, counts: &counts, laneRun: Int(run))
             }
             if r.isDone, autoresetMode == .sameStep {
                 if let f = finals {
@@ -449,25 +381,22 @@ public final class BreakoutBatch: GameBatch {
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
     ///   (every frame of the eight games ran in lanes);
     /// - `laneFinishes`: game steps finished together by that function in
     ///   groups where some game did not run every frame in lanes;
-    /// - `laneResumes`: of the lanes' frames, those run after a game's
-    ///   frame that was not quiet, in the same step
-    ///   (``resumeLanes(_:_:runs:actions:out:finals:counts:_:)``);
     /// - `laneObservations`: observations written eight games at a time
     ///   (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``).
     struct FastPathCounts {
-        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneResumes = 0, laneObservations = 0
+        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneObservations = 0
 
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
             a.lanes &+= b.lanes
             a.laneServes &+= b.laneServes
-            a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes; a.laneResumes &+= b.laneResumes
+            a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes
             a.laneObservations &+= b.laneObservations
         }
     }
@@ -475,23 +404,20 @@ public final class BreakoutBatch: GameBatch {
     /// One agent step of game `i`, its core filled from its columns
     /// (``Columns/fill(_:_:)``): ``BreakoutPhysics/step(_:bricks:action:events:)``,
     /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
-    /// run already in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``),
-    /// or, `resumed`, in lanes and by the tick, their events in `events`;
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``);
     /// refreshes the game's aim candidates when a brick changed (only a
     /// brick hit changes the grid, and a new wall comes only with a hit
     /// that clears the last brick).
     @inline(__always)
     func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout FastPathCounts,
-              laneRun: Int = -1, resumed: Bool = false) -> StepResult {
+              laneRun: Int = -1) -> StepResult {
         let physics = self.physics(i)
         let s = cores + i
         let r: StepResult
         if laneRun > 0 {
             // Lanes run only without sticky actions: every frame's action is `action`.
-            if !resumed {
-                counts.lanes &+= laneRun
-                events = BreakoutEvents()
-            }
+            counts.lanes &+= laneRun
+            events = BreakoutEvents()
             var f = laneRun
             while f < physics.config.frameSkip, s.pointee.end == .none {
                 s.pointee.lastAction = UInt8(truncatingIfNeeded: action)

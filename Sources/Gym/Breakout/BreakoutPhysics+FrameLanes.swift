@@ -37,13 +37,10 @@ extension BreakoutPhysics {
     /// written.
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
-    /// With a `budget`, game `g` runs at most `budget[g]` frames (integers,
-    /// none above `frames`).
     @inline(always)
     func quietLanes<K: BreakoutRuleValues>(_ group: UnsafeMutablePointer<BreakoutBatch.LaneGroup>,
                                            cores c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>,
-                                           frames: Int, budget: Lanes? = nil, serveFrames: inout Int,
-                                           _ rules: K) -> Lanes where K.L == Lanes {
+                                           frames: Int, serveFrames: inout Int, _ rules: K) -> Lanes where K.L == Lanes {
         // Each game's case (``laneCases(_:)``): the lanes' sum counts both
         // cases at once (exact in floats).
         let kind = Self.laneCases(group)
@@ -80,8 +77,7 @@ extension BreakoutPhysics {
         let pushing = rules.somePush(self)
         let pushers = rules.allPush(self) ? pushes : pushes .& (rules.pushImpulse(self) .> 0)
         var done = Lanes()
-        for f in 0 ..< frames {
-            if let budget { running = running .& (Lanes(repeating: Float(f)) .< budget) }
+        for _ in 0 ..< frames {
             let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
             var ok = running
             // A push off cooldown takes effect (a ball's frame only) where
@@ -151,11 +147,11 @@ extension BreakoutPhysics {
 
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
-    /// ``quietLanes(_:cores:actions:frames:budget:serveFrames:_:)`` (counted there in floats and
+    /// ``quietLanes(_:cores:actions:frames:serveFrames:_:)`` (counted there in floats and
     /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
-    /// Each game's case in ``quietLanes(_:cores:actions:frames:budget:serveFrames:_:)``,
+    /// Each game's case in ``quietLanes(_:cores:actions:frames:serveFrames:_:)``,
     /// lane `g` for game `g`: 1 one ball in play and no serve pending, 16 a
     /// serve pending and no ball in play (a ball count plus pending flag of
     /// 1 either way), 0 neither, the episode ended or no brick left. The
