@@ -1,10 +1,12 @@
 extension BreakoutBatch {
     /// The fields of each game that the lanes read or write at every step,
     /// and its score, which a caller reads for every game after every step
-    /// (``writeScoreAndLives(into:)``: one column walked, not every core),
-    /// one column each, entry `i` game `i`'s: their only copy. The lanes
-    /// load and store eight games' values with one vector move per field;
-    /// everything else of a game stays in its core, which holds 0 in these
+    /// (``writeScoreAndLives(into:)``: the columns walked, not every core),
+    /// their only copy: one ``LaneGroup`` per group of eight games (games
+    /// `8k ..< 8k + 8` in entry `k`, game `i` in lane `i % 8`), so that the
+    /// lanes load and store a group's values with one vector move per field,
+    /// every field at a fixed offset from one address (``group(_:)``).
+    /// Everything else of a game stays in its core, which holds 0 in these
     /// fields (slot 0 of each ball vector included).
     ///
     /// Code that runs a game's ``BreakoutPhysics`` on its core fills the
@@ -12,62 +14,53 @@ extension BreakoutBatch {
     /// back after (``take(_:_:)``); a reader builds the whole core
     /// (``BreakoutBatch/load(_:)``). Ball slot 0 is the slot a game with
     /// one ball plays in; the other slots stay in the core's vectors.
-    struct Columns {
-        let paddleX, halfWidth, ballX, ballY, ballVX, ballVY, speed: UnsafeMutablePointer<Float>
-        let ballCount, bricksLeft, steps, frames, cooldown, sinceProgress, lives, levels, score: UnsafeMutablePointer<Int32>
-        /// The serve pending flag (1 or 0), the last frame's action, the end's raw value.
-        let pending, lastAction, end: UnsafeMutablePointer<UInt8>
+    struct Columns: ~Copyable {
+        let groups: Column<LaneGroup>
 
         /// Columns of `count` games, every entry 0.
-        init(count: Int) {
-            func column<T: Numeric>(_: T.Type) -> UnsafeMutablePointer<T> {
-                let c = UnsafeMutablePointer<T>.allocate(capacity: count)
-                c.initialize(repeating: 0, count: count)
-                return c
-            }
-            paddleX = column(Float.self); halfWidth = column(Float.self); speed = column(Float.self)
-            ballX = column(Float.self); ballY = column(Float.self); ballVX = column(Float.self); ballVY = column(Float.self)
-            ballCount = column(Int32.self); bricksLeft = column(Int32.self); steps = column(Int32.self)
-            frames = column(Int32.self); cooldown = column(Int32.self); sinceProgress = column(Int32.self)
-            lives = column(Int32.self); levels = column(Int32.self); score = column(Int32.self)
-            pending = column(UInt8.self); lastAction = column(UInt8.self); end = column(UInt8.self)
-        }
+        init(count: Int) { groups = Column(repeating: LaneGroup(), count: (count + 7) / 8) }
 
-        func deallocate() {
-            for c in [paddleX, halfWidth, ballX, ballY, ballVX, ballVY, speed] { c.deallocate() }
-            for c in [ballCount, bricksLeft, steps, frames, cooldown, sinceProgress, lives, levels, score] { c.deallocate() }
-            for c in [pending, lastAction, end] { c.deallocate() }
-        }
+        /// The fields of the group of eight games game `i` is in.
+        @inline(__always)
+        func group(_ i: Int) -> UnsafeMutablePointer<LaneGroup> { groups.base + (i &>> 3) }
 
         /// Writes game `i`'s fields from the columns into its core at `s`.
         @inline(__always)
         func fill(_ s: UnsafeMutablePointer<BreakoutCore>, _ i: Int) {
-            s.pointee.paddleX = paddleX[i]; s.pointee.paddleHalfWidth = halfWidth[i]
-            BreakoutPhysics.setSlot0(&s.pointee.ballX, ballX[i]); BreakoutPhysics.setSlot0(&s.pointee.ballY, ballY[i])
-            BreakoutPhysics.setSlot0(&s.pointee.ballVX, ballVX[i]); BreakoutPhysics.setSlot0(&s.pointee.ballVY, ballVY[i])
-            s.pointee.speed = speed[i]
-            s.pointee.ballCount = ballCount[i]; s.pointee.bricksLeft = bricksLeft[i]; s.pointee.steps = steps[i]
-            s.pointee.frames = frames[i]; s.pointee.pushCooldown = cooldown[i]
-            s.pointee.stepsSinceProgress = sinceProgress[i]
-            s.pointee.lives = lives[i]; s.pointee.levelsCleared = levels[i]; s.pointee.score = score[i]
-            s.pointee.servePending = pending[i] != 0; s.pointee.lastAction = lastAction[i]
-            s.pointee.end = EpisodeEnd(rawValue: end[i]) ?? .none
+            let g = group(i), j = i & 7
+            s.pointee.paddleX = g.pointee.paddleX[j]; s.pointee.paddleHalfWidth = g.pointee.halfWidth[j]
+            BreakoutPhysics.setSlot0(&s.pointee.ballX, g.pointee.ballX[j])
+            BreakoutPhysics.setSlot0(&s.pointee.ballY, g.pointee.ballY[j])
+            BreakoutPhysics.setSlot0(&s.pointee.ballVX, g.pointee.ballVX[j])
+            BreakoutPhysics.setSlot0(&s.pointee.ballVY, g.pointee.ballVY[j])
+            s.pointee.speed = g.pointee.speed[j]
+            s.pointee.ballCount = g.pointee.ballCount[j]; s.pointee.bricksLeft = g.pointee.bricksLeft[j]
+            s.pointee.steps = g.pointee.steps[j]; s.pointee.frames = g.pointee.frames[j]
+            s.pointee.pushCooldown = g.pointee.cooldown[j]; s.pointee.stepsSinceProgress = g.pointee.sinceProgress[j]
+            s.pointee.lives = g.pointee.lives[j]; s.pointee.levelsCleared = g.pointee.levels[j]
+            s.pointee.score = g.pointee.score[j]
+            s.pointee.servePending = g.pointee.pending[j] != 0; s.pointee.lastAction = g.pointee.lastAction[j]
+            s.pointee.end = EpisodeEnd(rawValue: g.pointee.end[j]) ?? .none
         }
 
         /// Moves game `i`'s fields from its core at `s` into the columns,
         /// leaving 0 in the core.
         @inline(__always)
         func take(_ s: UnsafeMutablePointer<BreakoutCore>, _ i: Int) {
-            paddleX[i] = s.pointee.paddleX; halfWidth[i] = s.pointee.paddleHalfWidth
-            ballX[i] = BreakoutPhysics.slot0(&s.pointee.ballX); ballY[i] = BreakoutPhysics.slot0(&s.pointee.ballY)
-            ballVX[i] = BreakoutPhysics.slot0(&s.pointee.ballVX); ballVY[i] = BreakoutPhysics.slot0(&s.pointee.ballVY)
-            speed[i] = s.pointee.speed
-            ballCount[i] = s.pointee.ballCount; bricksLeft[i] = s.pointee.bricksLeft; steps[i] = s.pointee.steps
-            frames[i] = s.pointee.frames; cooldown[i] = s.pointee.pushCooldown
-            sinceProgress[i] = s.pointee.stepsSinceProgress
-            lives[i] = s.pointee.lives; levels[i] = s.pointee.levelsCleared; score[i] = s.pointee.score
-            pending[i] = s.pointee.servePending ? 1 : 0; lastAction[i] = s.pointee.lastAction
-            end[i] = s.pointee.end.rawValue
+            let g = group(i), j = i & 7
+            g.pointee.paddleX[j] = s.pointee.paddleX; g.pointee.halfWidth[j] = s.pointee.paddleHalfWidth
+            g.pointee.ballX[j] = BreakoutPhysics.slot0(&s.pointee.ballX)
+            g.pointee.ballY[j] = BreakoutPhysics.slot0(&s.pointee.ballY)
+            g.pointee.ballVX[j] = BreakoutPhysics.slot0(&s.pointee.ballVX)
+            g.pointee.ballVY[j] = BreakoutPhysics.slot0(&s.pointee.ballVY)
+            g.pointee.speed[j] = s.pointee.speed
+            g.pointee.ballCount[j] = s.pointee.ballCount; g.pointee.bricksLeft[j] = s.pointee.bricksLeft
+            g.pointee.steps[j] = s.pointee.steps; g.pointee.frames[j] = s.pointee.frames
+            g.pointee.cooldown[j] = s.pointee.pushCooldown; g.pointee.sinceProgress[j] = s.pointee.stepsSinceProgress
+            g.pointee.lives[j] = s.pointee.lives; g.pointee.levels[j] = s.pointee.levelsCleared
+            g.pointee.score[j] = s.pointee.score
+            g.pointee.pending[j] = s.pointee.servePending ? 1 : 0; g.pointee.lastAction[j] = s.pointee.lastAction
+            g.pointee.end[j] = s.pointee.end.rawValue
             s.pointee.paddleX = 0; s.pointee.paddleHalfWidth = 0
             BreakoutPhysics.setSlot0(&s.pointee.ballX, 0); BreakoutPhysics.setSlot0(&s.pointee.ballY, 0)
             BreakoutPhysics.setSlot0(&s.pointee.ballVX, 0); BreakoutPhysics.setSlot0(&s.pointee.ballVY, 0)
@@ -77,5 +70,16 @@ extension BreakoutBatch {
             s.pointee.lives = 0; s.pointee.levelsCleared = 0; s.pointee.score = 0
             s.pointee.servePending = false; s.pointee.lastAction = 0; s.pointee.end = .none
         }
+    }
+
+    /// The column fields of eight games, lane `g` game `g`'s.
+    struct LaneGroup {
+        var paddleX = SIMD8<Float>(), halfWidth = SIMD8<Float>(), speed = SIMD8<Float>()
+        var ballX = SIMD8<Float>(), ballY = SIMD8<Float>(), ballVX = SIMD8<Float>(), ballVY = SIMD8<Float>()
+        var ballCount = SIMD8<Int32>(), bricksLeft = SIMD8<Int32>(), steps = SIMD8<Int32>(), frames = SIMD8<Int32>()
+        var cooldown = SIMD8<Int32>(), sinceProgress = SIMD8<Int32>(), lives = SIMD8<Int32>(), levels = SIMD8<Int32>()
+        var score = SIMD8<Int32>()
+        /// The serve pending flag (1 or 0), the last frame's action, the end's raw value.
+        var pending = SIMD8<UInt8>(), lastAction = SIMD8<UInt8>(), end = SIMD8<UInt8>()
     }
 }

@@ -3,7 +3,7 @@ extension BreakoutBatch {
 
     /// Finishes the steps of the games `i + g` of the group `i ..< i + 8`
     /// for each lane `g` set in `lanes`, games whose frames
-    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``
+    /// all ran quietly in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``
     /// returned the frame skip for each): what
     /// ``BreakoutPhysics/finishStep(_:events:)`` does with no event — one
     /// more step, one more step without progress — and the outputs of all
@@ -31,14 +31,15 @@ extension BreakoutBatch {
         // is a game outside `lanes` that has reached a limit already (then
         // `false` as well). The counters in lanes (a mask lane is all ones
         // where set, so `& 1` is the 1 each game in `lanes` adds).
+        let group = columns.group(i)
         let add = unsafeBitCast(lanes, to: SIMD8<Int32>.self) & 1
-        let steps = Lane8.load(columns.steps, i) &+ add
-        let sinceProgress = Lane8.load(columns.sinceProgress, i) &+ add
+        let steps = group.pointee.steps &+ add
+        let sinceProgress = group.pointee.sinceProgress &+ add
         if physics.limitEnd(steps: steps.max(), stepsSinceProgress: sinceProgress.max()) != .none {
             return false
         }
-        Lane8.store(steps, columns.steps, i)
-        Lane8.store(sinceProgress, columns.sinceProgress, i)
+        group.pointee.steps = steps
+        group.pointee.sinceProgress = sinceProgress
         UnsafeMutableRawPointer(rewards + i).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
         // `.none` is raw value 0: eight zero bytes per flag array.
         UnsafeMutableRawPointer(terminated + i).storeBytes(of: UInt64(0), as: UInt64.self)

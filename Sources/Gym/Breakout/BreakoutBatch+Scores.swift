@@ -15,8 +15,9 @@ extension BreakoutBatch {
     func writeScoreAndLives(_ first: Int, _ n: Int, into out: UnsafeMutablePointer<Int32>) {
         var i = first
         while i < first &+ n {
-            out[2 &* i] = columns.score[i]
-            out[2 &* i &+ 1] = columns.lives[i]
+            let g = columns.group(i), j = i & 7
+            out[2 &* i] = g.pointee.score[j]
+            out[2 &* i &+ 1] = g.pointee.lives[j]
             i &+= 1
         }
     }

@@ -11,18 +11,19 @@ extension BreakoutBatch {
     /// as the zeros its entries are without computing them.
     public func observeHead(_ i: Int, into o: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        let c = columns, core = UnsafePointer(cores + i), p = physics(i)
-        let balls = Int(c.ballCount[i]), n = Float(c.ballCount[i])
-        p.headEntries(paddleX: c.paddleX[i], halfWidth: c.halfWidth[i], lives: Float(c.lives[i]),
-                      levels: Float(c.levels[i]), cooldown: Float(c.cooldown[i]),
-                      sinceProgress: Float(c.sinceProgress[i]), servePending: c.pending[i] != 0 ? 1 : 0,
-                      speed: c.speed[i], SameRules()) { o[$0] = $1 }
+        let g = UnsafePointer(columns.group(i)), j = i & 7, core = UnsafePointer(cores + i), p = physics(i)
+        let balls = Int(g.pointee.ballCount[j]), n = Float(g.pointee.ballCount[j])
+        p.headEntries(paddleX: g.pointee.paddleX[j], halfWidth: g.pointee.halfWidth[j],
+                      lives: Float(g.pointee.lives[j]), levels: Float(g.pointee.levels[j]),
+                      cooldown: Float(g.pointee.cooldown[j]), sinceProgress: Float(g.pointee.sinceProgress[j]),
+                      servePending: g.pointee.pending[j] != 0 ? 1 : 0, speed: g.pointee.speed[j],
+                      SameRules()) { o[$0] = $1 }
         for k in 0 ..< Int(p.maxBalls) {
             let b = o + 8 + 5 * k
             guard k < balls else { b.initialize(repeating: 0, count: 5); continue }
             let e = k == 0
-                ? p.slotEntries(x: c.ballX[i], y: c.ballY[i], vx: c.ballVX[i], vy: c.ballVY[i], active: Float(k) .< n,
-                                SameRules())
+                ? p.slotEntries(x: g.pointee.ballX[j], y: g.pointee.ballY[j], vx: g.pointee.ballVX[j],
+                                vy: g.pointee.ballVY[j], active: Float(k) .< n, SameRules())
                 : p.slotEntries(x: core.pointee.ballX[k], y: core.pointee.ballY[k], vx: core.pointee.ballVX[k],
                                 vy: core.pointee.ballVY[k], active: Float(k) .< n, SameRules())
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4

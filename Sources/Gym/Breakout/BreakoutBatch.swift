@@ -8,7 +8,7 @@
 /// path ``BreakoutGame`` uses — on them in place; without
 /// sticky actions, the quiet frames of games with one ball in
 /// play or waiting for a serve run eight games at a time in float lanes
-/// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``), a game whose
+/// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``), a game whose
 /// frames were all quiet there only finishes its step, such games of one
 /// group finish theirs together unless one of them ends
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
@@ -75,7 +75,7 @@ public final class BreakoutBatch: GameBatch {
     /// the config's frames cannot run in lanes: sticky actions, which are
     /// not a rule value) run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -134,7 +134,7 @@ public final class BreakoutBatch: GameBatch {
     func withGames<R>(_ body: GameColumns<R>) -> R { body(ruleTable, restarts, episodes) }
 
     deinit {
-        UnsafeMutableRawPointer(cores).deallocate(); columns.deallocate(); bricks.deallocate(); aim.deallocate()
+        UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); aim.deallocate()
         wallVersions.deallocate()
         cellRows.deallocate(); laneScratch.deallocate()
     }
@@ -226,7 +226,7 @@ public final class BreakoutBatch: GameBatch {
     func observeGroup<K: BreakoutRuleValues>(_ i: Int, into out: UnsafeMutablePointer<Float>, _ rules: K)
         where K.L == Lanes {
         let n = observationCount
-        physics.observeEight(columns, i, cores: cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n,
+        physics.observeEight(columns.group(i), cores: cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n,
                              stride: n, scratch: laneScratch, rules)
     }
 
@@ -278,7 +278,7 @@ public final class BreakoutBatch: GameBatch {
         // Quiet frames eight games at a time in lanes where they apply (one
         // ball or a serve pending, no gravity, no sticky actions): each
         // group's `runs` holds the frames each of its games ran there (−1:
-        // none, see ``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``).
+        // none, see ``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``).
         let whole = count & ~7
         let groups = laneGames
         let frames = physics.config.frameSkip, skip = Float(frames)
@@ -292,7 +292,7 @@ public final class BreakoutBatch: GameBatch {
         var i = 0
         while i < groups {
             let k = rules.lanes(i)
-            let runs = physics.quietLanes(columns, i, cores: cores + i, actions: actions + i, frames: frames,
+            let runs = physics.quietLanes(columns.group(i), cores: cores + i, actions: actions + i, frames: frames,
                                           serveFrames: &counts.laneServes, k)
             // The games that ran every frame in lanes finish their steps
             // together unless one of them ends; the others step on their own.
@@ -341,14 +341,14 @@ public final class BreakoutBatch: GameBatch {
     /// outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
-    /// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``), or −1.
+    /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``), or −1.
     @inline(__always)
     func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
                   finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
         let physics = self.physics(i)
         let frames = physics.config.frameSkip
         let r: StepResult
-        if autoresetMode == .nextStep, columns.end[i] != EpisodeEnd.none.rawValue {
+        if autoresetMode == .nextStep, columns.group(i).pointee.end[i & 7] != EpisodeEnd.none.rawValue {
             // The step after the end: the new episode, this step's action ignored.
             nextEpisode(i)
             events = BreakoutEvents()
@@ -386,7 +386,7 @@ public final class BreakoutBatch: GameBatch {
     /// Counts of what the fast paths took, kept by the batch
     /// (``fastPath``) and by each step call (added to it at the end):
     /// - `lanes`: frames run eight games at a time in lanes by
-    ///   ``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)`` (no sticky actions);
+    ///   ``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)`` (no sticky actions);
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
@@ -394,7 +394,7 @@ public final class BreakoutBatch: GameBatch {
     /// - `laneFinishes`: game steps finished together by that function in
     ///   groups where some game did not run every frame in lanes;
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``).
+    ///   (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``).
     struct FastPathCounts {
         var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneObservations = 0
 
@@ -409,7 +409,7 @@ public final class BreakoutBatch: GameBatch {
     /// One agent step of game `i`, its core filled from its columns
     /// (``Columns/fill(_:_:)``): ``BreakoutPhysics/step(_:bricks:action:events:)``,
     /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
-    /// run already in lanes (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``);
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``);
     /// refreshes the game's aim candidates when a brick changed (only a
     /// brick hit changes the grid, and a new wall comes only with a hit
     /// that clears the last brick).

@@ -4,7 +4,7 @@
 /// the test that nothing can (the quiet test), and the test that a ball is
 /// lost at the end of its frame. ``BreakoutPhysics/tick(_:bricks:action:events:)``
 /// calls them with `Float`, the batch's lanes
-/// (``BreakoutPhysics/quietLanes(_:_:cores:actions:frames:serveFrames:_:)``)
+/// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``)
 /// with eight lanes, so both are the same arithmetic bit for bit.
 extension BreakoutPhysics {
     // MARK: - Paddle

@@ -38,12 +38,12 @@ extension BreakoutPhysics {
     ///
     /// `serveFrames` is increased by the frames the serving games ran.
     @inline(always)
-    func quietLanes<K: BreakoutRuleValues>(_ columns: BreakoutBatch.Columns, _ i: Int,
+    func quietLanes<K: BreakoutRuleValues>(_ group: UnsafeMutablePointer<BreakoutBatch.LaneGroup>,
                                            cores c: UnsafeMutablePointer<BreakoutCore>, actions: UnsafePointer<Int32>,
                                            frames: Int, serveFrames: inout Int, _ rules: K) -> Lanes where K.L == Lanes {
-        // Each game's case (``laneCases(_:_:)``): the lanes' sum counts both
+        // Each game's case (``laneCases(_:)``): the lanes' sum counts both
         // cases at once (exact in floats).
-        let kind = Self.laneCases(columns, i)
+        let kind = Self.laneCases(group)
         let none = Lanes(repeating: -1)
         let cases = Lane8.sum(kind)
         guard cases != 0 else { return none }
@@ -62,11 +62,11 @@ extension BreakoutPhysics {
             serving = serving .& .!outside
         }
         var running = eligible
-        let half = Lane8.load(columns.halfWidth, i)
-        var px = Lane8.load(columns.paddleX, i)
-        var cooldown = Lane8.floats(Lane8.load(columns.cooldown, i))
-        var x = Lane8.load(columns.ballX, i), y = Lane8.load(columns.ballY, i)
-        var vx = Lane8.load(columns.ballVX, i), vy = Lane8.load(columns.ballVY, i)
+        let half = group.pointee.halfWidth
+        var px = group.pointee.paddleX
+        var cooldown = Lane8.floats(group.pointee.cooldown)
+        var x = group.pointee.ballX, y = group.pointee.ballY
+        var vx = group.pointee.ballVX, vy = group.pointee.ballVY
         let falls = rules.someGravity(self)
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
         let action = Lane8.floats(actionCodes)
@@ -123,17 +123,17 @@ extension BreakoutPhysics {
         // floats, exact) and keeps its last action. Both counts are below
         // 2^23, so their unsigned bits are the signed integers'.
         let frameCounts = unsafeBitCast(Lane8.integers(done), to: SIMD8<Int32>.self)
-        Lane8.store(px, columns.paddleX, i)
-        Lane8.store(x, columns.ballX, i)
-        Lane8.store(y, columns.ballY, i)
+        group.pointee.paddleX = px
+        group.pointee.ballX = x
+        group.pointee.ballY = y
         if falls {
-            Lane8.store(vx, columns.ballVX, i)
-            Lane8.store(vy, columns.ballVY, i)
+            group.pointee.ballVX = vx
+            group.pointee.ballVY = vy
         }
-        Lane8.store(unsafeBitCast(Lane8.integers(cooldown), to: SIMD8<Int32>.self), columns.cooldown, i)
-        Lane8.store(Lane8.load(columns.frames, i) &+ frameCounts, columns.frames, i)
-        let last = Lane8.widen(Lane8.load(columns.lastAction, i))
-        Lane8.store(Lane8.narrow(last.replacing(with: actionCodes, where: frameCounts .!= 0)), columns.lastAction, i)
+        group.pointee.cooldown = unsafeBitCast(Lane8.integers(cooldown), to: SIMD8<Int32>.self)
+        group.pointee.frames = group.pointee.frames &+ frameCounts
+        let last = Lane8.widen(group.pointee.lastAction)
+        group.pointee.lastAction = Lane8.narrow(last.replacing(with: actionCodes, where: frameCounts .!= 0))
         if anyServing {
             serveFrames &+= Int(Lane8.sum(Lanes().replacing(with: done, where: serving)))
         }
@@ -147,11 +147,11 @@ extension BreakoutPhysics {
 
 extension BreakoutPhysics {
     /// The largest serve timer a serving game may hold to run in
-    /// ``quietLanes(_:_:cores:actions:frames:serveFrames:_:)`` (counted there in floats and
+    /// ``quietLanes(_:cores:actions:frames:serveFrames:_:)`` (counted there in floats and
     /// read back by ``Lane8/integers(_:)``, exact below 2^23).
     static let laneTimerLimit: UInt32 = 1 << 22
 
-    /// Each game's case in ``quietLanes(_:_:cores:actions:frames:serveFrames:_:)``,
+    /// Each game's case in ``quietLanes(_:cores:actions:frames:serveFrames:_:)``,
     /// lane `g` for game `g`: 1 one ball in play and no serve pending, 16 a
     /// serve pending and no ball in play (a ball count plus pending flag of
     /// 1 either way), 0 neither, the episode ended or no brick left. The
@@ -159,11 +159,11 @@ extension BreakoutPhysics {
     /// nonzero integer converts to a nonzero float, and a count plus a flag
     /// is 1 only from 0 and 1 or 1 and 0).
     @inline(always)
-    static func laneCases(_ columns: BreakoutBatch.Columns, _ i: Int) -> Lanes {
-        let pending = Lane8.floats(Lane8.widen(Lane8.load(columns.pending, i)))
-        let ended = Lane8.floats(Lane8.widen(Lane8.load(columns.end, i)))
-        let left = Lane8.floats(Lane8.load(columns.bricksLeft, i))
-        let balls = Lane8.floats(Lane8.load(columns.ballCount, i))
+    static func laneCases(_ group: UnsafePointer<BreakoutBatch.LaneGroup>) -> Lanes {
+        let pending = Lane8.floats(Lane8.widen(group.pointee.pending))
+        let ended = Lane8.floats(Lane8.widen(group.pointee.end))
+        let left = Lane8.floats(group.pointee.bricksLeft)
+        let balls = Lane8.floats(group.pointee.ballCount)
         let fits = (ended .== 0) .& .!(left .== 0) .& (balls + pending .== 1)
         return Lanes().replacing(with: Lanes(repeating: 1).replacing(with: 16, where: pending .== 1), where: fits)
     }

@@ -23,7 +23,7 @@ extension BreakoutPhysics {
     /// game of the eight uses are not computed: the copied rows hold zeros
     /// there.
     @inline(always)
-    func observeEight<K: BreakoutRuleValues>(_ columns: BreakoutBatch.Columns, _ i: Int,
+    func observeEight<K: BreakoutRuleValues>(_ group: UnsafePointer<BreakoutBatch.LaneGroup>,
                                              cores c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
                                              aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>,
                                              stride: Int, scratch: UnsafeMutablePointer<Lanes>, _ rules: K)
@@ -33,17 +33,17 @@ extension BreakoutPhysics {
         // count, each used slot's x, y, vx, vy (slot 0 from the columns,
         // the others from the cores), the push cooldown.
         let fields = scratch + Self.laneFieldsStart
-        let balls = Lane8.load(columns.ballCount, i)
+        let balls = group.pointee.ballCount
         let most = Int(balls.max())
-        fields[0] = Lane8.load(columns.paddleX, i)
-        fields[1] = Lane8.load(columns.halfWidth, i)
+        fields[0] = group.pointee.paddleX
+        fields[1] = group.pointee.halfWidth
         fields[2] = Lane8.floats(balls)
-        fields[Self.laneCooldownField] = Lane8.floats(Lane8.load(columns.cooldown, i))
+        fields[Self.laneCooldownField] = Lane8.floats(group.pointee.cooldown)
         if most > 0 {
-            fields[3] = Lane8.load(columns.ballX, i)
-            fields[4] = Lane8.load(columns.ballY, i)
-            fields[5] = Lane8.load(columns.ballVX, i)
-            fields[6] = Lane8.load(columns.ballVY, i)
+            fields[3] = group.pointee.ballX
+            fields[4] = group.pointee.ballY
+            fields[5] = group.pointee.ballVX
+            fields[6] = group.pointee.ballVY
         }
         var k = 1
         while k < most {
@@ -55,11 +55,11 @@ extension BreakoutPhysics {
             k += 1
         }
         let px = fields[0], half = fields[1], n = fields[2]
-        headEntries(paddleX: px, halfWidth: half, lives: Lane8.floats(Lane8.load(columns.lives, i)),
-                    levels: Lane8.floats(Lane8.load(columns.levels, i)), cooldown: fields[Self.laneCooldownField],
-                    sinceProgress: Lane8.floats(Lane8.load(columns.sinceProgress, i)),
-                    servePending: Lane8.floats(Lane8.widen(Lane8.load(columns.pending, i))),
-                    speed: Lane8.load(columns.speed, i), rules) { scratch[$0] = $1 }
+        headEntries(paddleX: px, halfWidth: half, lives: Lane8.floats(group.pointee.lives),
+                    levels: Lane8.floats(group.pointee.levels), cooldown: fields[Self.laneCooldownField],
+                    sinceProgress: Lane8.floats(group.pointee.sinceProgress),
+                    servePending: Lane8.floats(Lane8.widen(group.pointee.pending)),
+                    speed: group.pointee.speed, rules) { scratch[$0] = $1 }
         for k in 0 ..< most {
             let slot = fields + 3 + 4 * k
             let e = slotEntries(x: slot[0], y: slot[1], vx: slot[2], vy: slot[3], active: Lanes(repeating: Float(k)) .< n, rules)
@@ -74,7 +74,7 @@ extension BreakoutPhysics {
                              scratch: scratch, rules)
     }
 
-    /// The paddle-relative entries of ``observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``
+    /// The paddle-relative entries of ``observeEight(_:cores:cells:aim:into:stride:scratch:_:)``
     /// from the fields in `fields`, `most` the most balls any of the eight
     /// games has: a unit of its own (per ball a chain of divisions, a
     /// remainder and selects), so that it compiles whole.
@@ -100,7 +100,7 @@ extension BreakoutPhysics {
         Lane8.storeRows(columns, count: count, skipping: gap, into: o, stride: stride)
     }
 
-    /// Lane vectors ``observeEight(_:_:cores:cells:aim:into:stride:scratch:_:)``
+    /// Lane vectors ``observeEight(_:cores:cells:aim:into:stride:scratch:_:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the fields (from
     /// ``laneFieldsStart``: three, four per ball slot, and the push
