@@ -47,8 +47,19 @@ public struct PongTracker: Agent, Sendable {
     @inline(__always)
     static func steer<S: TrackerSteeringState>(_ steering: inout S, own: S.L, target: S.L, incoming: S.L.Condition,
                                                halfPaddle: Float, deadZone: Float) -> S.L {
+        let moves = steerMoves(&steering, own: own, target: target, incoming: incoming, halfPaddle: halfPaddle,
+                               deadZone: deadZone)
+        return S.L.sign(plus: moves.right, minus: moves.left)
+    }
+
+    /// ``steer(_:own:target:incoming:halfPaddle:deadZone:)`` as its two
+    /// moves (``TrackerSteeringState/steerMoves(toward:from:deadZone:)``).
+    @inline(__always)
+    static func steerMoves<S: TrackerSteeringState>(_ steering: inout S, own: S.L, target: S.L,
+                                                    incoming: S.L.Condition, halfPaddle: Float, deadZone: Float)
+        -> (left: S.L.Condition, right: S.L.Condition) {
         steering.track(incoming: incoming, halfWidth: halfPaddle)
-        return steering.steer(toward: target + steering.aimOffset, from: own, deadZone: deadZone)
+        return steering.steerMoves(toward: target + steering.aimOffset, from: own, deadZone: deadZone)
     }
 
     /// The one form of the tracker's per-frame rule, for one game (`Float`)
@@ -89,6 +100,15 @@ public struct PongTracker: Agent, Sendable {
         SIMD8<Int32>(repeating: Int32(action(.stay)))
             .replacing(with: Int32(action(.left)), where: direction .< 0)
             .replacing(with: Int32(action(.right)), where: direction .> 0)
+    }
+
+    /// Pong's actions for eight lanes' moves (``TrackerSteeringState/steerMoves(toward:from:deadZone:)``),
+    /// lane `j` as ``actions(_:)`` of their sign: left where `left` holds, else right where `right` does.
+    @inline(__always)
+    static func actions(_ moves: (left: SIMDMask<SIMD8<Int32>>, right: SIMDMask<SIMD8<Int32>>)) -> SIMD8<Int32> {
+        SIMD8<Int32>(repeating: Int32(action(.stay)))
+            .replacing(with: Int32(action(.right)), where: moves.right)
+            .replacing(with: Int32(action(.left)), where: moves.left)
     }
 
     /// Pong's action for a steering move.

@@ -229,7 +229,7 @@ final class PongTrackerSeats {
     @inline(never)
     func steerLanes(_ p: Int, _ ownX: SIMD8<Float>, _ ballX: SIMD8<Float>, _ ballY: SIMD8<Float>, _ vx: SIMD8<Float>,
                     _ vy: SIMD8<Float>) -> SIMD8<Int32> {
-        PongTracker.actions(steer(p, ownX, ballX, ballY, vx, vy))
+        PongTracker.actions(steerMoves(p, ownX, ballX, ballY, vx, vy))
     }
 
     /// The action of one place's steering direction.
@@ -241,11 +241,19 @@ final class PongTrackerSeats {
     /// (one game, or one seat of eight games) from their observation entries 0, 4, 5, 6, 7.
     @inline(__always)
     func steer<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L) -> L {
+        let moves = steerMoves(p, ownX, ballX, ballY, vx, vy)
+        return L.sign(plus: moves.right, minus: moves.left)
+    }
+
+    /// ``steer(_:_:_:_:_:_:)`` as its two moves (``PongTracker/steerMoves(_:own:target:incoming:halfPaddle:deadZone:)``).
+    @inline(__always)
+    func steerMoves<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L)
+        -> (left: L.Condition, right: L.Condition) {
         let aim = PongTracker.aim(field, predict: true, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
         let target = aim.ball.replacing(with: aim.target, where: L(loading: predict.base + p) .> 0)
         var lanes = TrackerSteeringColumns.Lanes<L>(steering, p)
-        return PongTracker.steer(&lanes, own: aim.own, target: target, incoming: aim.incoming, halfPaddle: halfPaddle,
-                                 deadZone: deadZone)
+        return PongTracker.steerMoves(&lanes, own: aim.own, target: target, incoming: aim.incoming,
+                                      halfPaddle: halfPaddle, deadZone: deadZone)
     }
 }
 

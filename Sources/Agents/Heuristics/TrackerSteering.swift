@@ -68,7 +68,17 @@ struct TrackerSteering: TrackerSteerer, Sendable {
     /// else +1 (right) where it is right of it by more, else 0 (stay).
     @inline(__always)
     static func direction<L: LaneFloat>(toward target: L, from own: L, deadZone: Float) -> L {
-        L.sign(plus: target .> own + deadZone, minus: target .< own - deadZone)
+        let moves = moves(toward: target, from: own, deadZone: deadZone)
+        return L.sign(plus: moves.right, minus: moves.left)
+    }
+
+    /// ``direction(toward:from:deadZone:)`` as its two conditions: `left`
+    /// where it is -1, `right` where it is +1 (where both hold, as a
+    /// negative dead zone allows, the direction is -1: `left` wins).
+    @inline(__always)
+    static func moves<L: LaneFloat>(toward target: L, from own: L, deadZone: Float)
+        -> (left: L.Condition, right: L.Condition) {
+        (target .< own - deadZone, target .> own + deadZone)
     }
 
     /// The move of a ``direction(toward:from:deadZone:)``.

@@ -14,6 +14,9 @@ import Gym
 /// step), whose rings are rows: row `t` holds every game's target of step
 /// `t` (modulo `ring`), so a step's targets of eight games go in with one
 /// store and a game's delayed target is in the row `reaction` rows back.
+/// The rows are kept twice (row `t` again at `t + ring`), so that the row
+/// `reaction` back from row `t + ring` needs no wrapping: a game's delayed
+/// target is at a fixed offset (``lag``) from the current row.
 /// The delay only looks back within the game's episode (``TrackerSteeringState``
 /// uses `own` until `reaction` steps were seen), so where a ring's first
 /// entry sits does not change a move: both forms move alike.
@@ -32,8 +35,13 @@ final class TrackerSteeringColumns {
     let aimOffset: UnsafeMutablePointer<Float>, moveCredit: UnsafeMutablePointer<Float>
     let incoming: UnsafeMutablePointer<Float>, seen: UnsafeMutablePointer<Float>
     let head: UnsafeMutablePointer<Int32>
-    /// Game `g`'s targets at `history + g × ring`.
+    /// Game `g`'s targets at `history + g × ring` (with ``sharedClock``:
+    /// `2 × ring` rows of `games` targets).
     let history: UnsafeMutablePointer<Float>
+    /// With ``sharedClock``: per game `g`, where its delayed target is
+    /// from the current row's start in ``history`` (`(ring − reaction) ×
+    /// games + g`, in the rows' second copy).
+    let lag: UnsafeMutablePointer<Int>
     /// Scratch: the eight lanes of ``Lanes/delay(_:)``.
     let scratch: UnsafeMutablePointer<Float>
     /// Whether the games share one clock (the rings are rows: `history +
@@ -66,8 +74,8 @@ final class TrackerSteeringColumns {
         reaction = column(0, games); delay = column(0, games); noise = column(0, games); speed = column(1, games)
         generators = column(Xoshiro256(seed: 0), games)
         aimOffset = column(0, games); moveCredit = column(0, games); incoming = column(0, games)
-        seen = column(0, games); head = column(0, games)
-        history = column(0, games * ring)
+        seen = column(0, games); head = column(0, games); lag = column(0, games)
+        history = column(0, games * ring * (sharedClock ? 2 : 1))
         scratch = column(0, 8)
         clock = column(0, 1)
     }
@@ -75,7 +83,7 @@ final class TrackerSteeringColumns {
     deinit {
         reaction.deallocate(); delay.deallocate(); noise.deallocate(); speed.deallocate()
         generators.deallocate(); aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
-        seen.deallocate(); head.deallocate(); history.deallocate(); scratch.deallocate()
+        seen.deallocate(); head.deallocate(); lag.deallocate(); history.deallocate(); scratch.deallocate()
         clock.deallocate()
     }
 
@@ -106,6 +114,7 @@ final class TrackerSteeringColumns {
         precondition(skill.reaction >= 0 && skill.reaction < ring, "a delay of \(skill.reaction) steps needs a longer ring")
         reaction[g] = Float(skill.reaction); delay[g] = Int32(skill.reaction)
         noise[g] = skill.noise; speed[g] = skill.speed
+        lag[g] = (ring - skill.reaction) * games + g
     }
 
     /// Game `g`'s steering (`g` in `0 ..< games`, as for ``reset(_:seed:)``).
@@ -168,19 +177,16 @@ final class TrackerSteeringColumns {
         }
 
         /// ``delay(_:)`` with the shared clock: the lanes' targets into the
-        /// current row in one store; lane `j`'s target of `reaction` steps
-        /// ago from its column `reaction` rows back (wrapping at the ring's
-        /// end), through the columns' scratch.
+        /// current row and its copy, one store each; lane `j`'s target of
+        /// `reaction` steps ago at its ``lag`` from the current row (in the
+        /// copies, `reaction` rows back from the current row's copy),
+        /// through the columns' scratch.
         @inline(__always)
         func delayByClock(_ target: L) -> L {
-            let games = c.games, span = c.ring &* games, now = c.clock[0], delay = c.delay + g
-            let history = c.history + g, t = c.scratch
-            target.store(to: history + now)
-            for j in 0 ..< L.laneCount {
-                var back = now &- Int(delay[j]) &* games
-                if back < 0 { back &+= span }
-                t[j] = history[back &+ j]
-            }
+            let row = c.history + c.clock[0], lag = c.lag + g, t = c.scratch
+            target.store(to: row + g)
+            target.store(to: row + (c.ring &* c.games &+ g))
+            for j in 0 ..< L.laneCount { t[j] = row[lag[j]] }
             return L(loading: t)
         }
     }

@@ -59,9 +59,18 @@ extension TrackerSteeringState {
     /// The direction (``TrackerSteering/direction(toward:from:deadZone:)``:
     /// -1, 0 or +1) toward the target chosen `reaction` steps ago (`own`,
     /// the paddle's centre, until that many steps were seen), 0 on the
-    /// steps the speed cap takes away.
+    /// steps the speed cap takes away: the sign of ``steerMoves(toward:from:deadZone:)``.
     @inline(__always)
     mutating func steer(toward target: L, from own: L, deadZone: Float) -> L {
+        let moves = steerMoves(toward: target, from: own, deadZone: deadZone)
+        return L.sign(plus: moves.right, minus: moves.left)
+    }
+
+    /// ``steer(toward:from:deadZone:)`` as its two moves: `left` where it is
+    /// -1, `right` where it is +1 and not -1 (``TrackerSteering/moves(toward:from:deadZone:)``),
+    /// neither on the steps the speed cap takes away.
+    @inline(__always)
+    mutating func steerMoves(toward target: L, from own: L, deadZone: Float) -> (left: L.Condition, right: L.Condition) {
         let ringed = delay(target)
         let seen = self.seen
         let warming = seen .< reaction
@@ -70,8 +79,8 @@ extension TrackerSteeringState {
         let credit = moveCredit + speed
         let moving = credit .>= 1
         moveCredit = credit.replacing(with: credit - 1, where: moving)
-        let direction = TrackerSteering.direction(toward: delayed, from: own, deadZone: deadZone)
-        return L(repeating: 0).replacing(with: direction, where: moving)
+        let moves = TrackerSteering.moves(toward: delayed, from: own, deadZone: deadZone)
+        return (moving .& moves.left, moving .& moves.right)
     }
 }
 
