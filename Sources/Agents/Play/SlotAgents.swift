@@ -7,6 +7,16 @@ import Gym
 /// once; a step allocates nothing.
 final class SlotAgents<Game: PlayableGame> {
     let agents: [any BatchAgent]
+    /// ``agents`` again, each in a box that ``boxes`` keeps alive, unretained
+    /// in raw memory: a step calls each seated agent through its box's
+    /// guaranteed reference, without the retain and release that copying
+    /// an agent out of an array costs.
+    private let held: UnsafeMutableBufferPointer<Unmanaged<HeldAgent>>
+    private let boxes: [HeldAgent]
+    /// The indices in ``agents`` of the agents holding a seat (``seatedCount``
+    /// of them, in index order), rebuilt with ``rows``: a step visits only these.
+    let seated: UnsafeMutableBufferPointer<Int32>
+    let seatedCount: UnsafeMutablePointer<Int>
     let slots: Int, seats: Int
     /// Per seat (`i × seats + s`): the index in ``agents`` of the agent
     /// holding it, or -1 (no agent: idle, or the learner's seat).
@@ -54,6 +64,13 @@ final class SlotAgents<Game: PlayableGame> {
         rows.initialize(repeating: 0)
         counts = .allocate(capacity: max(1, agents.count))
         counts.initialize(repeating: 0)
+        boxes = agents.map(HeldAgent.init)
+        held = .allocate(capacity: agents.count)
+        _ = held.initialize(from: boxes.map { Unmanaged.passUnretained($0) })
+        seated = .allocate(capacity: max(1, agents.count))
+        seated.initialize(repeating: 0)
+        seatedCount = .allocate(capacity: 1)
+        seatedCount.initialize(to: 0)
         readsRows = agents.map(\.readsObservations)
         self.freeSeatsNeedRows = freeSeatsNeedRows ? 1 : 0
         rowNeeded = .allocate(capacity: seats * slots)
@@ -64,6 +81,7 @@ final class SlotAgents<Game: PlayableGame> {
 
     deinit {
         holder.deallocate(); rows.deallocate(); counts.deallocate(); rowNeeded.deallocate(); seatsChanged.deallocate()
+        held.deallocate(); seated.deallocate(); seatedCount.deallocate()
     }
 
     /// The rows the slots' seats need (see ``rowNeeded``).
@@ -102,18 +120,35 @@ final class SlotAgents<Game: PlayableGame> {
         guard let rowBase = rows.baseAddress, let count = counts.baseAddress else { return }
         let n = slots * seats
         if seatsChanged.pointee {
-            for a in 0 ..< agents.count { count[a] = 0 }
+            for a in 0 ..< held.count { count[a] = 0 }
             for g in 0 ..< n {
                 let a = Int(holder[g])
                 guard a >= 0 else { continue }
                 rowBase[a * n + count[a]] = Int32(g)
                 count[a] += 1
             }
+            var k = 0
+            for a in 0 ..< held.count where count[a] > 0 { seated[k] = Int32(a); k += 1 }
+            seatedCount.pointee = k
             seatsChanged.pointee = false
         }
-        for a in 0 ..< agents.count where count[a] > 0 {
-            try agents[a].act(AgentRows(count: count[a], games: rowBase + a * n, observations: observations,
-                                        stride: stride, actions: actions))
+        for k in 0 ..< seatedCount.pointee {
+            let a = Int(seated[k])
+            let rows = AgentRows(count: count[a], games: rowBase + a * n, observations: observations,
+                                 stride: stride, actions: actions)
+            // Guaranteed without a retain: ``boxes`` keeps every box alive
+            // for this object's life, and a box's agent is a `let`.
+            let fault: AgentFault? = held[a]._withUnsafeGuaranteedRef { box in
+                do throws(AgentFault) { try box.agent.act(rows); return nil } catch { return error }
+            }
+            if let fault { throw fault }
         }
     }
+}
+
+/// One agent of ``SlotAgents``, boxed so that a step can borrow it
+/// through an unretained reference to the box.
+private final class HeldAgent {
+    let agent: any BatchAgent
+    init(_ agent: any BatchAgent) { self.agent = agent }
 }

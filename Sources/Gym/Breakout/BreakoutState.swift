@@ -164,6 +164,7 @@ public struct BreakoutEvents: Equatable, Sendable {
     /// wrap (`&+`): with no step limit and no watchdog an episode can run
     /// for ever, and a count such as paddle hits then grows without bound
     /// (a total past `Int32.max` wraps instead of trapping).
+    @inlinable
     public mutating func accumulate(_ other: BreakoutEvents) {
         points &+= other.points; brickHits &+= other.brickHits
         brokenNormal &+= other.brokenNormal; brokenTough &+= other.brokenTough
