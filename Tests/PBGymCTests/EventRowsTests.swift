@@ -1,5 +1,5 @@
 @testable import PBGymC
-import Gym
+@testable import Gym
 import Testing
 
 /// The events rows: Breakout's batch writes the caller's rows itself
@@ -68,6 +68,33 @@ import Testing
             eventful += a.events.contains { $0 != 0 } ? 1 : 0
         }
         #expect(eventful > 0, "some step had an event")
+    }
+
+    /// The session steps its games through `any GameAdapter` with a scores
+    /// buffer: Breakout's adapter has its batch write every game's score and
+    /// lives within the step (``BreakoutBatch/step(actions:into:scores:)``),
+    /// equal to the pass after it that the protocol's default makes.
+    @Test(arguments: [1, 9, 17])
+    func breakoutScoresAreWrittenWithinTheStep(count: Int) throws {
+        let adapter = BreakoutAdapter(config: BreakoutConfig(), count: count, observationSize: .atari,
+                                      autoresetMode: .nextStep)
+        for i in 0 ..< count { adapter.reset(i, stream: UInt64(i) &+ 3) }
+        let games: any GameAdapter = adapter
+        var rng = Xoshiro256(seed: 5)
+        var actions = [Int32](repeating: 0, count: count), scores = [Int32](repeating: -1, count: 2 * count)
+        var after = scores
+        var out = Outputs(adapter: adapter, count: count)
+        for step in 0 ..< 200 {
+            for i in 0 ..< count { actions[i] = Int32(truncatingIfNeeded: rng.next() % UInt64(adapter.actionCount)) }
+            let before = adapter.batch.fastPath.scoresInStep
+            try games.step(actions: actions, observations: &out.observations, rewards: &out.rewards,
+                           terminated: &out.terminated, truncated: &out.truncated, ends: &out.ends,
+                           events: &out.events, scores: &scores)
+            #expect(adapter.batch.fastPath.scoresInStep - before == count, "step \(step): every score written in the step")
+            adapter.writeScores(into: &after)
+            #expect(scores == after, "step \(step)")
+            guard scores == after else { return }
+        }
     }
 
     /// One adapter's step outputs.

@@ -313,7 +313,7 @@ public final class BreakoutBatch: GameBatch {
                 stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
                          events: &events)
             }
-            if let scores { writeScoreAndLives(i, 8, into: scores) }
+            if let scores { writeScoreAndLives(i, 8, into: scores); counts.scoresInStep &+= 8 }
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
                 // The rule values are read again: a game that ended and
                 // restarted may play other rules now.
@@ -324,7 +324,7 @@ public final class BreakoutBatch: GameBatch {
         }
         while i < count {
             stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
-            if let scores { writeScoreAndLives(i, 1, into: scores) }
+            if let scores { writeScoreAndLives(i, 1, into: scores); counts.scoresInStep &+= 1 }
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations, needed.map({ Lane8.anySet($0, i &- 8) }) ?? true {
                 observeGroup(i &- 8, into: o, rules.lanes(i &- 8))
@@ -394,15 +394,17 @@ public final class BreakoutBatch: GameBatch {
     /// - `laneFinishes`: game steps finished together by that function in
     ///   groups where some game did not run every frame in lanes;
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``).
+    ///   (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``);
+    /// - `scoresInStep`: games whose score and lives were written within
+    ///   their step (``step(actions:into:scores:)``), not in a pass after it.
     struct FastPathCounts {
-        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneObservations = 0
+        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneObservations = 0, scoresInStep = 0
 
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
             a.lanes &+= b.lanes
             a.laneServes &+= b.laneServes
             a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes
-            a.laneObservations &+= b.laneObservations
+            a.laneObservations &+= b.laneObservations; a.scoresInStep &+= b.scoresInStep
         }
     }
 
