@@ -4,32 +4,26 @@ extension PongTracker: TrackerRules {
     /// Rows eight at a time: each block's entries 0, 4, 5, 6, 7 gathered
     /// from its rows into lanes, the aim (``aim(ownX:ballX:ballY:vx:vy:)``,
     /// which keeps no state) taken in eight lanes, then the steering
-    /// (``steer(_:own:target:incoming:halfPaddle:deadZone:)``): a whole
-    /// block's eight games in lanes through their columns
-    /// (``TrackerSteeringColumns/Gathered``), a last block's row by row; a
-    /// skill that keeps no state (``PongLaneTracker/plain(_:)``) moves in
-    /// the lanes. The same moves as ``decide(_:_:)`` row by row, bit for bit
+    /// (``steer(_:own:target:incoming:halfPaddle:deadZone:)``) row by row,
+    /// each game through its columns; a skill that keeps no state
+    /// (``PongLaneTracker/plain(_:)``) moves in the lanes. The same moves as ``decide(_:_:)`` row by row, bit for bit
     /// (the lanes are its operations lane by lane). A last block of fewer
     /// rows leaves its other lanes at earlier (or zero) entries, whose aims
     /// are never used.
     /// - Returns: the rows whose moves were taken in lanes (every row for a
-    ///   skill without state, else those of whole blocks).
+    ///   skill without state, else none).
     @discardableResult
     func act(_ rows: AgentRows, _ steering: TrackerSteeringColumns, _ n: Int) -> Int {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { games in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * 8) { entries in
-                guard let g = games.baseAddress, let e = entries.baseAddress else { return 0 }
-                entries.initialize(repeating: 0)
-                return act(rows, steering, entries: e, games: g)
-            }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * 8) { entries in
+            guard let e = entries.baseAddress else { return 0 }
+            entries.initialize(repeating: 0)
+            return act(rows, steering, entries: e)
         }
     }
 
-    /// ``act(_:_:_:)`` with its scratch: five columns of eight entries and
-    /// eight of the steering's lanes at `entries`, a block's games at `games`.
+    /// ``act(_:_:_:)`` with its scratch: five columns of eight entries at `entries`.
     @inline(__always)
-    func act(_ rows: AgentRows, _ steering: TrackerSteeringColumns, entries e: UnsafeMutablePointer<Float>,
-             games: UnsafeMutablePointer<Int>) -> Int {
+    func act(_ rows: AgentRows, _ steering: TrackerSteeringColumns, entries e: UnsafeMutablePointer<Float>) -> Int {
         typealias L = SIMD8<Float>
         let plain = PongLaneTracker.plain(skill), deadZone = field.deadZone, halfPaddle = halfPaddle
         var k = 0, inLanes = 0
@@ -45,13 +39,6 @@ extension PongTracker: TrackerRules {
                 let moves = Self.actions(TrackerSteering.direction(toward: aim.target, from: aim.own, deadZone: deadZone))
                 for j in 0 ..< m { rows.setAction(k &+ j, moves[j]) }
                 inLanes &+= m
-            } else if m == 8 {
-                for j in 0 ..< 8 { games[j] = rows.game(k &+ j) }
-                var lanes = TrackerSteeringColumns.Gathered(steering, games: games, scratch: e + 40)
-                let moves = Self.actions(Self.steer(&lanes, own: aim.own, target: aim.target, incoming: aim.incoming,
-                                                    halfPaddle: halfPaddle, deadZone: deadZone))
-                for j in 0 ..< 8 { rows.setAction(k &+ j, moves[j]) }
-                inLanes &+= 8
             } else {
                 for j in 0 ..< m {
                     var cursor = steering.cursor(rows.game(k &+ j))

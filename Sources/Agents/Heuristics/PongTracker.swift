@@ -54,7 +54,7 @@ public struct PongTracker: Agent, Sendable {
 
     /// ``steer(_:own:target:incoming:halfPaddle:deadZone:)`` as its two
     /// moves (``TrackerSteeringState/steerMoves(toward:from:deadZone:)``).
-    @inline(__always)
+    @inline(always)
     static func steerMoves<S: TrackerSteeringState>(_ steering: inout S, own: S.L, target: S.L,
                                                     incoming: S.L.Condition, halfPaddle: Float, deadZone: Float)
         -> (left: S.L.Condition, right: S.L.Condition) {
@@ -66,11 +66,10 @@ public struct PongTracker: Agent, Sendable {
     /// or eight (``PongLaneTracker``): from a seat's observation entries
     /// (own paddle x `ownX`, ball x, y, vx, vy: entries 0, 4, 5, 6, 7), its
     /// paddle's centre and the x it aims at (before the aim error), both in
-    /// field units of the seat's own frame, whether the ball comes toward it,
-    /// and the ball's x (the target when not predicting).
+    /// field units of the seat's own frame, and whether the ball comes
+    /// toward it.
     @inline(__always)
-    func aim<L: LaneFloat>(ownX: L, ballX: L, ballY: L, vx: L, vy: L)
-        -> (own: L, target: L, incoming: L.Condition, ball: L) {
+    func aim<L: LaneFloat>(ownX: L, ballX: L, ballY: L, vx: L, vy: L) -> (own: L, target: L, incoming: L.Condition) {
         Self.aim(field, predict: skill.predict, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
     }
 
@@ -79,17 +78,41 @@ public struct PongTracker: Agent, Sendable {
     /// loop the tracker is not copied per call).
     @inline(always)
     static func aim<L: LaneFloat>(_ field: TrackerField, predict: Bool, ownX: L, ballX: L, ballY: L, vx: L, vy: L)
-        -> (own: L, target: L, incoming: L.Condition, ball: L) {
+        -> (own: L, target: L, incoming: L.Condition) {
+        let seen = sight(field, ownX: ownX, ballX: ballX, ballY: ballY, vy: vy)
+        guard predict else { return (seen.own, seen.x, seen.incoming) }
+        return (seen.own, target(field, seen, vx: vx, vy: vy, predicting: seen.incoming), seen.incoming)
+    }
+
+    /// ``aim(_:predict:ownX:ballX:ballY:vx:vy:)`` of eight seats (or one)
+    /// each predicting or not: predicting where `predicts` holds.
+    @inline(always)
+    static func aim<L: LaneFloat>(_ field: TrackerField, predicting predicts: L.Condition, ownX: L, ballX: L, ballY: L,
+                                  vx: L, vy: L) -> (own: L, target: L, incoming: L.Condition) {
+        let seen = sight(field, ownX: ownX, ballX: ballX, ballY: ballY, vy: vy)
+        return (seen.own, target(field, seen, vx: vx, vy: vy, predicting: seen.incoming .& predicts), seen.incoming)
+    }
+
+    /// The aim's view of the field: the paddle's centre `own`, the ball at
+    /// (`x`, `y`) in field units, and whether it comes toward the paddle.
+    @inline(always)
+    static func sight<L: LaneFloat>(_ field: TrackerField, ownX: L, ballX: L, ballY: L, vy: L)
+        -> (own: L, x: L, y: L, incoming: L.Condition) {
         let cx = field.width / 2, cy = field.height / 2
-        let own = ownX * cx + cx
-        let x = ballX * cx + cx, y = ballY * cy + cy
         // Velocities are normalised by maxBallSpeed; only their ratio matters here.
-        let incoming = vy .< 0
-        guard predict else { return (own, x, incoming, x) }
-        let predicting = incoming .& (y .> field.faceY)
-        let meets = crossing(x: x, y: y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r,
-                             maxX: field.width - field.r, where: predicting)
-        return (own, x.replacing(with: meets, where: predicting), incoming, x)
+        return (ownX * cx + cx, ballX * cx + cx, ballY * cy + cy, vy .< 0)
+    }
+
+    /// The x the aim takes: where the ball will cross the paddle's face
+    /// line, in the lanes where `predicting` holds and the ball is beyond
+    /// that line, else the ball's x.
+    @inline(always)
+    static func target<L: LaneFloat>(_ field: TrackerField, _ seen: (own: L, x: L, y: L, incoming: L.Condition),
+                                     vx: L, vy: L, predicting: L.Condition) -> L {
+        let predicted = predicting .& (seen.y .> field.faceY)
+        let meets = crossing(x: seen.x, y: seen.y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r,
+                             maxX: field.width - field.r, where: predicted)
+        return seen.x.replacing(with: meets, where: predicted)
     }
 
     /// Pong's actions for eight steering directions (each -1, 0 or +1:
@@ -135,7 +158,8 @@ public struct PongTracker: Agent, Sendable {
     /// `truncatingRemainder`, taken exactly without a division where
     /// `|u| < 2p` (`u` itself inside `(−p, p)`, `u ∓ p` within one more
     /// period: exact by Sterbenz's lemma, and of `u`'s sign as the remainder
-    /// is) and lane by lane elsewhere.
+    /// is) and lane by lane elsewhere. At `u = −p` the remainder is −0 and
+    /// `u + p` is +0: the same crossing, `minX` (`±0 + minX`).
     @inline(always)
     static func crossing<L: LaneFloat>(x: L, y: L, vx: L, vy: L, lineY: Float, minX: Float, maxX: Float,
                                        where mask: L.Condition) -> L {
@@ -144,10 +168,10 @@ public struct PongTracker: Agent, Sendable {
         guard span > 0 else { return x }
         let p = 2 * span
         let u0 = x - minX + vx * t
-        let inside = (u0 .> -p) .& (u0 .< p)
-        let above = (u0 .>= p) .& (u0 .< 2 * p), below = (u0 .< -p) .& (u0 .> -2 * p)
-        var u = u0.replacing(with: u0 - p, where: above).replacing(with: u0 + p, where: below)
-        u = u.replacing(withRemainderOf: u0, dividingBy: p, where: mask .& .!(inside .| above .| below))
+        // |u0| < 2p (a NaN fails it); beyond, the remainder replaces u.
+        let near = (u0 .> -2 * p) .& (u0 .< 2 * p)
+        var u = u0.replacing(with: u0 - p, where: u0 .>= p).replacing(with: u0 + p, where: u0 .<= -p)
+        u = u.replacing(withRemainderOf: u0, dividingBy: p, where: mask .& .!near)
         u = u.replacing(with: u + p, where: u .< 0)
         return u.replacing(with: p - u, where: u .> span) + minX
     }

@@ -15,8 +15,8 @@ import Gym
 /// rings hold 32 targets: ``TrackerSkill/reactionRange`` is at most 30
 /// steps of delay; every held seat steps with every step, so the rings
 /// share one clock, ticked once per step). The rules are ``PongTracker``'s aim
-/// (``PongTracker/aim(ownX:ballX:ballY:vx:vy:)``, computed predicting in
-/// every lane; a seat that does not predict takes the ball's x) and its
+/// (``PongTracker/aim(_:predicting:ownX:ballX:ballY:vx:vy:)``, each lane
+/// predicting where its seat's holder does) and its
 /// steering (``PongTracker/steer(_:own:target:incoming:halfPaddle:deadZone:)``),
 /// one kernel for eight seats or one, so game `g` makes exactly the moves
 /// of its own ``PongTracker`` started with the same seed, bit for bit.
@@ -54,11 +54,14 @@ final class PongTrackerSeats {
     /// `counters[0]`: places held; `counters[1]`: the rows still to take
     /// their move of this step; `counters[2]`: the address of the actions
     /// buffer the step's moves were written to; `counters[3]`: rows found
-    /// written there (read by tests: members share the one write). In a
-    /// column: a class's stored `var` is checked for exclusive access at every use.
+    /// written there (read by tests: members share the one write);
+    /// `counters[4]`: the blocks in ``blockSeats``; `counters[5]`: 1 where
+    /// a block-seat's first member came or its last left since they were
+    /// listed (the list is then made again). In a column: a class's stored
+    /// `var` is checked for exclusive access at every use.
     let counters: Column<Int>
-    /// Scratch: the blocks whose entries a step computes (as block-seats of
-    /// their bottom seat, `block × 2`).
+    /// The blocks whose entries a step computes, those where a member holds
+    /// a seat, in order (as block-seats of their bottom seat, `block × 2`).
     let blockSeats: Column<Int32>
 
     /// Whether a group fits `context`: every seat of every game of its vector.
@@ -81,7 +84,8 @@ final class PongTrackerSeats {
         heldCount = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
         moves = Column(repeating: 0, count: places)
         blockSeats = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
-        counters = Column(repeating: 0, count: 4)
+        counters = Column(repeating: 0, count: 6)
+        counters[5] = 1
     }
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
@@ -96,7 +100,7 @@ final class PongTrackerSeats {
         let p = place(g)
         if held[g] == 0 {
             counters[0] += 1
-            if g >> 1 < laneSlots { heldCount[blockSeat(g)] += 1 }
+            if g >> 1 < laneSlots { countHolder(g, 1) }
         }
         held[g] = -1
         predict[p] = skill.predict ? 1 : 0
@@ -109,9 +113,18 @@ final class PongTrackerSeats {
         precondition(g >= 0 && g < places, "game \(g) is not one of the batch's seats")
         if held[g] != 0 {
             counters[0] -= 1
-            if g >> 1 < laneSlots { heldCount[blockSeat(g)] -= 1 }
+            if g >> 1 < laneSlots { countHolder(g, -1) }
         }
         held[g] = 0
+    }
+
+    /// A member comes to (`change` 1) or leaves (-1) agent game `g`'s seat,
+    /// in a block: the blocks are listed again where its block-seat's first
+    /// member came or its last left.
+    private func countHolder(_ g: Int, _ change: Int32) {
+        let w = blockSeat(g), before = heldCount[w]
+        heldCount[w] = before + change
+        if before == 0 || before + change == 0 { counters[5] = 1 }
     }
 
     /// The block-seat (`block × 2 + seat`) of agent game `g`.
@@ -185,25 +198,11 @@ final class PongTrackerSeats {
     /// entries are computed once; its two seats' moves are interleaved into
     /// game order (game `2 × slot + seat`) and stored where held.
     func computeAll(into actions: UnsafeMutablePointer<Int32>) {
-        var count = 0
-        for b in 0 ..< laneSlots / 8 where heldCount[2 * b] | heldCount[2 * b + 1] != 0 {
-            blockSeats[count] = Int32(2 * b)
-            count += 1
-        }
+        if counters[5] != 0 { listBlocks() }
+        let count = counters[4]
         if count > 0 {
-            let out = UnsafeMutableRawPointer(actions), stride = MemoryLayout<SIMD16<Int32>>.size
             batch.forEachObservation(blockSeats: blockSeats.base, count: count) { k, f in
-                let b = Int(blockSeats[k]) >> 1
-                let bottom = heldCount[2 * b] != 0 ? steerLanes(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7) : .zero
-                let top = heldCount[2 * b + 1] != 0 ? steerLanes(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7)
-                    : .zero
-                let both = Self.interleave(bottom, top)
-                UnsafeMutableRawPointer(moves.base).storeBytes(of: both, toByteOffset: b * stride, as: SIMD16<Int32>.self)
-                // Held lanes are all ones: the select as bits (a mask's select
-                // of sixteen lanes is taken lane by lane).
-                let mask = UnsafeRawPointer(held.base).loadUnaligned(fromByteOffset: b * stride, as: SIMD16<Int32>.self)
-                let old = out.loadUnaligned(fromByteOffset: b * stride, as: SIMD16<Int32>.self)
-                out.storeBytes(of: both & mask | old & ~mask, toByteOffset: b * stride, as: SIMD16<Int32>.self)
+                steerBlock(Int(blockSeats[k]) >> 1, f, into: actions)
             }
         }
         for slot in laneSlots ..< slots {
@@ -215,6 +214,17 @@ final class PongTrackerSeats {
         }
     }
 
+    /// Lists in ``blockSeats`` the blocks where a member holds a seat.
+    private func listBlocks() {
+        var count = 0
+        for b in 0 ..< laneSlots / 8 where heldCount[2 * b] | heldCount[2 * b + 1] != 0 {
+            blockSeats[count] = Int32(2 * b)
+            count += 1
+        }
+        counters[4] = count
+        counters[5] = 0
+    }
+
     /// Both seats' actions of eight games in game order: lane `2j` is
     /// `bottom`'s lane `j`, lane `2j + 1` `top`'s.
     @inline(__always)
@@ -223,13 +233,25 @@ final class PongTrackerSeats {
                bottom[4], top[4], bottom[5], top[5], bottom[6], top[6], bottom[7], top[7])
     }
 
-    /// Places `p ..< p + 8` (one seat of eight games) steered in lanes from
-    /// their observation entries 0, 4, 5, 6, 7 (one unit compiled whole,
-    /// the kernels inlined into it; docs/throughput.md, "the lane code").
+    /// Block `b`'s moves (both seats of games `8b ..< 8b + 8`, each seat's
+    /// places steered in lanes where a member holds one there) from its
+    /// bottom seat's observation entries `f`, into ``moves`` and into
+    /// `actions` where held (one unit compiled whole, the kernels inlined
+    /// into it; docs/throughput.md, "the lane code").
     @inline(never)
-    func steerLanes(_ p: Int, _ ownX: SIMD8<Float>, _ ballX: SIMD8<Float>, _ ballY: SIMD8<Float>, _ vx: SIMD8<Float>,
-                    _ vy: SIMD8<Float>) -> SIMD8<Int32> {
-        PongTracker.actions(steerMoves(p, ownX, ballX, ballY, vx, vy))
+    func steerBlock(_ b: Int, _ f: borrowing PongObservation<SIMD8<Float>>, into actions: UnsafeMutablePointer<Int32>) {
+        let bottom = heldCount[2 * b] != 0 ? PongTracker.actions(steerMoves(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7))
+            : .zero
+        let top = heldCount[2 * b + 1] != 0
+            ? PongTracker.actions(steerMoves(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7)) : .zero
+        let both = Self.interleave(bottom, top), stride = MemoryLayout<SIMD16<Int32>>.size
+        UnsafeMutableRawPointer(moves.base).storeBytes(of: both, toByteOffset: b * stride, as: SIMD16<Int32>.self)
+        // Held lanes are all ones: the select as bits (a mask's select
+        // of sixteen lanes is taken lane by lane).
+        let out = UnsafeMutableRawPointer(actions)
+        let mask = UnsafeRawPointer(held.base).loadUnaligned(fromByteOffset: b * stride, as: SIMD16<Int32>.self)
+        let old = out.loadUnaligned(fromByteOffset: b * stride, as: SIMD16<Int32>.self)
+        out.storeBytes(of: both & mask | old & ~mask, toByteOffset: b * stride, as: SIMD16<Int32>.self)
     }
 
     /// The action of one place's steering direction.
@@ -245,14 +267,15 @@ final class PongTrackerSeats {
         return L.sign(plus: moves.right, minus: moves.left)
     }
 
-    /// ``steer(_:_:_:_:_:_:)`` as its two moves (``PongTracker/steerMoves(_:own:target:incoming:halfPaddle:deadZone:)``).
-    @inline(__always)
+    /// ``steer(_:_:_:_:_:_:)`` as its two moves (``PongTracker/steerMoves(_:own:target:incoming:halfPaddle:deadZone:)``;
+    /// inlined whole, so that both seats of ``steerBlock(_:_:into:)`` are one unit).
+    @inline(always)
     func steerMoves<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L)
         -> (left: L.Condition, right: L.Condition) {
-        let aim = PongTracker.aim(field, predict: true, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx, vy: vy)
-        let target = aim.ball.replacing(with: aim.target, where: L(loading: predict.base + p) .> 0)
+        let aim = PongTracker.aim(field, predicting: L(loading: predict.base + p) .> 0, ownX: ownX, ballX: ballX,
+                                  ballY: ballY, vx: vx, vy: vy)
         var lanes = TrackerSteeringColumns.Lanes<L>(steering, p)
-        return PongTracker.steerMoves(&lanes, own: aim.own, target: target, incoming: aim.incoming,
+        return PongTracker.steerMoves(&lanes, own: aim.own, target: aim.target, incoming: aim.incoming,
                                       halfPaddle: halfPaddle, deadZone: deadZone)
     }
 }

@@ -11,26 +11,26 @@ struct TrackerSteering: TrackerSteerer, Sendable {
     enum Move { case left, stay, right }
 
     let skill: TrackerSkill
-    let reaction: Float, noise: Float, speed: Float
+    let noise: Float, speed: Float
     var rng: Xoshiro256
     /// Targets chosen in the last steps (a ring: ``delay(_:ring:head:reaction:mask:)``).
     var history: [Float]
     var head: Int32 = 0
-    var seen: Float = 0
     var aimOffset: Float = 0
     var incoming: Float = 0
     var moveCredit: Float = 0
 
     init(skill: TrackerSkill, seed: UInt64) {
         self.skill = skill
-        reaction = Float(skill.reaction); noise = skill.noise; speed = skill.speed
+        noise = skill.noise; speed = skill.speed
         rng = Xoshiro256(seed: seed)
-        history = [Float](repeating: 0, count: Self.ringLength(reaction: skill.reaction))
+        history = [Float](repeating: .nan, count: Self.ringLength(reaction: skill.reaction))
     }
 
     mutating func reset(seed: UInt64) {
         rng = Xoshiro256(seed: seed)
-        head = 0; seen = 0; aimOffset = 0; incoming = 0; moveCredit = 0
+        head = 0; aimOffset = 0; incoming = 0; moveCredit = 0
+        for k in history.indices { history[k] = .nan }
     }
 
     mutating func nextSigned(lane _: Int) -> Float { rng.nextSigned() }
@@ -45,8 +45,8 @@ struct TrackerSteering: TrackerSteerer, Sendable {
     /// The reaction delay of one game: its ring of targets (`mask + 1`
     /// long, a power of two above `reaction`) takes this step's `target`
     /// at `head` and gives back the one taken `reaction` steps ago; `head`
-    /// moves on. (Until `reaction` steps were seen that one is from an
-    /// earlier episode or never written, and not used:
+    /// moves on. (Until `reaction` steps were seen that one is the NaN the
+    /// ring was filled with when the episode started:
     /// ``TrackerSteeringState/steer(toward:from:deadZone:)``.)
     @inline(__always)
     static func delay(_ target: Float, ring: UnsafeMutablePointer<Float>, head: inout Int32, reaction: Int32,

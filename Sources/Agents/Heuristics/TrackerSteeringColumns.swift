@@ -1,8 +1,8 @@
 import Gym
 
 /// ``TrackerSteering`` for many games, column by column (each game's skill,
-/// generator, target ring, head, steps seen, aim error, incoming flag and
-/// move credit in its own column, allocated once): a batched tracker steers
+/// generator, target ring, head, aim error, incoming flag and move credit
+/// in its own ``Column``): a batched tracker steers
 /// game `g` through ``cursor(_:)``, a group of trackers games `g ..< g + 8`
 /// at once through ``lanes(_:)``, with exactly the per-game rule
 /// (``TrackerSteeringState``).
@@ -17,39 +17,39 @@ import Gym
 /// The rows are kept twice (row `t` again at `t + ring`), so that the row
 /// `reaction` back from row `t + ring` needs no wrapping: a game's delayed
 /// target is at a fixed offset (``lag``) from the current row.
-/// The delay only looks back within the game's episode (``TrackerSteeringState``
-/// uses `own` until `reaction` steps were seen), so where a ring's first
-/// entry sits does not change a move: both forms move alike.
+/// The delay only looks back within the game's episode (a game's ring is
+/// filled with NaN when it starts, and ``TrackerSteeringState`` uses `own`
+/// for a NaN), so where a ring's first entry sits does not change a move:
+/// both forms move alike.
 final class TrackerSteeringColumns {
     let games: Int
     /// Each game's ring length (a power of two above every delay it is given).
     let ring: Int
     /// `ring - 1`, the rings' index mask.
     let mask: Int32
-    /// Per game: the skill (`reaction` as a float for the rule's lanes and as
-    /// an integer for its ring), then the steering (``TrackerSteering``'s
-    /// fields; `incoming` 1 or 0).
-    let reaction: UnsafeMutablePointer<Float>, delay: UnsafeMutablePointer<Int32>
-    let noise: UnsafeMutablePointer<Float>, speed: UnsafeMutablePointer<Float>
-    let generators: UnsafeMutablePointer<Xoshiro256>
-    let aimOffset: UnsafeMutablePointer<Float>, moveCredit: UnsafeMutablePointer<Float>
-    let incoming: UnsafeMutablePointer<Float>, seen: UnsafeMutablePointer<Float>
-    let head: UnsafeMutablePointer<Int32>
+    /// Per game: the skill (`reaction`, the delay in steps, for its ring),
+    /// then the steering (``TrackerSteering``'s fields; `incoming` 1 or 0).
+    let delay: Column<Int32>
+    let noise: Column<Float>, speed: Column<Float>
+    let generators: Column<Xoshiro256>
+    let aimOffset: Column<Float>, moveCredit: Column<Float>, incoming: Column<Float>
+    let head: Column<Int32>
     /// Game `g`'s targets at `history + g × ring` (with ``sharedClock``:
-    /// `2 × ring` rows of `games` targets).
-    let history: UnsafeMutablePointer<Float>
+    /// `2 × ring` rows of `games` targets); NaN where none of its episode
+    /// was written yet (``TrackerSteeringState/delay(_:)``).
+    let history: Column<Float>
     /// With ``sharedClock``: per game `g`, where its delayed target is
     /// from the current row's start in ``history`` (`(ring − reaction) ×
     /// games + g`, in the rows' second copy).
-    let lag: UnsafeMutablePointer<Int>
+    let lag: Column<Int>
     /// Scratch: the eight lanes of ``Lanes/delay(_:)``.
-    let scratch: UnsafeMutablePointer<Float>
+    let scratch: Column<Float>
     /// Whether the games share one clock (the rings are rows: `history +
     /// t × games` holds step `t`'s targets); ``head`` is then unused.
     let sharedClock: Bool
     /// With ``sharedClock``: `clock[0]`, the current step's row offset
     /// (`(t mod ring) × games`).
-    let clock: UnsafeMutablePointer<Int>
+    let clock: Column<Int>
 
     /// `games` games, each steered with `skill`.
     convenience init(skill: TrackerSkill, games: Int) {
@@ -66,25 +66,15 @@ final class TrackerSteeringColumns {
         self.ring = ring
         self.sharedClock = sharedClock
         mask = Int32(ring - 1)
-        func column<T>(_ value: T, _ n: Int) -> UnsafeMutablePointer<T> {
-            let c = UnsafeMutablePointer<T>.allocate(capacity: max(n, 1))
-            c.initialize(repeating: value, count: max(n, 1))
-            return c
-        }
-        reaction = column(0, games); delay = column(0, games); noise = column(0, games); speed = column(1, games)
-        generators = column(Xoshiro256(seed: 0), games)
-        aimOffset = column(0, games); moveCredit = column(0, games); incoming = column(0, games)
-        seen = column(0, games); head = column(0, games); lag = column(0, games)
-        history = column(0, games * ring * (sharedClock ? 2 : 1))
-        scratch = column(0, 8)
-        clock = column(0, 1)
-    }
-
-    deinit {
-        reaction.deallocate(); delay.deallocate(); noise.deallocate(); speed.deallocate()
-        generators.deallocate(); aimOffset.deallocate(); moveCredit.deallocate(); incoming.deallocate()
-        seen.deallocate(); head.deallocate(); lag.deallocate(); history.deallocate(); scratch.deallocate()
-        clock.deallocate()
+        delay = Column(repeating: 0, count: games); noise = Column(repeating: 0, count: games)
+        speed = Column(repeating: 1, count: games)
+        generators = Column(repeating: Xoshiro256(seed: 0), count: games)
+        aimOffset = Column(repeating: 0, count: games); moveCredit = Column(repeating: 0, count: games)
+        incoming = Column(repeating: 0, count: games)
+        head = Column(repeating: 0, count: games); lag = Column(repeating: 0, count: games)
+        history = Column(repeating: .nan, count: games * ring * (sharedClock ? 2 : 1))
+        scratch = Column(repeating: 0, count: 8)
+        clock = Column(repeating: 0, count: 1)
     }
 
     /// With ``sharedClock``: the games' next step (the clock moves on one row).
@@ -101,7 +91,12 @@ final class TrackerSteeringColumns {
     func reset(_ g: Int, seed: UInt64) {
         precondition(g >= 0 && g < games, "game \(g) is not one of the agent's \(games) games")
         generators[g] = Xoshiro256(seed: seed)
-        head[g] = 0; seen[g] = 0; aimOffset[g] = 0; incoming[g] = 0; moveCredit[g] = 0
+        head[g] = 0; aimOffset[g] = 0; incoming[g] = 0; moveCredit[g] = 0
+        if sharedClock {
+            for row in 0 ..< 2 * ring { history[row * games + g] = .nan }
+        } else {
+            (history.base + g * ring).update(repeating: .nan, count: ring)
+        }
     }
 
     /// Game `g`'s episode starts, steered with `skill`.
@@ -112,7 +107,7 @@ final class TrackerSteeringColumns {
 
     private func setSkill(_ g: Int, _ skill: TrackerSkill) {
         precondition(skill.reaction >= 0 && skill.reaction < ring, "a delay of \(skill.reaction) steps needs a longer ring")
-        reaction[g] = Float(skill.reaction); delay[g] = Int32(skill.reaction)
+        delay[g] = Int32(skill.reaction)
         noise[g] = skill.noise; speed[g] = skill.speed
         lag[g] = (ring - skill.reaction) * games + g
     }
@@ -141,26 +136,27 @@ final class TrackerSteeringColumns {
         @inline(__always)
         init(_ c: TrackerSteeringColumns, _ g: Int) { self.c = c; self.g = g }
 
-        var reaction: L { column(c.reaction) }
-        var noise: L { column(c.noise) }
-        var speed: L { column(c.speed) }
-        var incoming: L { get { column(c.incoming) } nonmutating set { newValue.store(to: c.incoming + g) } }
-        var aimOffset: L { get { column(c.aimOffset) } nonmutating set { newValue.store(to: c.aimOffset + g) } }
-        var moveCredit: L { get { column(c.moveCredit) } nonmutating set { newValue.store(to: c.moveCredit + g) } }
-        var seen: L { get { column(c.seen) } nonmutating set { newValue.store(to: c.seen + g) } }
+        var noise: L { column(c.noise.base) }
+        var speed: L { column(c.speed.base) }
+        var incoming: L { get { column(c.incoming.base) } nonmutating set { newValue.store(to: c.incoming.base + g) } }
+        var aimOffset: L { get { column(c.aimOffset.base) } nonmutating set { newValue.store(to: c.aimOffset.base + g) } }
+        var moveCredit: L {
+            get { column(c.moveCredit.base) }
+            nonmutating set { newValue.store(to: c.moveCredit.base + g) }
+        }
 
         /// These games' entries of column `values`.
         @inline(__always)
         func column(_ values: UnsafeMutablePointer<Float>) -> L { L(loading: values + g) }
 
         @inline(__always)
-        func nextSigned(lane j: Int) -> Float { c.generators[g + j].nextSigned() }
+        func nextSigned(lane j: Int) -> Float { c.generators[g &+ j].nextSigned() }
 
         @inline(__always)
         func delay(_ target: L) -> L {
             if c.sharedClock { return delayByClock(target) }
-            let history = c.history + g &* c.ring, ring = c.ring, mask = c.mask
-            let head = c.head + g, delay = c.delay + g
+            let history = c.history.base + g &* c.ring, ring = c.ring, mask = c.mask
+            let head = c.head.base + g, delay = c.delay.base + g
             guard L.laneCount > 1 else {
                 return L(repeating: TrackerSteering.delay(target[lane: 0], ring: history, head: &head[0],
                                                           reaction: delay[0], mask: mask))
@@ -168,7 +164,7 @@ final class TrackerSteeringColumns {
             // The lanes pass through the columns' scratch, not a local
             // value written lane by lane, so that the selects on them stay
             // blends (docs/throughput.md, "Vectors built whole").
-            let t = c.scratch
+            let t = c.scratch.base
             target.store(to: t)
             for j in 0 ..< L.laneCount {
                 t[j] = TrackerSteering.delay(t[j], ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
@@ -183,7 +179,7 @@ final class TrackerSteeringColumns {
         /// through the columns' scratch.
         @inline(__always)
         func delayByClock(_ target: L) -> L {
-            let row = c.history + c.clock[0], lag = c.lag + g, t = c.scratch
+            let row = c.history.base + c.clock[0], lag = c.lag.base + g, t = c.scratch.base
             target.store(to: row + g)
             target.store(to: row + (c.ring &* c.games &+ g))
             for j in 0 ..< L.laneCount { t[j] = row[lag[j]] }

@@ -13,12 +13,14 @@ import Gym
 /// aim error's draw (``nextSigned(lane:)``, the game's own generator: each
 /// lane draws at most once a step, so every generator draws in the order
 /// of its game's steps) and the delay's ring (``delay(_:)``, each lane
-/// one ``TrackerSteering/delay(_:ring:head:reaction:mask:)``).
+/// one ``TrackerSteering/delay(_:ring:head:reaction:mask:)``). A ring holds
+/// NaN (no target) where no target of the game's episode was written yet,
+/// so the ring itself tells whether `reaction` steps were seen.
 protocol TrackerSteeringState {
     associatedtype L: TrackerLane
-    /// The skill (``TrackerSkill``): `reaction` in steps, `noise` in
-    /// paddle half widths, `speed` the fraction of steps that may move.
-    var reaction: L { get }
+    /// The skill (``TrackerSkill``): `noise` in paddle half widths, `speed`
+    /// the fraction of steps that may move (the reaction delay is the ring's:
+    /// ``delay(_:)``).
     var noise: L { get }
     var speed: L { get }
     /// 1 where the tracked ball came toward the tracker on the last step seen, else 0.
@@ -27,11 +29,11 @@ protocol TrackerSteeringState {
     var aimOffset: L { get set }
     /// Moves earned by the speed cap and not yet made (below 1).
     var moveCredit: L { get set }
-    /// Steps seen in the episode, counted up to `reaction`.
-    var seen: L { get set }
     /// A draw uniform in [-1, 1) from lane `j`'s generator (``Xoshiro256/nextSigned()``).
     mutating func nextSigned(lane j: Int) -> Float
-    /// Each lane's target of this step into its ring; the one of `reaction` steps ago out.
+    /// Each lane's target of this step into its ring; the one of `reaction`
+    /// steps ago out (NaN until the episode has seen `reaction` steps: its
+    /// ring is filled with NaN when it starts).
     mutating func delay(_ target: L) -> L
 }
 
@@ -43,7 +45,7 @@ extension TrackerSteeringState {
     /// Notes whether the tracked ball now comes toward the tracker (`now`);
     /// where it turns toward it, with aim noise, the aim error is redrawn
     /// uniform in ±`noise` × `halfWidth` (one draw; none without noise).
-    @inline(__always)
+    @inline(always)
     mutating func track(incoming now: L.Condition, halfWidth: Float) {
         let noise = self.noise
         let turned = now .& (incoming .< 1) .& (noise .> 0)
@@ -69,13 +71,13 @@ extension TrackerSteeringState {
     /// ``steer(toward:from:deadZone:)`` as its two moves: `left` where it is
     /// -1, `right` where it is +1 and not -1 (``TrackerSteering/moves(toward:from:deadZone:)``),
     /// neither on the steps the speed cap takes away.
-    @inline(__always)
+    @inline(always)
     mutating func steerMoves(toward target: L, from own: L, deadZone: Float) -> (left: L.Condition, right: L.Condition) {
         let ringed = delay(target)
-        let seen = self.seen
-        let warming = seen .< reaction
-        self.seen = seen.replacing(with: seen + 1, where: warming)
-        let delayed = ringed.replacing(with: own, where: warming)
+        // Not yet `reaction` steps into the episode (a NaN from the ring):
+        // toward `own`, no move. (A target that is itself NaN moves no paddle
+        // either: no comparison with it holds, and the dead zone is positive.)
+        let delayed = ringed.replacing(with: own, where: .!(ringed .== ringed))
         let credit = moveCredit + speed
         let moving = credit .>= 1
         moveCredit = credit.replacing(with: credit - 1, where: moving)
