@@ -48,6 +48,19 @@ import Gym
             let heldSeat = [0, 1, 34, 35, 7].contains(g)
             #expect(heldSeat == (actions[g] != -1), "game \(g): \(actions[g])")
         }
+        // A member comes to a block no member held (slots 8 ..< 16): the
+        // next step computes that block too.
+        try agents.start(1, slot: 9, seat: 0, seed: 6)
+        actions = [Int32](repeating: -1, count: 2 * slots)
+        try observations.withUnsafeBufferPointer { o in
+            try actions.withUnsafeMutableBufferPointer { a in
+                try agents.act(observations: o.baseAddress!, stride: PongBatch.observationCount, actions: a.baseAddress!)
+            }
+        }
+        for g in 0 ..< 2 * slots {
+            let heldSeat = [0, 1, 34, 35, 7, 18].contains(g)
+            #expect(heldSeat == (actions[g] != -1), "game \(g) in the second step: \(actions[g])")
+        }
         let mixed = try SlotAgents<Pong>(roster + [AgentSpec.parse("random")], config: config, vector: vector,
                                          slots: slots)
         #expect(!mixed.agents.contains { $0 is PongSeatedTracker } && mixed.agents.allSatisfy(\.readsObservations))
