@@ -6,7 +6,7 @@ import Gym
 /// (a tournament's ladder, a balance scenario's pair, a trainer's opponents)
 /// are members (``PongSeatedTracker``) of one such group, and the first
 /// member to act in a step computes the moves of every seat a member holds,
-/// block by block, from the batch's state (``PongBatch/forEachObservation(blockSeats:count:_:)``):
+/// block by block, from the batch's state (``PongBatch/forEachMotion(blockSeats:count:_:)``):
 /// no observation row is written for them, and a block's eight lanes serve
 /// every tracker seated in it.
 ///
@@ -192,11 +192,11 @@ final class PongTrackerSeats {
         }
         if count > 0 {
             let out = UnsafeMutableRawPointer(actions), stride = MemoryLayout<SIMD16<Int32>>.size
-            batch.forEachObservation(blockSeats: blockSeats.base, count: count) { k, f in
+            batch.forEachMotion(blockSeats: blockSeats.base, count: count) { k, f in
                 let b = Int(blockSeats[k]) >> 1
-                let bottom = heldCount[2 * b] != 0 ? steerLanes(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7) : .zero
-                let top = heldCount[2 * b + 1] != 0 ? steerLanes(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7)
-                    : .zero
+                let bottom = heldCount[2 * b] != 0 ? steerLanes(b << 3, f.ownX, f.ballX, f.ballY, f.vx, f.vy) : .zero
+                let top = heldCount[2 * b + 1] != 0
+                    ? steerLanes(slots + (b << 3), -f.oppX, -f.ballX, -f.ballY, -f.vx, -f.vy) : .zero
                 let both = Self.interleave(bottom, top)
                 UnsafeMutableRawPointer(moves.base).storeBytes(of: both, toByteOffset: b * stride, as: SIMD16<Int32>.self)
                 // Held lanes are all ones: the select as bits (a mask's select
@@ -208,8 +208,8 @@ final class PongTrackerSeats {
         }
         for slot in laneSlots ..< slots {
             for s in 0 ..< PongBatch.seatCount where held[2 * slot + s] != 0 {
-                let f = batch.observation(slot, side: s == 0 ? .bottom : .top), g = 2 * slot + s
-                moves[g] = Self.action(steer(place(g), f.f0, f.f4, f.f5, f.f6, f.f7))
+                let f = batch.motion(slot, side: s == 0 ? .bottom : .top), g = 2 * slot + s
+                moves[g] = Self.action(steer(place(g), f.ownX, f.ballX, f.ballY, f.vx, f.vy))
                 actions[g] = moves[g]
             }
         }
