@@ -3,8 +3,9 @@ import Gym
 @testable import Agents
 
 /// The slot engine's per-step books: steps in which nothing the books count
-/// happened are not recorded for a work that books events alone, and a slot
-/// with nothing left to play keeps action 0.
+/// happened are not recorded for a work that books events alone (eight
+/// quiet slots passed over at once), and a slot with nothing left to play
+/// keeps action 0.
 @Suite struct SlotEngineTests {
     /// Two trackers on every Pong game; counts what the engine records and
     /// checks that no idle slot is ever stepped with an action but 0.
@@ -48,15 +49,17 @@ import Gym
 
     @Test func quietStepsAreNotRecordedAndIdleSlotsActZero() throws {
         for (label, config) in PongConfig.shortPlainAndSticky() {
-            func run(booksEventsOnly: Bool) throws -> ProbeWork {
+            func run(booksEventsOnly: Bool) throws -> (work: ProbeWork, passedOver: Int) {
                 // One block of eight lanes and three alone; slots fall idle one by one at the end.
                 let engine = SlotEngine<Pong>(config: config, slots: 11)
                 let work = try ProbeWork(config: config, slots: 11, vector: engine.vector, booksEventsOnly: booksEventsOnly)
                 try engine.run(work, jobs: WorkerJobs(worker: 0, workers: 1, count: 30))
                 #expect((0 ..< 22).allSatisfy { engine.actions[$0] == 0 }, "\(label): an idle slot's action is not 0")
-                return work
+                return (work, engine.passedOver[0])
             }
-            let skipping = try run(booksEventsOnly: true), every = try run(booksEventsOnly: false)
+            let (skipping, passedOver) = try run(booksEventsOnly: true), (every, passedNone) = try run(booksEventsOnly: false)
+            // Blocks of eight quiet slots are passed over at once, only where quiet steps are not recorded.
+            #expect(passedOver > 0 && passedNone == 0, "\(label): \(passedOver) blocks passed over, \(passedNone) without skipping")
             #expect(skipping.finished == 30 && every.finished == 30, "\(label)")
             #expect(skipping.quietRecorded == 0, "\(label): a quiet step was recorded")
             #expect(every.quietRecorded > 0 && skipping.recorded == every.recorded - every.quietRecorded, "\(label)")
@@ -65,7 +68,8 @@ import Gym
     }
 
     /// What ``PlayableGame/booksNothing(_:)`` lets the engine skip leaves the
-    /// books as they are, and every event the books count makes a step booked.
+    /// books as they are, and every event the books count makes a step booked
+    /// (alone, and among eight: ``PlayableGame/booksNothing(_:count:)``).
     @Test func eventsThatBookNothingLeaveTheBooks() {
         let start = Pong.Tally(record: PongMatchResult(seed: 1, scoreBottom: 0, scoreTop: 0, steps: 0, end: .none,
                                                        hitsBottom: 0, hitsTop: 0, receiverPoints: 0, pointSpeedSum: 0),
@@ -83,7 +87,14 @@ import Gym
             var booked = start
             Pong.book(&booked, events)
             #expect(!Pong.booksNothing(events) && booked.record != start.record, "\(field)")
+            // Eight steps' events book nothing only where none of them books anything.
+            for k in 0 ..< 8 {
+                var eight = [PongEvents](repeating: quiet, count: 8)
+                eight[k] = events
+                #expect(!Pong.booksNothing(eight, count: 8) && Pong.booksNothing(eight, count: k), "\(field) at \(k)")
+            }
         }
+        #expect(Pong.booksNothing([PongEvents](repeating: quiet, count: 8), count: 8))
         #expect(Breakout.booksNothing(BreakoutEvents()))
         let breakoutFields: [WritableKeyPath<BreakoutEvents, Int32>] = [
             \.points, \.brickHits, \.brokenNormal, \.brokenTough, \.brokenExplosive, \.brokenExtraBall, \.brokenSpeedUp,

@@ -5,8 +5,8 @@ import Testing
 /// which rows are needed writes those exactly as a full step does, leaves a
 /// seat's rows alone where no game of its block of eight needs them, and
 /// changes nothing else (rewards, flags, ends, events, state); the state
-/// views (``PongBatch/observation(lanes:side:)``, ``PongBatch/observation(_:side:)``)
-/// are the rows, bit for bit.
+/// views (``PongBatch/motion(lanes:side:)``, ``PongBatch/forEachMotion(blockSeats:count:_:)``,
+/// ``PongBatch/motion(_:side:)``) are the rows' entries 0, 2 and 4–7, bit for bit.
 @Suite struct PongObservedRowsTests {
     @Test func skippedRowsChangeNothingElse() {
         var config = PongConfig()
@@ -33,6 +33,8 @@ import Testing
         defer { needed.deallocate() }
         var rng = Xoshiro256(seed: 12)
         var skipped = 0
+        let blockSeats = (0 ..< Int32(count / 8 * 2)).map { $0 }
+        var handed = [[Float]](repeating: [], count: 2 * count)
         for t in 0 ..< 3000 {
             for k in actions.indices { actions[k] = Int32(rng.below(3)) }
             // Per seat and block: no row needed, or some.
@@ -47,6 +49,12 @@ import Testing
             step(masked, actions, &maskedObs, &maskedRew, &maskedFlags, &maskedEvents, UnsafePointer(needed.baseAddress))
             guard fullRew == maskedRew, fullFlags == maskedFlags, fullEvents == maskedEvents else {
                 Issue.record("\(label): step \(t): outputs differ"); return
+            }
+            blockSeats.withUnsafeBufferPointer { seats in
+                full.forEachMotion(blockSeats: seats.baseAddress!, count: seats.count) { k, f in
+                    let e = Int(seats[k])
+                    for j in 0 ..< 8 { handed[((e >> 1) * 8 + j) * 2 + (e & 1)] = lane(f, j) }
+                }
             }
             for i in 0 ..< count {
                 guard full.state(i) == masked.state(i) else { Issue.record("\(label): step \(t): game \(i)'s state"); return }
@@ -68,9 +76,11 @@ import Testing
                     }
                     // The state views are the rows.
                     let side: PongSide = s == 0 ? .bottom : .top
-                    let view = i < count / 8 * 8 ? lane(full.observation(lanes: i / 8 * 8, side: side), i % 8)
-                                                 : entries(full.observation(i, side: side))
-                    guard view.map(\.bitPattern) == want.map(\.bitPattern) else {
+                    let view = i < count / 8 * 8 ? lane(full.motion(lanes: i / 8 * 8, side: side), i % 8)
+                                                 : entries(full.motion(i, side: side))
+                    let entries = [0, 2, 4, 5, 6, 7].map { want[$0].bitPattern }
+                    guard view.map(\.bitPattern) == entries,
+                          i >= count / 8 * 8 || handed[i * 2 + s].map(\.bitPattern) == entries else {
                         Issue.record("\(label): step \(t): the state view of game \(i) seat \(s) is not its row"); return
                     }
                 }
@@ -79,13 +89,11 @@ import Testing
         #expect(skipped > 1000, "\(label): rows were skipped")
     }
 
-    func lane(_ o: PongObservation<SIMD8<Float>>, _ j: Int) -> [Float] {
-        [o.f0[j], o.f1[j], o.f2[j], o.f3[j], o.f4[j], o.f5[j], o.f6[j], o.f7[j], o.f8[j], o.f9[j], o.f10[j], o.f11[j]]
+    func lane(_ o: borrowing PongMotion<SIMD8<Float>>, _ j: Int) -> [Float] {
+        [o.ownX[j], o.oppX[j], o.ballX[j], o.ballY[j], o.vx[j], o.vy[j]]
     }
 
-    func entries(_ o: PongObservation<Float>) -> [Float] {
-        [o.f0, o.f1, o.f2, o.f3, o.f4, o.f5, o.f6, o.f7, o.f8, o.f9, o.f10, o.f11]
-    }
+    func entries(_ o: PongMotion<Float>) -> [Float] { [o.ownX, o.oppX, o.ballX, o.ballY, o.vx, o.vy] }
 
     func step(_ batch: PongBatch, _ actions: [Int32], _ obs: inout [Float], _ rewards: inout [Float],
               _ flags: inout [UInt8], _ events: inout [PongEvents], _ needed: UnsafePointer<UInt8>?) {

@@ -69,21 +69,21 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     let env: E
     let count: Int, seats: Int
     let actionCount: UInt64
-    let actions: UnsafeMutableBufferPointer<Int32>
-    var observations: UnsafeMutableBufferPointer<Float>
-    let rewards, rewardSum, logits: UnsafeMutableBufferPointer<Float>
-    let terminated, truncated: UnsafeMutableBufferPointer<UInt8>
-    let episodesDone: UnsafeMutableBufferPointer<Int32>
-    let actionRNG: UnsafeMutableBufferPointer<Xoshiro256>
+    let actions: Column<Int32>
+    var observations: Column<Float>
+    let rewards, rewardSum, logits: Column<Float>
+    let terminated, truncated: Column<UInt8>
+    let episodesDone: Column<Int32>
+    let actionRNG: Column<Xoshiro256>
     let policy: LinearPolicy?
     /// Seat 0's actions when a policy picks them (`count`).
-    let policyActions: UnsafeMutableBufferPointer<Int32>
+    let policyActions: Column<Int32>
     /// Seat 1's agent (``BatchControl/seated(name:make:)``: agent game `i`
     /// is game `i`'s seat 1), the rows of a tick (every game) and the
     /// agent's actions, copied into seat 1's places.
     let seated: (any BatchAgent)?
-    let seatedRows: UnsafeMutableBufferPointer<Int32>
-    let seatedActions: UnsafeMutableBufferPointer<Int32>
+    let seatedRows: Column<Int32>
+    let seatedActions: Column<Int32>
     /// Seats whose observations each step writes (1, or 2 with a seated agent reading rows).
     let observedSeats: Int
 
@@ -93,11 +93,12 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         seats = env.seats
         actionCount = UInt64(env.actionCount)
         let n = env.observationLayout.count
-        actions = .column(count * seats, 0)
-        observations = .column(count * n, 0)
-        rewards = .column(count * seats, 0); rewardSum = .column(count, 0)
-        terminated = .column(count, 0); truncated = .column(count, 0); episodesDone = .column(count, 0)
-        actionRNG = .column(count, Xoshiro256(seed: 0))
+        actions = Column(repeating: 0, count: count * seats)
+        observations = Column(repeating: 0, count: count * n)
+        rewards = Column(repeating: 0, count: count * seats); rewardSum = Column(repeating: 0, count: count)
+        terminated = Column(repeating: 0, count: count); truncated = Column(repeating: 0, count: count)
+        episodesDone = Column(repeating: 0, count: count)
+        actionRNG = Column(repeating: Xoshiro256(seed: 0), count: count)
         let actionSeed = Seeds.stream(seed, SeedStream.randomActions)
         for i in 0 ..< count { actionRNG[i] = Xoshiro256(seed: Seeds.stream(actionSeed, UInt64(first + i))) }
         if case let .linear(p) = control {
@@ -106,8 +107,8 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
         } else {
             policy = nil
         }
-        logits = .column(policy == nil ? 1 : count * env.actionCount, 0)
-        policyActions = .column(policy == nil ? 1 : count, 0)
+        logits = Column(repeating: 0, count: policy == nil ? 1 : count * env.actionCount)
+        policyActions = Column(repeating: 0, count: policy == nil ? 1 : count)
         if case let .seated(_, make) = control, seats == 2 {
             let agent = make(count, env)
             precondition(agent.games == count, "the seated agent plays seat 1 of every game")
@@ -116,37 +117,27 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
                 catch { preconditionFailure("a built-in agent never faults: \(error)") }
             }
             seated = agent
-            seatedRows = .column(count, 0)
+            seatedRows = Column(repeating: 0, count: count)
             for i in 0 ..< count { seatedRows[i] = Int32(i) }
-            seatedActions = .column(count, 0)
+            seatedActions = Column(repeating: 0, count: count)
             observedSeats = agent.readsObservations ? 2 : 1
         } else {
             seated = nil
-            seatedRows = .column(1, 0)
-            seatedActions = .column(1, 0)
+            seatedRows = Column(repeating: 0, count: 1)
+            seatedActions = Column(repeating: 0, count: 1)
             observedSeats = 1
         }
         if observedSeats == 2 {
-            observations.deallocate()
-            observations = .column(count * seats * n, 0)
-            if let o = observations.baseAddress { env.observe(into: o) }
-        } else if seats == 1, let o = observations.baseAddress {
-            env.observe(into: o)
+            observations = Column(repeating: 0, count: count * seats * n)
+            env.observe(into: observations.base)
+        } else if seats == 1 {
+            env.observe(into: observations.base)
         } else if seats > 1 {
             // Seat 0's rows of a full observation.
-            let all = UnsafeMutableBufferPointer<Float>.column(count * seats * n, 0)
-            if let a = all.baseAddress, let o = observations.baseAddress {
-                env.observe(into: a)
-                for i in 0 ..< count { (o + i * n).update(from: a + i * seats * n, count: n) }
-            }
-            all.deallocate()
+            let all = Column<Float>(repeating: 0, count: count * seats * n), o = observations.base
+            env.observe(into: all.base)
+            for i in 0 ..< count { (o + i * n).update(from: all.base + i * seats * n, count: n) }
         }
-    }
-
-    deinit {
-        actions.deallocate(); observations.deallocate(); rewards.deallocate(); rewardSum.deallocate()
-        logits.deallocate(); terminated.deallocate(); truncated.deallocate(); episodesDone.deallocate()
-        actionRNG.deallocate(); policyActions.deallocate(); seatedRows.deallocate(); seatedActions.deallocate()
     }
 
     func totals(_ i: Int) -> (reward: Double, episodes: Int) {
@@ -182,18 +173,18 @@ final class VectorBenchSlice<E: VectorEnvironment>: BatchSlice, @unchecked Senda
     }
 
     func run(ticks: Int) {
-        guard let act = actions.baseAddress, let obs = observations.baseAddress, let rew = rewards.baseAddress,
-              let term = terminated.baseAddress, let trunc = truncated.baseAddress,
-              let scratch = logits.baseAddress, let chosen = policyActions.baseAddress else { return }
+        let act = actions.base, obs = observations.base, rew = rewards.base, term = terminated.base
+        let trunc = truncated.base, scratch = logits.base, chosen = policyActions.base
         let out = VectorStepOutput<E.Events>(observations: obs, rewards: rew, terminated: term, truncated: trunc,
                                              observedSeats: observedSeats)
         let n = env.observationLayout.count
         for _ in 0 ..< ticks {
             if let policy { policy.actions(batch: count, observations: obs, logits: scratch, into: chosen) }
             VectorBenchSlice.randomActions(count: count, seats: seats, actionCount: actionCount,
-                                           generators: actionRNG.baseAddress.unsafelyUnwrapped, into: act)
+                                           generators: actionRNG.base, into: act)
             if policy != nil { for i in 0 ..< count { act[i * seats] = chosen[i] } }
-            if let seated, let rows = seatedRows.baseAddress, let chosen = seatedActions.baseAddress {
+            if let seated {
+                let rows = seatedRows.base, chosen = seatedActions.base
                 // Game i's seat-1 row (read only by an agent that reads rows) is at obs + (2i + 1) n.
                 do {
                     try seated.act(AgentRows(count: count, games: rows, observations: obs + n, stride: 2 * n,

@@ -46,6 +46,9 @@ public protocol PlayableGame: SendableMetatype {
     /// Whether booking `events` leaves every tally as it is (nothing the
     /// books count happened in the step), so that the booking may be skipped.
     static func booksNothing(_ events: Vector.Events) -> Bool
+    /// ``booksNothing(_:)`` of each of `count` steps' events (`events[0 ..< count]`);
+    /// the default asks each in turn.
+    static func booksNothing(_ events: UnsafePointer<Vector.Events>, count: Int) -> Bool
     /// The record, once game `i`'s episode ended.
     static func endRecord(_ tally: Tally, _ vector: Vector, _ i: Int) -> Record
 
@@ -56,6 +59,11 @@ public protocol PlayableGame: SendableMetatype {
 
 extension PlayableGame {
     public static var name: String { Config.gameName }
+
+    @inline(__always)
+    public static func booksNothing(_ events: UnsafePointer<Vector.Events>, count: Int) -> Bool {
+        (0 ..< count).allSatisfy { booksNothing(events[$0]) }
+    }
 
     /// A vector environment of `count` games with autoreset disabled (the
     /// slot engine restarts each game itself, with its episode's seed).

@@ -1,8 +1,8 @@
 import Gym
 
 /// ``PongTracker`` for the games of a ``PongBatch``, eight at a time: it
-/// reads each seat's observation entries from the batch's columns
-/// (``PongBatch/forEachObservation(blockSeats:count:_:)``) instead of observation rows, and
+/// reads each seat's motion entries from the batch's columns
+/// (``PongBatch/forEachMotion(blockSeats:count:_:)``) instead of observation rows, and
 /// runs the tracker's rule (``PongTracker/aim(ownX:ballX:ballY:vx:vy:)``) in
 /// eight lanes. Game `g` makes exactly the moves of its own tracker started
 /// with the same seed, bit for bit.
@@ -110,12 +110,12 @@ final class PongLaneTracker: StateReadingAgent {
         let rules = self.rules, steering = self.steering, plain = self.plain, wanted = self.wanted
         let deadZone = rules.field.deadZone, halfPaddle = rules.halfPaddle, count = batch.count, gameAt = self.gameAt
         let actions = rows.actions, touched = self.touched
-        batch.forEachObservation(blockSeats: touched, count: blocks) { t, f in
+        batch.forEachMotion(blockSeats: touched, count: blocks) { t, f in
             let w = Int(touched[t])
             var lanes = wanted[w]
             wanted[w] = 0
             let places = gameAt + (w & 1) * count + (w >> 1) << 3
-            let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
+            let aim = rules.aim(ownX: f.ownX, ballX: f.ballX, ballY: f.ballY, vx: f.vx, vy: f.vy)
             if plain {
                 let moves = PongTracker.actions(TrackerSteering.direction(toward: aim.target, from: aim.own,
                                                                           deadZone: deadZone))
@@ -147,8 +147,8 @@ final class PongLaneTracker: StateReadingAgent {
         let rules = self.rules, deadZone = rules.field.deadZone, out = UnsafeMutableRawPointer(actions)
         let stride = MemoryLayout<SIMD8<Int32>>.size
         if laneSlots > 0 {
-            batch.forEachObservation(blockSeats: wholeBlocks, count: laneSlots / 8) { b, f in
-                let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
+            batch.forEachMotion(blockSeats: wholeBlocks, count: laneSlots / 8) { b, f in
+                let aim = rules.aim(ownX: f.ownX, ballX: f.ballX, ballY: f.ballY, vx: f.vx, vy: f.vy)
                 let direction = TrackerSteering.direction(toward: aim.target, from: aim.own, deadZone: deadZone)
                 out.storeBytes(of: PongTracker.actions(direction), toByteOffset: b * stride, as: SIMD8<Int32>.self)
             }
@@ -177,8 +177,8 @@ final class PongLaneTracker: StateReadingAgent {
 
     /// Game `g` (seat `seat` of slot `slot`, past the lanes) alone.
     func actAlone(_ g: Int, slot: Int, seat: Int, _ actions: UnsafeMutablePointer<Int32>) {
-        let f = batch.observation(slot, side: seat == 0 ? .bottom : .top)
-        let aim = rules.aim(ownX: f.f0, ballX: f.f4, ballY: f.f5, vx: f.f6, vy: f.f7)
+        let f = batch.motion(slot, side: seat == 0 ? .bottom : .top)
+        let aim = rules.aim(ownX: f.ownX, ballX: f.ballX, ballY: f.ballY, vx: f.vx, vy: f.vy)
         var cursor = steering.cursor(g)
         let direction = PongTracker.steer(&cursor, own: aim.own, target: aim.target, incoming: aim.incoming,
                                           halfPaddle: rules.halfPaddle, deadZone: rules.field.deadZone)

@@ -6,7 +6,7 @@ import Gym
 /// (a tournament's ladder, a balance scenario's pair, a trainer's opponents)
 /// are members (``PongSeatedTracker``) of one such group, and the first
 /// member to act in a step computes the moves of every seat a member holds,
-/// block by block, from the batch's state (``PongBatch/forEachObservation(blockSeats:count:_:)``):
+/// block by block, from the batch's state (``PongBatch/forEachMotion(blockSeats:count:_:)``):
 /// no observation row is written for them, and a block's eight lanes serve
 /// every tracker seated in it.
 ///
@@ -201,14 +201,14 @@ final class PongTrackerSeats {
         if counters[5] != 0 { listBlocks() }
         let count = counters[4]
         if count > 0 {
-            batch.forEachObservation(blockSeats: blockSeats.base, count: count) { k, f in
+            batch.forEachMotion(blockSeats: blockSeats.base, count: count) { k, f in
                 steerBlock(Int(blockSeats[k]) >> 1, f, into: actions)
             }
         }
         for slot in laneSlots ..< slots {
             for s in 0 ..< PongBatch.seatCount where held[2 * slot + s] != 0 {
-                let f = batch.observation(slot, side: s == 0 ? .bottom : .top), g = 2 * slot + s
-                moves[g] = Self.action(steer(place(g), f.f0, f.f4, f.f5, f.f6, f.f7))
+                let f = batch.motion(slot, side: s == 0 ? .bottom : .top), g = 2 * slot + s
+                moves[g] = Self.action(steer(place(g), f.ownX, f.ballX, f.ballY, f.vx, f.vy))
                 actions[g] = moves[g]
             }
         }
@@ -235,15 +235,15 @@ final class PongTrackerSeats {
 
     /// Block `b`'s moves (both seats of games `8b ..< 8b + 8`, each seat's
     /// places steered in lanes where a member holds one there) from its
-    /// bottom seat's observation entries `f`, into ``moves`` and into
+    /// bottom seat's motion entries `f`, into ``moves`` and into
     /// `actions` where held (one unit compiled whole, the kernels inlined
     /// into it; docs/throughput.md, "the lane code").
     @inline(never)
-    func steerBlock(_ b: Int, _ f: borrowing PongObservation<SIMD8<Float>>, into actions: UnsafeMutablePointer<Int32>) {
-        let bottom = heldCount[2 * b] != 0 ? PongTracker.actions(steerMoves(b << 3, f.f0, f.f4, f.f5, f.f6, f.f7))
+    func steerBlock(_ b: Int, _ f: borrowing PongMotion<SIMD8<Float>>, into actions: UnsafeMutablePointer<Int32>) {
+        let bottom = heldCount[2 * b] != 0 ? PongTracker.actions(steerMoves(b << 3, f.ownX, f.ballX, f.ballY, f.vx, f.vy))
             : .zero
         let top = heldCount[2 * b + 1] != 0
-            ? PongTracker.actions(steerMoves(slots + (b << 3), -f.f2, -f.f4, -f.f5, -f.f6, -f.f7)) : .zero
+            ? PongTracker.actions(steerMoves(slots + (b << 3), -f.oppX, -f.ballX, -f.ballY, -f.vx, -f.vy)) : .zero
         let both = Self.interleave(bottom, top), stride = MemoryLayout<SIMD16<Int32>>.size
         UnsafeMutableRawPointer(moves.base).storeBytes(of: both, toByteOffset: b * stride, as: SIMD16<Int32>.self)
         // Held lanes are all ones: the select as bits (a mask's select

@@ -117,9 +117,9 @@ final class MatchWork<G: PlayableGame>: SlotWork {
     var jobs: OneEpisodeJobs
     /// Per slot: the running episode's seating (roster index per seat).
     var seating: [Int]
-    /// Per slot: the running episode's books (initialised once the slot started an episode).
-    let tallies: UnsafeMutablePointer<G.Tally>
-    var hasTally: [Bool]
+    /// Per slot: the running episode's books (each slot's written when it
+    /// starts an episode, before its first step is booked).
+    let tallies: Column<G.Tally>
     let game: @Sendable (Int) -> SeatedGame
     let results: SlotPointer<G.Record?>
     let finished: (@Sendable (Int, G.Record) -> Void)?
@@ -135,17 +135,11 @@ final class MatchWork<G: PlayableGame>: SlotWork {
         players = try SlotAgents(roster, config: config, vector: vector, slots: slots, freeSeatsNeedRows: false)
         jobs = OneEpisodeJobs(slots: slots)
         seating = [Int](repeating: 0, count: slots * G.seats)
-        tallies = .allocate(capacity: slots)
-        hasTally = [Bool](repeating: false, count: slots)
+        tallies = Column(repeating: G.beginRecord(vector, 0, seed: 0), count: slots)
         self.game = game
         self.results = results
         self.finished = finished
         episodeRules = rules
-    }
-
-    deinit {
-        for i in hasTally.indices where hasTally[i] { (tallies + i).deinitialize(count: 1) }
-        tallies.deallocate()
     }
 
     func take(_ job: Int, slot i: Int) { jobs.take(job, slot: i) }
@@ -163,8 +157,7 @@ final class MatchWork<G: PlayableGame>: SlotWork {
 
     func started(slot i: Int, vector: G.Vector, seed: UInt64) throws(AgentFault) {
         for s in 0 ..< seats { try players.start(seating[i * seats + s], slot: i, seat: s, seed: Seeds.agent(seed, seat: s)) }
-        let tally = G.beginRecord(vector, i, seed: seed)
-        if hasTally[i] { tallies[i] = tally } else { (tallies + i).initialize(to: tally); hasTally[i] = true }
+        tallies[i] = G.beginRecord(vector, i, seed: seed)
     }
 
     @inline(__always)

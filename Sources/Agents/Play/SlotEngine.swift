@@ -70,6 +70,9 @@ final class SlotEngine<Game: PlayableGame> {
     let events: Column<Game.Vector.Events>
     /// Each step's scratch: the slots whose step is recorded, in slot order.
     let due: Column<Int>
+    /// `passedOver[0]`: the blocks of eight slots whose step was passed over
+    /// at once (read by tests).
+    let passedOver: Column<Int>
     /// Whether steps skip the observation rows no player reads (the work's
     /// ``SlotWork/observedRows``); tests turn it off to check that skipping
     /// never changes a result.
@@ -89,6 +92,7 @@ final class SlotEngine<Game: PlayableGame> {
         busy = Column(repeating: 0, count: slots)
         events = Column(repeating: Game.noEvents, count: slots)
         due = Column(repeating: 0, count: slots)
+        passedOver = Column(repeating: 0, count: 1)
     }
 
     /// Plays `jobs` (this worker's, in order) with `work` to the end, or
@@ -97,6 +101,7 @@ final class SlotEngine<Game: PlayableGame> {
         where Work.Game == Game {
         let obs = observations.base, act = actions.base, rew = rewards.base
         let term = terminated.base, trunc = truncated.base, ev = events.base, live = busy.base, due = self.due.base
+        let passed = passedOver.base
         let vector = self.vector, seats = self.seats
         var queue = jobs.makeIterator()
         var hasJob = [Bool](repeating: false, count: slots)
@@ -129,13 +134,23 @@ final class SlotEngine<Game: PlayableGame> {
             try work.act(busy: live, observations: obs, actions: act)
             vector.step(actions: act, into: out)
             // The busy slots to record, listed in one pass over the flags (a
-            // quiet step of a work that books events alone is not recorded);
-            // then each is recorded, in slot order.
-            var dueCount = 0
-            for i in 0 ..< slots {
-                due[dueCount] = i
-                let ended = term[i] | trunc[i] != 0, quiet = skipsQuietSteps && Game.booksNothing(ev[i])
-                dueCount &+= live[i] != 0 && (ended || !quiet) ? 1 : 0
+            // quiet step of a work that books events alone is not recorded,
+            // and eight slots none of which ended or booked anything are
+            // passed over at once); then each is recorded, in slot order.
+            var dueCount = 0, i = 0
+            while i < slots {
+                if skipsQuietSteps, i + 8 <= slots, Self.noneEnded(term + i, trunc + i),
+                   Game.booksNothing(ev + i, count: 8) {
+                    passed[0] &+= 1
+                    i &+= 8
+                    continue
+                }
+                for i in i ..< Swift.min(i + 8, slots) {
+                    due[dueCount] = i
+                    let ended = term[i] | trunc[i] != 0, quiet = skipsQuietSteps && Game.booksNothing(ev[i])
+                    dueCount &+= live[i] != 0 && (ended || !quiet) ? 1 : 0
+                }
+                i = Swift.min(i + 8, slots)
             }
             var restarted = false
             for k in 0 ..< dueCount {
@@ -153,6 +168,13 @@ final class SlotEngine<Game: PlayableGame> {
             }
             if restarted { vector.observe(into: obs) }
         }
+    }
+
+    /// Whether none of eight slots' games ended in the step (their
+    /// terminated and truncated flags, eight bytes each, all zero).
+    @inline(__always)
+    static func noneEnded(_ term: UnsafePointer<UInt8>, _ trunc: UnsafePointer<UInt8>) -> Bool {
+        UnsafeRawPointer(term).loadUnaligned(as: UInt64.self) | UnsafeRawPointer(trunc).loadUnaligned(as: UInt64.self) == 0
     }
 
     /// Runs `count` jobs over `runner`'s workers, each with its own engine of

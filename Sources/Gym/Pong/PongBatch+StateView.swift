@@ -1,46 +1,45 @@
-/// ``PongBatch``'s observation entries read straight from its columns, for
-/// agents that act on the batch's state instead of observation rows (the
-/// built-in tracker in lanes): the same floats, bit for bit, as the rows
-/// ``PongBatch/step(actions:into:)`` and ``PongBatch/observe(into:)`` write.
+/// ``PongBatch``'s observation entries 0, 2 and 4–7 (``PongMotion``) read
+/// straight from its columns, for agents that act on the batch's state
+/// instead of observation rows (the built-in tracker): the same floats, bit
+/// for bit, as those of the rows ``PongBatch/step(actions:into:)`` and
+/// ``PongBatch/observe(into:)`` write, and no other entry is computed.
 extension PongBatch {
-    /// Side `side`'s observation entries of games `i ..< i + 8` (lane `j`:
+    /// Side `side`'s motion entries of games `i ..< i + 8` (lane `j`:
     /// game `i + j`; `i + 8 ≤ count`).
-    public func observation(lanes i: Int, side: PongSide) -> PongObservation<SIMD8<Float>> {
+    public func motion(lanes i: Int, side: PongSide) -> PongMotion<SIMD8<Float>> {
         precondition(i >= 0 && i + Lanes.scalarCount <= count, "eight games from \(i) are not in the batch")
-        if ruleTable.ownCount != 0 { return observationLanes(i, side: side, physics, GameRules(ruleTable).lanes(i)) }
-        return observationLanes(i, side: side, physics, SameRules<Lanes>())
+        if ruleTable.ownCount != 0 { return physics.motion(loadLanes(i), side: side, GameRules(ruleTable).lanes(i)) }
+        return physics.motion(loadLanes(i), side: side, SameRules<Lanes>())
     }
 
     /// Calls `body(k, entries)` for each `k` in `0 ..< count` with the
-    /// observation entries of seat `e % 2` (0 bottom, 1 top) of games
+    /// motion entries of seat `e % 2` (0 bottom, 1 top) of games
     /// `8 (e / 2) ..< 8 (e / 2) + 8`, `e = blockSeats[k]` (all eight in the
     /// batch): one call for many blocks, the entries handed over in place.
-    public func forEachObservation(blockSeats: UnsafePointer<Int32>, count: Int,
-                                   _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void) {
+    public func forEachMotion(blockSeats: UnsafePointer<Int32>, count: Int,
+                              _ body: (Int, borrowing PongMotion<SIMD8<Float>>) -> Void) {
         if ruleTable.ownCount != 0 {
-            forEachObservation(blockSeats: blockSeats, count: count, GameRules(ruleTable), body)
+            forEachMotion(blockSeats: blockSeats, count: count, GameRules(ruleTable), body)
         } else {
-            forEachObservation(blockSeats: blockSeats, count: count, UniformRules(), body)
+            forEachMotion(blockSeats: blockSeats, count: count, UniformRules(), body)
         }
     }
 
-    private func forEachObservation<R: RuleSource>(blockSeats: UnsafePointer<Int32>, count: Int, _ rules: R,
-                                                    _ body: (Int, borrowing PongObservation<SIMD8<Float>>) -> Void)
+    private func forEachMotion<R: RuleSource>(blockSeats: UnsafePointer<Int32>, count: Int, _ rules: R,
+                                              _ body: (Int, borrowing PongMotion<SIMD8<Float>>) -> Void)
         where R.Values: PongRuleValues, R.Values.L == Lanes {
         let physics = self.physics
         for k in 0 ..< count {
             let e = Int(blockSeats[k]), i = (e >> 1) * Lanes.scalarCount
             precondition(e >= 0 && i + Lanes.scalarCount <= self.count, "eight games from \(i) are not in the batch")
-            body(k, observationLanes(i, side: e & 1 == 0 ? .bottom : .top, physics, rules.lanes(i)))
+            body(k, physics.motion(loadLanes(i), side: e & 1 == 0 ? .bottom : .top, rules.lanes(i)))
         }
     }
 
-    /// Side `side`'s observation entries of game `i`.
-    public func observation(_ i: Int, side: PongSide) -> PongObservation<Float> {
+    /// Side `side`'s motion entries of game `i`.
+    public func motion(_ i: Int, side: PongSide) -> PongMotion<Float> {
         precondition(i >= 0 && i < count, "game index out of range")
-        return physics(i).observation(PongFrame(x: ballX[i], y: ballY[i], vx: ballVX[i], vy: ballVY[i], bx: bottomX[i],
-                                                by: bottomY[i], tx: topX[i], ty: topY[i]),
-                                      speed: speed[i], scoreBottom: Float(scoreBottom[i]), scoreTop: Float(scoreTop[i]),
-                                      side: side, SameRules<Float>())
+        return physics(i).motion(PongFrame(x: ballX[i], y: ballY[i], vx: ballVX[i], vy: ballVY[i], bx: bottomX[i],
+                                           by: bottomY[i], tx: topX[i], ty: topY[i]), side: side, SameRules<Float>())
     }
 }

@@ -318,27 +318,58 @@ extension PongPhysics {
     func observation<K: PongRuleValues>(_ s: PongFrame<K.L>, speed: K.L, scoreBottom: K.L, scoreTop: K.L,
                                         side: PongSide, _ k: K) -> PongObservation<K.L> {
         typealias L = K.L
-        let (cx, cy, invCX, invCY, invW, _, _, invDepth, invMax) = observationScales
-        let invS = k.invS(self), invV = k.invV(self)
+        let (_, _, _, _, invW, _, _, invDepth, invMax) = observationScales
+        let invS = k.invS(self)
         let m = side.mirror
         let bottomDepth = s.by - homeY, topDepth = (height - homeY) - s.ty
         let bottom = side == .bottom
-        let ownX = bottom ? s.bx : s.tx, oppX = bottom ? s.tx : s.bx
+        let ownX = bottom ? s.bx : s.tx
         let ownDepth = bottom ? bottomDepth : topDepth, oppDepth = bottom ? topDepth : bottomDepth
         let ownScore = bottom ? scoreBottom : scoreTop, oppScore = bottom ? scoreTop : scoreBottom
+        let e = motion(s, side: side, k)
         return PongObservation(
-            f0: (ownX - cx) * invCX * m,
+            f0: e.ownX,
             f1: L.min(ownDepth * invDepth, 1),
-            f2: (oppX - cx) * invCX * m,
+            f2: e.oppX,
             f3: L.min(oppDepth * invDepth, 1),
-            f4: (s.x - cx) * invCX * m,
-            f5: L.min(L.max((s.y - cy) * invCY * m, -1), 1),
-            f6: L.min(L.max(s.vx * invV * m, -1), 1),
-            f7: L.min(L.max(s.vy * invV * m, -0.5), 0.5),
+            f4: e.ballX, f5: e.ballY, f6: e.vx, f7: e.vy,
             f8: (s.x - ownX) * invW * m,
             f9: L.min(speed * invS, 1),
             f10: ownScore * invMax,
             f11: oppScore * invMax)
+    }
+
+    /// Entries 0, 2 and 4–7 of ``observation(_:speed:scoreBottom:scoreTop:side:_:)``
+    /// (its own lines): the paddles' x and the ball's position and velocity.
+    @inlinable @inline(__always)
+    func motion<K: PongRuleValues>(_ s: PongFrame<K.L>, side: PongSide, _ k: K) -> PongMotion<K.L> {
+        typealias L = K.L
+        let (cx, cy, invCX, invCY, _, _, _, _, _) = observationScales
+        let invV = k.invV(self)
+        let m = side.mirror
+        let bottom = side == .bottom
+        let ownX = bottom ? s.bx : s.tx, oppX = bottom ? s.tx : s.bx
+        return PongMotion(
+            ownX: (ownX - cx) * invCX * m,
+            oppX: (oppX - cx) * invCX * m,
+            ballX: (s.x - cx) * invCX * m,
+            ballY: L.min(L.max((s.y - cy) * invCY * m, -1), 1),
+            vx: L.min(L.max(s.vx * invV * m, -1), 1),
+            vy: L.min(L.max(s.vy * invV * m, -0.5), 0.5))
+    }
+}
+
+/// Observation entries 0, 2 and 4–7 of one game or eight, one side's view:
+/// what an agent reading the batch's state steers by (the built-in tracker).
+public struct PongMotion<L: LaneFloat> {
+    /// Entries 0 and 2: the own and the opponent's paddle x.
+    public var ownX, oppX: L
+    /// Entries 4–7: the ball's x, y, vx and vy.
+    public var ballX, ballY, vx, vy: L
+
+    @inlinable @inline(__always)
+    init(ownX: L, oppX: L, ballX: L, ballY: L, vx: L, vy: L) {
+        self.ownX = ownX; self.oppX = oppX; self.ballX = ballX; self.ballY = ballY; self.vx = vx; self.vy = vy
     }
 }
 

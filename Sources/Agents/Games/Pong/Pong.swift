@@ -62,8 +62,20 @@ public enum Pong: PlayableGame {
 
     /// No hit and no point: the books count nothing else.
     @inline(__always)
-    public static func booksNothing(_ events: PongEvents) -> Bool {
-        events.hitsBottom | events.hitsTop | events.pointsBottom | events.pointsTop == 0
+    public static func booksNothing(_ events: PongEvents) -> Bool { booked(events) == 0 }
+
+    /// ``booksNothing(_:)`` of each, without a branch per step.
+    @inline(__always)
+    public static func booksNothing(_ events: UnsafePointer<PongEvents>, count: Int) -> Bool {
+        var any: Int32 = 0
+        for k in 0 ..< count { any |= booked(events[k]) }
+        return any == 0
+    }
+
+    /// Non-zero where a step had a hit or a point.
+    @inline(__always)
+    static func booked(_ events: PongEvents) -> Int32 {
+        events.hitsBottom | events.hitsTop | events.pointsBottom | events.pointsTop
     }
 
     public static func endRecord(_ tally: Tally, _ vector: PongBatch, _ i: Int) -> PongMatchResult {
