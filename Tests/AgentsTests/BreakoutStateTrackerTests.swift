@@ -44,6 +44,37 @@ import Gym
         #expect(steps > 0 && acted >= steps, "\(acted) games acted for in \(steps) steps")
     }
 
+    /// Every skill plays as its own per-game tracker in the slot engine's
+    /// slots, in the lanes of the whole groups of eight (counted: a fall
+    /// back to one game at a time fails the count) and alone past them:
+    /// one ball and a manual serve, three balls, and gravity.
+    @Test func everySkillPlaysInLanesAsItsPerGameTracker() throws {
+        let skills = ["tracker", "tracker:reaction=3", "tracker:noise=1.25", "tracker:speed=0.2",
+                      "tracker:predict=false", "tracker:aim=false", "tracker:reaction=30,noise=4,speed=0.05,predict=false"]
+        let roster = try skills.map { try AgentSpec.parse($0) }
+        var classic = BreakoutConfig()
+        classic.maxSteps = 1200
+        var atari = try BreakoutConfig.preset("atari")
+        atari.maxSteps = 800
+        var falling = classic
+        falling.gravity = 0.05
+        for (name, config) in [("classic", classic), ("atari", atari), ("gravity", falling)] {
+            let count = 3 * roster.count
+            let expected = MatchesTests.reference(Breakout.self, config: config, roster: roster, count: count)
+            let before = BreakoutStateTracker.gamesInLanes.load(ordering: .relaxed)
+            let got = try Matches.playBatched(Breakout.self, config: config, roster: roster, count: count, slots: 19,
+                                              runner: ParallelRunner(workers: 1)) { g in
+                MatchesTests.game(g, rosterCount: roster.count, seats: 1)
+            }
+            let inLanes = BreakoutStateTracker.gamesInLanes.load(ordering: .relaxed) - before
+            for g in 0 ..< count where got[g] != expected[g] {
+                Issue.record("\(name): game \(g) differs: \(got[g]) vs \(expected[g])")
+            }
+            let steps = expected.reduce(0) { $0 + $1.steps }
+            #expect(inLanes * 2 >= steps, "\(name): \(inLanes) of \(steps) game steps acted for in lanes")
+        }
+    }
+
     /// The fold of a crossing point takes an offset within one period as
     /// its own remainder: the library's remainder's result, bit for bit.
     @Test func unfoldingMatchesTheRemainder() {

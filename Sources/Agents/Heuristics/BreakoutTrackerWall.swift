@@ -5,11 +5,27 @@ import Gym
 /// (``ObservedWall``: every step) or kept per game while the wall stays the
 /// same (``KeptWall``, ``BreakoutStateTracker``); both give the same shift
 /// bit for bit.
-protocol BreakoutTrackerWall {
+protocol BreakoutTrackerWall: BreakoutTrackerWalls where L == Float {
     /// How far `rules` moves the paddle's centre past `x` (half width
     /// `halfW`) so that the return heads for this wall's aim column
     /// (``BreakoutTracker/aimColumn(from:columnHits:)``).
     func aimShift(_ rules: BreakoutTracker, from x: Float, halfW: Float) -> Float
+}
+
+/// Where ``BreakoutTracker/moves(_:balls:asked:wall:_:)`` reads the walls of its
+/// games, one game (`L` = `Float`: a ``BreakoutTrackerWall``) or eight:
+/// each lane's ``BreakoutTrackerWall/aimShift(_:from:halfW:)`` of its own
+/// game's wall, in the lanes asked for (0 in the others).
+protocol BreakoutTrackerWalls {
+    associatedtype L: LaneFloat
+    func aimShifts(_ rules: BreakoutTracker, from x: L, halfW: L, where lanes: L.Condition) -> L
+}
+
+extension BreakoutTrackerWall {
+    @inline(__always)
+    func aimShifts(_ rules: BreakoutTracker, from x: Float, halfW: Float, where lanes: LaneFlag) -> Float {
+        lanes.isSet ? aimShift(rules, from: x, halfW: halfW) : 0
+    }
 }
 
 /// The wall of an observation row: its cell entries, summed every step.
@@ -53,20 +69,32 @@ struct KeptWall: BreakoutTrackerWall {
 
     @inline(__always)
     func aimShift(_ rules: BreakoutTracker, from x: Float, halfW: Float) -> Float {
-        let column = decided && abs(x) <= Self.nearRange
-            ? Self.nearest(candidates, to: x, rules)
+        rules.aimShift(from: x, halfW: halfW, toward: column(rules, from: x, guess: Self.guess(rules, x)))
+    }
+
+    /// The aim column for `x` (−1: none), `guess` being ``guess(_:_:)`` of `x`.
+    @inline(__always)
+    func column(_ rules: BreakoutTracker, from x: Float, guess: Float) -> Int {
+        decided && abs(x) <= Self.nearRange
+            ? Self.nearest(candidates, to: x, guess: guess, rules)
             : rules.aimColumn(from: x, columnHits: sums)
-        return rules.aimShift(from: x, halfW: halfW, toward: column)
+    }
+
+    /// Where ``nearest(_:to:guess:_:)`` starts looking for the last column
+    /// whose centre is at or left of `x`, for one game or eight.
+    @inline(__always)
+    static func guess<L: LaneFloat>(_ rules: BreakoutTracker, _ x: L) -> L {
+        (x / rules.brickWidth - 0.5).rounded(.down)
     }
 
     /// Of the columns in `candidates`, the nearest to `x` (ties: the
-    /// leftmost), or −1 without one; `x` within ``nearRange``.
+    /// leftmost), or −1 without one; `x` within ``nearRange``, `guess`
+    /// its ``guess(_:_:)``.
     @inline(__always)
-    static func nearest(_ candidates: UInt32, to x: Float, _ rules: BreakoutTracker) -> Int {
+    static func nearest(_ candidates: UInt32, to x: Float, guess: Float, _ rules: BreakoutTracker) -> Int {
         guard candidates != 0 else { return -1 }
         // j: the last column whose centre is at or left of x (−1: none).
         let cols = rules.cols
-        let guess = (x / rules.brickWidth - 0.5).rounded(.down)
         var j = guess < 0 ? -1 : guess >= Float(cols - 1) ? cols - 1 : Int(guess)
         while j >= 0, rules.centre(j) > x { j -= 1 }
         while j + 1 < cols, rules.centre(j + 1) <= x { j += 1 }
