@@ -131,4 +131,31 @@ import Gym
         }
         #expect(decidedWalls > 2000, "the candidates decide most walls")
     }
+
+    /// ``KeptWall/nearest(lanes:to:guess:_:)`` finds each lane's column as
+    /// the scalar search does, for walls of 1 to 24 columns, any candidate
+    /// set (none included) and x in and around the field.
+    @Test func laneSearchFindsTheScalarColumn() {
+        var rng = Xoshiro256(seed: 33)
+        for cols in [1, 2, 5, 10, 13, 24] {
+            var config = BreakoutConfig()
+            config.brickColumns = cols
+            let rules = BreakoutTracker(config: config)
+            for _ in 0 ..< 3000 {
+                var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
+                for j in 0 ..< 8 {
+                    candidates[j] = rng.below(6) == 0 ? 0 : UInt32(truncatingIfNeeded: rng.next()) & ((1 << UInt32(cols)) - 1)
+                    x[j] = rng.below(20) == 0 ? [0, -0.0, config.fieldWidth, -300, 500][rng.below(5)]
+                        : Float(rng.below(1 << 20)) / Float(1 << 20) * (config.fieldWidth + 60) - 30
+                }
+                let got = KeptWall.nearest(lanes: candidates, to: x, guess: KeptWall.guess(rules, x), rules)
+                for j in 0 ..< 8 {
+                    let want = KeptWall.nearest(candidates[j], to: x[j], guess: KeptWall.guess(rules, x[j]), rules)
+                    if got[j] != Float(want) {
+                        Issue.record("\(cols) columns, candidates \(candidates[j]), x \(x[j]): lanes \(got[j]), scalar \(want)")
+                    }
+                }
+            }
+        }
+    }
 }

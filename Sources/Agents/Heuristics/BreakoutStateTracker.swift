@@ -158,7 +158,8 @@ final class BreakoutStateTracker: StateReadingAgent {
 /// The walls of eight of a ``BreakoutStateTracker``'s games (`first ..<
 /// first + 8`, batch games `first ..< first + 8`), each kept per game
 /// (``BreakoutStateTracker/wall(_:slot:)``), lane `j` game `first + j`:
-/// each lane's aim column found on its own, the shifts computed in lanes.
+/// the aim columns and the shifts computed in lanes (``KeptWall/nearest(lanes:to:guess:_:)``),
+/// a lane whose candidates do not decide taking its own scan.
 /// It lives within a call on the tracker, so it holds it without counting
 /// a reference.
 struct KeptWalls: BreakoutTrackerWalls {
@@ -169,11 +170,26 @@ struct KeptWalls: BreakoutTrackerWalls {
     func aimShifts(_ rules: BreakoutTracker, from x: SIMD8<Float>, halfW: SIMD8<Float>,
                    where lanes: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
         let guess = KeptWall.guess(rules, x)
-        var column = SIMD8<Float>(repeating: -1)
+        // The columns read in place, not through the tracker at every lane.
+        let kept = tracker.kept.base, versions = tracker.versions.base, now = tracker.batchVersions
+        let sums = tracker.sums.base, candidates = tracker.candidates.base, decided = tracker.decided.base
+        let cols = rules.cols, inLanes = cols <= KeptWall.laneColumns
         for j in 0 ..< 8 where lanes[j] {
             let g = first &+ j
-            column[j] = Float(tracker.wall(g, slot: g).column(rules, from: x[j], guess: guess[j]))
+            if !kept[g] || versions[g] != now[g] { tracker.keep(g, slot: g) }
         }
-        return rules.aimShift(from: x, halfW: halfW, toward: column)
+        var column = SIMD8<Float>(repeating: -1)
+        if inLanes {
+            column = KeptWall.nearest(lanes: UnsafeRawPointer(candidates + first).loadUnaligned(as: SIMD8<UInt32>.self),
+                                      to: x, guess: guess, rules)
+        }
+        // Lanes the candidates do not decide (see KeptWall) take the scan.
+        let near = KeptWall.magnitude(x) .<= KeptWall.nearRange
+        for j in 0 ..< 8 where lanes[j] && !(inLanes && decided[first &+ j] && near[j]) {
+            let g = first &+ j
+            let wall = KeptWall(sums: sums + g &* cols, candidates: candidates[g], decided: decided[g])
+            column[j] = Float(wall.column(rules, from: x[j], guess: guess[j]))
+        }
+        return rules.aimShift(from: x, halfW: halfW, toward: column.replacing(with: -1, where: .!lanes))
     }
 }

@@ -26,22 +26,10 @@ struct OneGameSteering<S: TrackerSteerer>: BreakoutTrackerSteering {
     var reaction: Float { s.pointee.reaction }
     var noise: Float { s.pointee.noise }
     var speed: Float { s.pointee.speed }
-    var incoming: Float {
-        get { s.pointee.incoming }
-        nonmutating set { s.pointee.incoming = newValue }
-    }
-    var aimOffset: Float {
-        get { s.pointee.aimOffset }
-        nonmutating set { s.pointee.aimOffset = newValue }
-    }
-    var moveCredit: Float {
-        get { s.pointee.moveCredit }
-        nonmutating set { s.pointee.moveCredit = newValue }
-    }
-    var seen: Float {
-        get { s.pointee.seen }
-        nonmutating set { s.pointee.seen = newValue }
-    }
+    var incoming: Float { get { s.pointee.incoming } nonmutating set { s.pointee.incoming = newValue } }
+    var aimOffset: Float { get { s.pointee.aimOffset } nonmutating set { s.pointee.aimOffset = newValue } }
+    var moveCredit: Float { get { s.pointee.moveCredit } nonmutating set { s.pointee.moveCredit = newValue } }
+    var seen: Float { get { s.pointee.seen } nonmutating set { s.pointee.seen = newValue } }
     func nextSigned(lane j: Int) -> Float { s.pointee.nextSigned(lane: j) }
     func delay(_ target: Float) -> Float { s.pointee.delay(target) }
 

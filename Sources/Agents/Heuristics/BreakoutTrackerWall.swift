@@ -107,6 +107,56 @@ struct KeptWall: BreakoutTrackerWall {
         return abs(rules.centre(right) - x) < abs(rules.centre(left) - x) ? right : left
     }
 
+    /// Walls of up to this many columns take ``nearest(_:to:guess:_:)``
+    /// in lanes (``nearest(lanes:to:guess:_:)``).
+    static let laneColumns = 24
+
+    /// ``nearest(_:to:guess:_:)`` of eight walls (lane `j`: `candidates[j]`,
+    /// `x[j]`, `guess[j]`), the columns as floats, in the lanes where `x`
+    /// is within ``nearRange`` (the others: any value), for walls of up to
+    /// ``laneColumns`` columns: the search for the last centre at or left
+    /// of x steps all lanes at once, and a candidate set then converts to
+    /// a float exactly, so the highest set bit of the set below `j + 1`
+    /// and the lowest one above (isolated as `v & −v`) are read from the
+    /// exponents of those floats.
+    @inline(__always)
+    static func nearest(lanes candidates: SIMD8<UInt32>, to x: SIMD8<Float>, guess: SIMD8<Float>,
+                        _ rules: BreakoutTracker) -> SIMD8<Float> {
+        typealias F = SIMD8<Float>
+        assert(rules.cols <= laneColumns, "a wall of up to \(laneColumns) columns")
+        let last = Float(rules.cols - 1), width = rules.brickWidth
+        let near = magnitude(x) .<= nearRange
+        var j = guess.replacing(with: -1, where: guess .< 0).replacing(with: last, where: guess .>= last)
+        while true {
+            let down = near .& (j .>= 0) .& ((j + 0.5) * width .> x)
+            guard down.holdsSomewhere else { break }
+            j = j.replacing(with: j - 1, where: down)
+        }
+        while true {
+            let up = near .& (j + 1 .<= last) .& ((j + 1 + 0.5) * width .<= x)
+            guard up.holdsSomewhere else { break }
+            j = j.replacing(with: j + 1, where: up)
+        }
+        let below = unsafeBitCast(j + 1 + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+        let low = candidates & ((SIMD8<UInt32>(repeating: 1) &<< below) &- 1)
+        let high = candidates & ~low
+        let lowSet = F(SIMD8<Int32>(truncatingIfNeeded: low))
+        let rightBit = F(SIMD8<Int32>(truncatingIfNeeded: high & (0 &- high)))
+        let left = F((unsafeBitCast(lowSet, to: SIMD8<Int32>.self) &>> 23) &- 127)
+        let right = F((unsafeBitCast(rightBit, to: SIMD8<Int32>.self) &>> 23) &- 127)
+        let nearer = magnitude((right + 0.5) * width - x) .< magnitude((left + 0.5) * width - x)
+        return left.replacing(with: right, where: nearer)
+            .replacing(with: left, where: high .== 0)
+            .replacing(with: right, where: low .== 0)
+            .replacing(with: -1, where: candidates .== 0)
+    }
+
+    /// `|v|` in every lane, for comparisons (a −0 becomes +0).
+    @inline(__always)
+    static func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+    }
+
     /// What decides the aim column of a wall whose column sums are
     /// `sums[0 ..< columns]` (see the type's doc): the candidates, and
     /// whether they decide.
