@@ -44,6 +44,37 @@ import Gym
         #expect(steps > 0 && acted >= steps, "\(acted) games acted for in \(steps) steps")
     }
 
+    /// Every skill plays as its own per-game tracker in the slot engine's
+    /// slots, in the lanes of the whole groups of eight (counted: a fall
+    /// back to one game at a time fails the count) and alone past them:
+    /// one ball and a manual serve, three balls, and gravity.
+    @Test func everySkillPlaysInLanesAsItsPerGameTracker() throws {
+        let skills = ["tracker", "tracker:reaction=3", "tracker:noise=1.25", "tracker:speed=0.2",
+                      "tracker:predict=false", "tracker:aim=false", "tracker:reaction=30,noise=4,speed=0.05,predict=false"]
+        let roster = try skills.map { try AgentSpec.parse($0) }
+        var classic = BreakoutConfig()
+        classic.maxSteps = 1200
+        var atari = try BreakoutConfig.preset("atari")
+        atari.maxSteps = 800
+        var falling = classic
+        falling.gravity = 0.05
+        for (name, config) in [("classic", classic), ("atari", atari), ("gravity", falling)] {
+            let count = 3 * roster.count
+            let expected = MatchesTests.reference(Breakout.self, config: config, roster: roster, count: count)
+            let before = BreakoutStateTracker.gamesInLanes.load(ordering: .relaxed)
+            let got = try Matches.playBatched(Breakout.self, config: config, roster: roster, count: count, slots: 19,
+                                              runner: ParallelRunner(workers: 1)) { g in
+                MatchesTests.game(g, rosterCount: roster.count, seats: 1)
+            }
+            let inLanes = BreakoutStateTracker.gamesInLanes.load(ordering: .relaxed) - before
+            for g in 0 ..< count where got[g] != expected[g] {
+                Issue.record("\(name): game \(g) differs: \(got[g]) vs \(expected[g])")
+            }
+            let steps = expected.reduce(0) { $0 + $1.steps }
+            #expect(inLanes * 2 >= steps, "\(name): \(inLanes) of \(steps) game steps acted for in lanes")
+        }
+    }
+
     /// The fold of a crossing point takes an offset within one period as
     /// its own remainder: the library's remainder's result, bit for bit.
     @Test func unfoldingMatchesTheRemainder() {
@@ -99,5 +130,32 @@ import Gym
             }
         }
         #expect(decidedWalls > 2000, "the candidates decide most walls")
+    }
+
+    /// ``KeptWall/nearest(lanes:to:guess:_:)`` finds each lane's column as
+    /// the scalar search does, for walls of 1 to 24 columns, any candidate
+    /// set (none included) and x in and around the field.
+    @Test func laneSearchFindsTheScalarColumn() {
+        var rng = Xoshiro256(seed: 33)
+        for cols in [1, 2, 5, 10, 13, 24] {
+            var config = BreakoutConfig()
+            config.brickColumns = cols
+            let rules = BreakoutTracker(config: config)
+            for _ in 0 ..< 3000 {
+                var candidates = SIMD8<UInt32>(), x = SIMD8<Float>()
+                for j in 0 ..< 8 {
+                    candidates[j] = rng.below(6) == 0 ? 0 : UInt32(truncatingIfNeeded: rng.next()) & ((1 << UInt32(cols)) - 1)
+                    x[j] = rng.below(20) == 0 ? [0, -0.0, config.fieldWidth, -300, 500][rng.below(5)]
+                        : Float(rng.below(1 << 20)) / Float(1 << 20) * (config.fieldWidth + 60) - 30
+                }
+                let got = KeptWall.nearest(lanes: candidates, to: x, guess: KeptWall.guess(rules, x), rules)
+                for j in 0 ..< 8 {
+                    let want = KeptWall.nearest(candidates[j], to: x[j], guess: KeptWall.guess(rules, x[j]), rules)
+                    if got[j] != Float(want) {
+                        Issue.record("\(cols) columns, candidates \(candidates[j]), x \(x[j]): lanes \(got[j]), scalar \(want)")
+                    }
+                }
+            }
+        }
     }
 }

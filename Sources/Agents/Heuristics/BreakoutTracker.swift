@@ -59,61 +59,88 @@ public struct BreakoutTracker: Agent, Sendable {
 
     /// The action for the observation whose entries before the brick cells
     /// are `o` (``bricksStart`` floats) and whose wall is `wall`, steered by
-    /// `steering`: the one form of the rules.
+    /// `steering` (``moves(_:balls:asked:wall:_:)`` for one game).
     @inline(__always)
     func decide<S: TrackerSteerer, W: BreakoutTrackerWall>(_ o: UnsafePointer<Float>, wall: W,
                                                           _ steering: inout S) -> Int {
+        let m = withUnsafeMutablePointer(to: &steering) { s in
+            var one = OneGameSteering(s: s)
+            return moves(o, balls: maxBalls, asked: LaneFlag(true), wall: wall, &one)
+        }
+        if m.push.isSet { return BreakoutAction.push.rawValue }
+        if m.left.isSet { return BreakoutAction.left.rawValue }
+        return m.right.isSet ? BreakoutAction.right.rawValue : BreakoutAction.noop.rawValue
+    }
+
+    /// The one form of the rules, for one game (`L` = `Float`) or eight
+    /// (``BreakoutStateTracker``'s lanes): from the observation entries
+    /// before the brick cells `o[0 ..< 8 + 5 × balls]` (the ball slots
+    /// from `balls` on out of play), the wall `wall` and the steering
+    /// `steering`, whether the tracker pushes, else moves left, else right
+    /// (neither: it stays), in the lanes `asked` (the others' steering is
+    /// left as it was, their moves are not used). A game that pushes does
+    /// not steer (its steering is left as it was); one without a ball to
+    /// track steers toward the field's centre without tracking.
+    @inline(__always)
+    func moves<L: TrackerLane, S: BreakoutTrackerSteering, W: BreakoutTrackerWalls>(
+        _ o: UnsafePointer<L>, balls: Int, asked: L.Condition, wall: W, _ steering: inout S
+    ) -> (push: L.Condition, left: L.Condition, right: L.Condition) where S.L == L, W.L == L {
         let cx = field.width / 2, cy = field.height / 2
         let paddleX = o[0] * cx + cx
         let halfW = o[1] * cx
-        let servePending = o[6] > 0.5
-        if servePending, manualServe { return BreakoutAction.push.rawValue }
-        let inPlay = !servePending
-        if inPlay, o[5] >= BreakoutTracker.pushAt, o[4] == 0 { return BreakoutAction.push.rawValue }
+        let servePending = o[6] .> 0.5
+        var push = .!servePending .& (o[5] .>= BreakoutTracker.pushAt) .& (o[4] .== 0)
+        if manualServe { push = push .| servePending }
+        let steers = asked .& .!push, never = L(repeating: 0) .> 0
+        guard steers.holdsSomewhere else { return (push, never, never) }
 
-        // The ball that reaches the paddle's face first.
-        var best = -1
-        var bestTime = Float.infinity
-        for k in 0 ..< maxBalls where o[8 + 5 * k] > 0.5 {
-            let y = o[10 + 5 * k] * cy + cy, vy = o[12 + 5 * k] * maxSpeed
-            let t = timeToFace(y: y, vy: vy)
-            if t < bestTime { bestTime = t; best = k }
+        // The ball that reaches the paddle's face first (its entries).
+        var bestTime = L(repeating: .infinity), tracked = never
+        var ballX = L(repeating: 0), ballY = ballX, ballVX = ballX, ballVY = ballX
+        for k in 0 ..< balls {
+            let b = o + 8 + 5 * k
+            let t = timeToFace(y: b[2] * cy + cy, vy: b[4] * maxSpeed)
+            let better = (b[0] .> 0.5) .& (t .< bestTime)
+            bestTime = bestTime.replacing(with: t, where: better)
+            ballX = ballX.replacing(with: b[1], where: better); ballY = ballY.replacing(with: b[2], where: better)
+            ballVX = ballVX.replacing(with: b[3], where: better); ballVY = ballVY.replacing(with: b[4], where: better)
+            tracked = tracked .| better
         }
-        var target = cx
-        if best >= 0 {
-            let b = 8 + 5 * best
-            let x = o[b + 1] * cx + cx, y = o[b + 2] * cy + cy
-            let vx = o[b + 3] * maxSpeed, vy = o[b + 4] * maxSpeed
-            steering.track(incoming: LaneFlag(vy < 0), halfWidth: halfW)
-            target = x
-            if skill.predict, bestTime.isFinite, y > field.faceY {
-                target = BreakoutTracker.unfold(x + vx * bestTime, minX: field.r, maxX: field.width - field.r)
+        var target = L(repeating: cx)
+        tracked = tracked .& steers
+        if tracked.holdsSomewhere {
+            let x = ballX * cx + cx, y = ballY * cy + cy
+            let vx = ballVX * maxSpeed, vy = ballVY * maxSpeed
+            steering.track(incoming: vy .< 0, halfWidths: halfW, where: tracked)
+            var aim = x
+            if skill.predict {
+                let predicting = tracked .& (bestTime .< .infinity) .& (bestTime .> -.infinity) .& (y .> field.faceY)
+                aim = aim.replacing(with: BreakoutTracker.unfold(x + vx * bestTime, minX: field.r,
+                                                                 maxX: field.width - field.r, where: predicting),
+                                    where: predicting)
             }
             if skill.aim {
-                target -= wall.aimShift(self, from: target, halfW: halfW)
+                aim = aim - wall.aimShifts(self, from: aim, halfW: halfW, where: tracked)
             }
-            target += steering.aimOffset
+            target = target.replacing(with: aim + steering.aimOffset, where: tracked)
         }
-        switch steering.move(toward: target, from: paddleX, deadZone: field.deadZone) {
-        case .left: return BreakoutAction.left.rawValue
-        case .right: return BreakoutAction.right.rawValue
-        case .stay: return BreakoutAction.noop.rawValue
-        }
+        let moves = steering.steerMoves(toward: target, from: paddleX, deadZone: field.deadZone, where: steers)
+        return (push, moves.left .& steers, moves.right .& steers)
     }
 
     /// Frames until a ball at height `y` moving by `vy` (units/frame) reaches
     /// the paddle's face line, under gravity; a rising ball without gravity
-    /// is counted as rising to the top wall and back.
-    func timeToFace(y: Float, vy: Float) -> Float {
+    /// is counted as rising to the top wall and back (never: infinity).
+    @inline(__always)
+    func timeToFace<L: LaneFloat>(y: L, vy: L) -> L {
         let drop = y - field.faceY
         if gravity > 0 {
             // y + vy t - g t²/2 = faceY  →  t = (vy + √(vy² + 2 g drop)) / g
-            let d = vy * vy + 2 * gravity * drop
-            return d >= 0 ? (vy + d.squareRoot()) / gravity : .infinity
+            let d = vy * vy + drop * (2 * gravity)
+            return ((vy + d.squareRoot()) / gravity).replacing(with: .infinity, where: .!(d .>= 0))
         }
-        if vy < 0 { return drop / -vy }
-        if vy > 0 { return (2 * (field.height - field.r) - y - field.faceY) / vy }
-        return .infinity
+        let falling = drop / (L(repeating: 0) - vy), rising = (2 * (field.height - field.r) - y - field.faceY) / vy
+        return L(repeating: .infinity).replacing(with: rising, where: vy .> 0).replacing(with: falling, where: vy .< 0)
     }
 
     /// How far to move the paddle's centre past the ball so that the return
@@ -161,22 +188,37 @@ public struct BreakoutTracker: Agent, Sendable {
 
     /// ``aimShift(from:halfW:cells:)`` once its aim column `column` is known (−1: none).
     func aimShift(from x: Float, halfW: Float, toward column: Int) -> Float {
-        guard column >= 0 else { return 0 }
-        let goal = centre(column)
+        aimShift(from: x, halfW: halfW, toward: Float(column))
+    }
+
+    /// ``aimShift(from:halfW:toward:)`` of one game or eight, each lane's
+    /// aim column as a float (−1: none).
+    @inline(__always)
+    func aimShift<L: LaneFloat>(from x: L, halfW: L, toward column: L) -> L {
+        let goal = (column + 0.5) * brickWidth
         // The outgoing path has tan(angle from vertical) = offset · tanMax.
         let rise = max(wallBottom - field.faceY, 1)
-        let offset = min(max((goal - x) / rise / tanMax, -0.8), 0.8)
-        return offset * (halfW + field.r)
+        let offset = L.min(L.max((goal - x) / rise / tanMax, -0.8), 0.8)
+        return (offset * (halfW + field.r)).replacing(with: 0, where: column .< 0)
     }
 
     /// Folds a coordinate into [minX, maxX] as wall reflections would.
     static func unfold(_ x: Float, minX: Float, maxX: Float) -> Float {
+        unfold(x, minX: minX, maxX: maxX, where: LaneFlag(true))
+    }
+
+    /// ``unfold(_:minX:maxX:)`` of each lane of `x`, for the lanes where
+    /// `needed` holds (the others' results are not used: no remainder is
+    /// taken for them).
+    @inline(__always)
+    static func unfold<L: LaneFloat>(_ x: L, minX: Float, maxX: Float, where needed: L.Condition) -> L {
         let span = maxX - minX
         guard span > 0 else { return x }
         // The remainder of an offset already within one period is the offset itself.
         let a = x - minX, period = 2 * span
-        var u = abs(a) < period ? a : a.truncatingRemainder(dividingBy: period)
-        if u < 0 { u += 2 * span }
-        return minX + (u <= span ? u : 2 * span - u)
+        let within = (a .< period) .& (a .> -period)
+        var u = a.replacing(withRemainderOf: a, dividingBy: period, where: needed .& .!within)
+        u = u.replacing(with: u + 2 * span, where: u .< 0)
+        return u.replacing(with: 2 * span - u, where: .!(u .<= span)) + minX
     }
 }

@@ -5,11 +5,27 @@ import Gym
 /// (``ObservedWall``: every step) or kept per game while the wall stays the
 /// same (``KeptWall``, ``BreakoutStateTracker``); both give the same shift
 /// bit for bit.
-protocol BreakoutTrackerWall {
+protocol BreakoutTrackerWall: BreakoutTrackerWalls where L == Float {
     /// How far `rules` moves the paddle's centre past `x` (half width
     /// `halfW`) so that the return heads for this wall's aim column
     /// (``BreakoutTracker/aimColumn(from:columnHits:)``).
     func aimShift(_ rules: BreakoutTracker, from x: Float, halfW: Float) -> Float
+}
+
+/// Where ``BreakoutTracker/moves(_:balls:asked:wall:_:)`` reads the walls of its
+/// games, one game (`L` = `Float`: a ``BreakoutTrackerWall``) or eight:
+/// each lane's ``BreakoutTrackerWall/aimShift(_:from:halfW:)`` of its own
+/// game's wall, in the lanes asked for (0 in the others).
+protocol BreakoutTrackerWalls {
+    associatedtype L: LaneFloat
+    func aimShifts(_ rules: BreakoutTracker, from x: L, halfW: L, where lanes: L.Condition) -> L
+}
+
+extension BreakoutTrackerWall {
+    @inline(__always)
+    func aimShifts(_ rules: BreakoutTracker, from x: Float, halfW: Float, where lanes: LaneFlag) -> Float {
+        lanes.isSet ? aimShift(rules, from: x, halfW: halfW) : 0
+    }
 }
 
 /// The wall of an observation row: its cell entries, summed every step.
@@ -53,20 +69,32 @@ struct KeptWall: BreakoutTrackerWall {
 
     @inline(__always)
     func aimShift(_ rules: BreakoutTracker, from x: Float, halfW: Float) -> Float {
-        let column = decided && abs(x) <= Self.nearRange
-            ? Self.nearest(candidates, to: x, rules)
+        rules.aimShift(from: x, halfW: halfW, toward: column(rules, from: x, guess: Self.guess(rules, x)))
+    }
+
+    /// The aim column for `x` (−1: none), `guess` being ``guess(_:_:)`` of `x`.
+    @inline(__always)
+    func column(_ rules: BreakoutTracker, from x: Float, guess: Float) -> Int {
+        decided && abs(x) <= Self.nearRange
+            ? Self.nearest(candidates, to: x, guess: guess, rules)
             : rules.aimColumn(from: x, columnHits: sums)
-        return rules.aimShift(from: x, halfW: halfW, toward: column)
+    }
+
+    /// Where ``nearest(_:to:guess:_:)`` starts looking for the last column
+    /// whose centre is at or left of `x`, for one game or eight.
+    @inline(__always)
+    static func guess<L: LaneFloat>(_ rules: BreakoutTracker, _ x: L) -> L {
+        (x / rules.brickWidth - 0.5).rounded(.down)
     }
 
     /// Of the columns in `candidates`, the nearest to `x` (ties: the
-    /// leftmost), or −1 without one; `x` within ``nearRange``.
+    /// leftmost), or −1 without one; `x` within ``nearRange``, `guess`
+    /// its ``guess(_:_:)``.
     @inline(__always)
-    static func nearest(_ candidates: UInt32, to x: Float, _ rules: BreakoutTracker) -> Int {
+    static func nearest(_ candidates: UInt32, to x: Float, guess: Float, _ rules: BreakoutTracker) -> Int {
         guard candidates != 0 else { return -1 }
         // j: the last column whose centre is at or left of x (−1: none).
         let cols = rules.cols
-        let guess = (x / rules.brickWidth - 0.5).rounded(.down)
         var j = guess < 0 ? -1 : guess >= Float(cols - 1) ? cols - 1 : Int(guess)
         while j >= 0, rules.centre(j) > x { j -= 1 }
         while j + 1 < cols, rules.centre(j + 1) <= x { j += 1 }
@@ -77,6 +105,56 @@ struct KeptWall: BreakoutTrackerWall {
         guard high != 0 else { return left }
         let right = high.trailingZeroBitCount
         return abs(rules.centre(right) - x) < abs(rules.centre(left) - x) ? right : left
+    }
+
+    /// Walls of up to this many columns take ``nearest(_:to:guess:_:)``
+    /// in lanes (``nearest(lanes:to:guess:_:)``).
+    static let laneColumns = 24
+
+    /// ``nearest(_:to:guess:_:)`` of eight walls (lane `j`: `candidates[j]`,
+    /// `x[j]`, `guess[j]`), the columns as floats, in the lanes where `x`
+    /// is within ``nearRange`` (the others: any value), for walls of up to
+    /// ``laneColumns`` columns: the search for the last centre at or left
+    /// of x steps all lanes at once, and a candidate set then converts to
+    /// a float exactly, so the highest set bit of the set below `j + 1`
+    /// and the lowest one above (isolated as `v & −v`) are read from the
+    /// exponents of those floats.
+    @inline(__always)
+    static func nearest(lanes candidates: SIMD8<UInt32>, to x: SIMD8<Float>, guess: SIMD8<Float>,
+                        _ rules: BreakoutTracker) -> SIMD8<Float> {
+        typealias F = SIMD8<Float>
+        assert(rules.cols <= laneColumns, "a wall of up to \(laneColumns) columns")
+        let last = Float(rules.cols - 1), width = rules.brickWidth
+        let near = magnitude(x) .<= nearRange
+        var j = guess.replacing(with: -1, where: guess .< 0).replacing(with: last, where: guess .>= last)
+        while true {
+            let down = near .& (j .>= 0) .& ((j + 0.5) * width .> x)
+            guard down.holdsSomewhere else { break }
+            j = j.replacing(with: j - 1, where: down)
+        }
+        while true {
+            let up = near .& (j + 1 .<= last) .& ((j + 1 + 0.5) * width .<= x)
+            guard up.holdsSomewhere else { break }
+            j = j.replacing(with: j + 1, where: up)
+        }
+        let below = unsafeBitCast(j + 1 + 0x1p23, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+        let low = candidates & ((SIMD8<UInt32>(repeating: 1) &<< below) &- 1)
+        let high = candidates & ~low
+        let lowSet = F(SIMD8<Int32>(truncatingIfNeeded: low))
+        let rightBit = F(SIMD8<Int32>(truncatingIfNeeded: high & (0 &- high)))
+        let left = F((unsafeBitCast(lowSet, to: SIMD8<Int32>.self) &>> 23) &- 127)
+        let right = F((unsafeBitCast(rightBit, to: SIMD8<Int32>.self) &>> 23) &- 127)
+        let nearer = magnitude((right + 0.5) * width - x) .< magnitude((left + 0.5) * width - x)
+        return left.replacing(with: right, where: nearer)
+            .replacing(with: left, where: high .== 0)
+            .replacing(with: right, where: low .== 0)
+            .replacing(with: -1, where: candidates .== 0)
+    }
+
+    /// `|v|` in every lane, for comparisons (a −0 becomes +0).
+    @inline(__always)
+    static func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
     }
 
     /// What decides the aim column of a wall whose column sums are

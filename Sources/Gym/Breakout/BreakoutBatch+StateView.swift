@@ -30,6 +30,46 @@ extension BreakoutBatch {
         }
     }
 
+    /// The entries before the brick cells of the eight games `i ..< i + 8`
+    /// (a whole group: `i` a multiple of 8), entry `e` of game `i + j` in
+    /// lane `j` of `o[e]`: what ``observeHead(_:into:)`` writes for each,
+    /// bit for bit (the kernels of the batch's observation in lanes), for
+    /// the head and the ball slots `0 ..< most`, `most` the most balls any
+    /// of the eight has (returned); `o[8 + 5 × most ..< cellStart]` are not
+    /// written (each game's entries there are zeros). `o` holds
+    /// ``BreakoutPhysics/cellStart`` lane vectors.
+    public func observeHeadEight(_ i: Int, into o: UnsafeMutablePointer<SIMD8<Float>>) -> Int {
+        precondition(i >= 0 && i & 7 == 0 && i + 8 <= count, "games \(i) ..< \(i + 8) are not a group of the batch")
+        if ruleTable.ownCount == 0 { return headEight(i, into: o, SameRules<Lanes>()) }
+        return headEight(i, into: o, GameRules(ruleTable).lanes(i))
+    }
+
+    /// ``observeHeadEight(_:into:)`` of games whose rule values are `rules`.
+    @inline(__always)
+    func headEight<K: BreakoutRuleValues>(_ i: Int, into o: UnsafeMutablePointer<Lanes>, _ rules: K) -> Int
+        where K.L == Lanes {
+        let g = UnsafePointer(columns.group(i)), c = UnsafePointer(cores + i)
+        let balls = g.pointee.ballCount, most = Int(balls.max()), n = Lane8.floats(balls)
+        physics.headEntries(paddleX: g.pointee.paddleX, halfWidth: g.pointee.halfWidth,
+                            lives: Lane8.floats(g.pointee.lives), levels: Lane8.floats(g.pointee.levels),
+                            cooldown: Lane8.floats(g.pointee.cooldown),
+                            sinceProgress: Lane8.floats(g.pointee.sinceProgress),
+                            servePending: Lane8.floats(Lane8.widen(g.pointee.pending)), speed: g.pointee.speed,
+                            rules) { o[$0] = $1 }
+        for k in 0 ..< most {
+            let active = Lanes(repeating: Float(k)) .< n
+            let e = k == 0
+                ? physics.slotEntries(x: g.pointee.ballX, y: g.pointee.ballY, vx: g.pointee.ballVX, vy: g.pointee.ballVY,
+                                      active: active, rules)
+                : physics.slotEntries(x: Physics.gather(c) { $0.pointee.ballX[k] }, y: Physics.gather(c) { $0.pointee.ballY[k] },
+                                      vx: Physics.gather(c) { $0.pointee.ballVX[k] },
+                                      vy: Physics.gather(c) { $0.pointee.ballVY[k] }, active: active, rules)
+            let b = o + 8 + 5 * k
+            b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
+        }
+        return most
+    }
+
     /// Game `i`'s brick cell entries (``cellCount`` floats, the observation's
     /// from ``BreakoutPhysics/cellStart``), kept by the batch: valid until
     /// the game's grid next changes (``wallVersion(_:)``).
@@ -46,4 +86,8 @@ extension BreakoutBatch {
         precondition(i >= 0 && i < count, "game index out of range")
         return wallVersions[i]
     }
+
+    /// Every game's ``wallVersion(_:)``, game `i`'s at `[i]`, read in place
+    /// (valid as long as the batch): for a reader checking many games a step.
+    public var wallVersionColumn: UnsafePointer<UInt32> { UnsafePointer(wallVersions) }
 }
