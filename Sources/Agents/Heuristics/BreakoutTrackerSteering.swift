@@ -23,13 +23,11 @@ protocol BreakoutTrackerSteering: TrackerSteeringState {
 struct OneGameSteering<S: TrackerSteerer>: BreakoutTrackerSteering {
     let s: UnsafeMutablePointer<S>
 
-    var reaction: Float { s.pointee.reaction }
     var noise: Float { s.pointee.noise }
     var speed: Float { s.pointee.speed }
     var incoming: Float { get { s.pointee.incoming } nonmutating set { s.pointee.incoming = newValue } }
     var aimOffset: Float { get { s.pointee.aimOffset } nonmutating set { s.pointee.aimOffset = newValue } }
     var moveCredit: Float { get { s.pointee.moveCredit } nonmutating set { s.pointee.moveCredit = newValue } }
-    var seen: Float { get { s.pointee.seen } nonmutating set { s.pointee.seen = newValue } }
     func nextSigned(lane j: Int) -> Float { s.pointee.nextSigned(lane: j) }
     func delay(_ target: Float) -> Float { s.pointee.delay(target) }
 
@@ -71,24 +69,19 @@ struct MaskedSteeringLanes: BreakoutTrackerSteering {
         self.c = c; self.g = g
     }
 
-    var reaction: L { L(loading: c.reaction + g) }
-    var noise: L { L(loading: c.noise + g) }
-    var speed: L { L(loading: c.speed + g) }
+    var noise: L { L(loading: c.noise.base + g) }
+    var speed: L { L(loading: c.speed.base + g) }
     var incoming: L {
-        get { L(loading: c.incoming + g) }
-        nonmutating set { store(newValue, c.incoming) }
+        get { L(loading: c.incoming.base + g) }
+        nonmutating set { store(newValue, c.incoming.base) }
     }
     var aimOffset: L {
-        get { L(loading: c.aimOffset + g) }
-        nonmutating set { store(newValue.replacing(with: newValue * halfWidths, where: drawn), c.aimOffset) }
+        get { L(loading: c.aimOffset.base + g) }
+        nonmutating set { store(newValue.replacing(with: newValue * halfWidths, where: drawn), c.aimOffset.base) }
     }
     var moveCredit: L {
-        get { L(loading: c.moveCredit + g) }
-        nonmutating set { store(newValue, c.moveCredit) }
-    }
-    var seen: L {
-        get { L(loading: c.seen + g) }
-        nonmutating set { store(newValue, c.seen) }
+        get { L(loading: c.moveCredit.base + g) }
+        nonmutating set { store(newValue, c.moveCredit.base) }
     }
 
     /// `value` into these games' entries of `column`, in the lanes asked for.
@@ -104,15 +97,15 @@ struct MaskedSteeringLanes: BreakoutTrackerSteering {
     }
 
     /// Each asked lane's target into its game's ring, the one of `reaction`
-    /// steps ago out (the other lanes: their target back), through the
-    /// columns' scratch.
+    /// steps ago out (NaN in the warm-up; the other lanes: their target
+    /// back), through the columns' scratch.
     @inline(__always)
     func delay(_ target: L) -> L {
-        let t = c.scratch, ring = c.ring, mask = c.mask
+        let t = c.scratch.base, ring = c.ring, mask = c.mask
         target.store(to: t)
         for j in 0 ..< 8 where lanes[j] {
             let k = g &+ j
-            t[j] = TrackerSteering.delay(t[j], ring: c.history + k &* ring, head: &c.head[k], reaction: c.delay[k],
+            t[j] = TrackerSteering.delay(t[j], ring: c.history.base + k &* ring, head: &c.head.base[k], reaction: c.delay[k],
                                          mask: mask)
         }
         return L(loading: t)
