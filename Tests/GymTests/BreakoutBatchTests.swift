@@ -25,8 +25,13 @@ import Testing
     /// there finish their steps together, and in the other groups the
     /// games that ran every frame there finish theirs together
     /// (`BreakoutBatch.fastPath.laneFinishes`); games waiting for a serve
-    /// run their quiet frames there as well (`BreakoutBatch.fastPath.laneServes`).
+    /// run their quiet frames there as well (`BreakoutBatch.fastPath.laneServes`);
+    /// the other quiet frames of the groups' games (after a tick, or of a
+    /// game the lanes do not take) run one game at a time
+    /// (`BreakoutBatch.fastPath.runs`), with several balls a lane per ball
+    /// (`BreakoutBatch.fastPath.ballRuns`).
     @Test func laneQuietFramesEqualTheReference() throws {
+        var ballRuns = 0
         for (name, config) in try breakoutSkipAndStickyCases() {
             let (batch, frames) = expectBatchEqualsReference(name, config, count: 19, steps: 1200)
             if config.stickyActionProbability > 0 {
@@ -42,8 +47,17 @@ import Testing
                 #expect(batch.fastPath.laneFinishes > 0, "\(name): no step finished together in a mixed group")
                 // Games waiting for a serve run their quiet frames in lanes too.
                 #expect(batch.fastPath.laneServes > 0, "\(name): no serve frame in lanes")
+                // After a frame that is not quiet, a step begun in lanes
+                // runs its quiet frames one game at a time.
+                if config.frameSkip > 1 {
+                    #expect(batch.fastPath.runs > 0, "\(name): no quiet frame run after a tick")
+                }
+                ballRuns += batch.fastPath.ballRuns
             }
         }
+        // Games of a group with several balls run their quiet frames one
+        // game at a time too, a lane per ball.
+        #expect(ballRuns > 0, "no quiet frame of a game with several balls")
     }
 
     /// Groups of eight finishing their steps together stop at the step

@@ -161,8 +161,10 @@ public final class BreakoutBatch: GameBatch {
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
     /// candidates and cell entries): after every change of the grid.
-    func bricksChanged(_ i: Int) {
-        let physics = self.physics(i)
+    func bricksChanged(_ i: Int) { bricksChanged(i, physics(i)) }
+
+    /// ``bricksChanged(_:)`` for game `i` playing `physics`.
+    func bricksChanged(_ i: Int, _ physics: BreakoutPhysics) {
         aim[i] = physics.aimColumns(grid(i))
         wallVersions[i] &+= 1
         physics.writeCells(grid(i), into: cellRows + i * observationCount + physics.cellStart)
@@ -266,6 +268,10 @@ public final class BreakoutBatch: GameBatch {
                                    _ rules: R, scores: UnsafeMutablePointer<Int32>? = nil)
         where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
         let physics = self.physics
+        // Under the batch's rules, every game plays its physics for the
+        // whole step (a game's rules change only when it restarts, after
+        // its step), so the games' physics are not read from the table.
+        let uniform = R.self == UniformRules.self
         let observed = out.seatsObserved(of: 1) > 0
         // Checked once per batch step, not per game.
         let finals = observed ? out.finalObservations : nil
@@ -310,8 +316,8 @@ public final class BreakoutBatch: GameBatch {
             while left != 0 {
                 let g = left.trailingZeroBitCount
                 left &= left &- 1
-                stepGame(i &+ g, action: actions[i &+ g], run: runs[g], out: out, finals: finals, counts: &counts,
-                         events: &events)
+                stepGame(i &+ g, uniform ? physics : self.physics(i &+ g), action: actions[i &+ g], run: runs[g],
+                         out: out, finals: finals, counts: &counts, events: &events)
             }
             if let scores { writeScoreAndLives(i, 8, into: scores); counts.scoresInStep &+= 8 }
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
@@ -323,7 +329,8 @@ public final class BreakoutBatch: GameBatch {
             i &+= 8
         }
         while i < count {
-            stepGame(i, action: actions[i], run: -1, out: out, finals: finals, counts: &counts, events: &events)
+            stepGame(i, uniform ? physics : self.physics(i), action: actions[i], run: -1, out: out, finals: finals,
+                     counts: &counts, events: &events)
             if let scores { writeScoreAndLives(i, 1, into: scores); counts.scoresInStep &+= 1 }
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations, needed.map({ Lane8.anySet($0, i &- 8) }) ?? true {
@@ -337,15 +344,15 @@ public final class BreakoutBatch: GameBatch {
         fastPath &+= counts
     }
 
-    /// One agent step of game `i` within ``step(actions:into:)`` and its
-    /// outputs (`out`'s rows `i`; the final observation to `finals` when
+    /// One agent step of game `i`, playing `physics`, within
+    /// ``step(actions:into:)`` and its outputs (`out`'s rows `i`; the final observation to `finals` when
     /// the step ends the episode and restarts it): `run` is the frames it
     /// already ran this step in lanes
     /// (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``), or −1.
     @inline(__always)
-    func stepGame(_ i: Int, action: Int32, run: Float, out: VectorStepOutput<BreakoutEvents>,
-                  finals: UnsafeMutablePointer<Float>?, counts: inout FastPathCounts, events: inout BreakoutEvents) {
-        let physics = self.physics(i)
+    func stepGame(_ i: Int, _ physics: BreakoutPhysics, action: Int32, run: Float,
+                  out: VectorStepOutput<BreakoutEvents>, finals: UnsafeMutablePointer<Float>?,
+                  counts: inout FastPathCounts, events: inout BreakoutEvents) {
         let frames = physics.config.frameSkip
         let r: StepResult
         if autoresetMode == .nextStep, columns.group(i).pointee.end[i & 7] != EpisodeEnd.none.rawValue {
@@ -364,7 +371,7 @@ public final class BreakoutBatch: GameBatch {
                 events = BreakoutEvents()
                 r = physics.finishStep(&s.pointee, events: BreakoutEvents())
             } else {
-                r = step(i, action: Int(action), events: &events, counts: &counts, laneRun: Int(run))
+                r = step(i, physics, action: Int(action), events: &events, counts: &counts, laneRun: Int(run))
             }
             if r.isDone, autoresetMode == .sameStep {
                 if let f = finals {
@@ -387,6 +394,9 @@ public final class BreakoutBatch: GameBatch {
     /// (``fastPath``) and by each step call (added to it at the end):
     /// - `lanes`: frames run eight games at a time in lanes by
     ///   ``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)`` (no sticky actions);
+    /// - `runs`: quiet frames of the groups' games run one game at a time
+    ///   (``BreakoutPhysics/quietRun(_:action:frames:severalBalls:)``), and
+    ///   `ballRuns` those of them with several balls in play;
     /// - `laneServes`: of those, frames of games waiting for a serve;
     /// - `groups`: game steps finished eight at a time by
     ///   ``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``
@@ -398,44 +408,60 @@ public final class BreakoutBatch: GameBatch {
     /// - `scoresInStep`: games whose score and lives were written within
     ///   their step (``step(actions:into:scores:)``), not in a pass after it.
     struct FastPathCounts {
-        var lanes = 0, laneServes = 0, groups = 0, laneFinishes = 0, laneObservations = 0, scoresInStep = 0
+        var lanes = 0, runs = 0, ballRuns = 0, laneServes = 0, groups = 0, laneFinishes = 0
+        var laneObservations = 0, scoresInStep = 0
 
         static func &+= (a: inout FastPathCounts, b: FastPathCounts) {
-            a.lanes &+= b.lanes
+            a.lanes &+= b.lanes; a.runs &+= b.runs; a.ballRuns &+= b.ballRuns
             a.laneServes &+= b.laneServes
             a.groups &+= b.groups; a.laneFinishes &+= b.laneFinishes
             a.laneObservations &+= b.laneObservations; a.scoresInStep &+= b.scoresInStep
         }
     }
 
-    /// One agent step of game `i`, its core filled from its columns
-    /// (``Columns/fill(_:_:)``): ``BreakoutPhysics/step(_:bricks:action:events:)``,
+    /// One agent step of game `i` under `physics` (its own), its core filled
+    /// from its columns (``Columns/fill(_:_:)``): ``BreakoutPhysics/step(_:bricks:action:events:)``,
     /// the first `laneRun` frames (0 ... frame skip, or −1 for none) having
-    /// run already in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``);
-    /// refreshes the game's aim candidates when a brick changed (only a
-    /// brick hit changes the grid, and a new wall comes only with a hit
-    /// that clears the last brick).
+    /// run already in lanes (``BreakoutPhysics/quietLanes(_:cores:actions:frames:serveFrames:_:)``).
+    /// A game of a group (``laneGames``) runs its quiet frames on its own
+    /// (``BreakoutPhysics/quietRun(_:action:frames:severalBalls:)``): the
+    /// first ones when it ran none in lanes, and those after each frame
+    /// that is not quiet, which takes the tick. Refreshes the game's aim
+    /// candidates when a brick changed (only a brick hit changes the grid,
+    /// and a new wall comes only with a hit that clears the last brick).
     @inline(__always)
-    func step(_ i: Int, action: Int, events: inout BreakoutEvents, counts: inout FastPathCounts,
-              laneRun: Int = -1) -> StepResult {
-        let physics = self.physics(i)
+    func step(_ i: Int, _ physics: BreakoutPhysics, action: Int, events: inout BreakoutEvents,
+              counts: inout FastPathCounts, laneRun: Int = -1) -> StepResult {
         let s = cores + i
         let r: StepResult
-        if laneRun > 0 {
-            // Lanes run only without sticky actions: every frame's action is `action`.
-            counts.lanes &+= laneRun
+        if i < laneGames, s.pointee.end == .none {
+            // Lanes run only without sticky actions: every frame's action
+            // is `action`, recorded as the frames' (the game runs one at least).
             events = BreakoutEvents()
-            var f = laneRun
-            while f < physics.config.frameSkip, s.pointee.end == .none {
-                s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
+            s.pointee.lastAction = UInt8(truncatingIfNeeded: action)
+            let frames = physics.config.frameSkip
+            var f = max(laneRun, 0)
+            counts.lanes &+= f
+            // Quiet frames first unless the lanes stopped at a frame that is not.
+            var quiet = laneRun < 0
+            while f < frames {
+                if quiet {
+                    let k = physics.quietRun(&s.pointee, action: action, frames: frames - f,
+                                             severalBalls: &counts.ballRuns)
+                    counts.runs &+= k
+                    f += k
+                    guard f < frames else { break }
+                }
                 physics.tick(&s.pointee, bricks: grid(i), action: action, events: &events)
                 f += 1
+                guard s.pointee.end == .none else { break }
+                quiet = true
             }
             r = physics.finishStep(&s.pointee, events: events)
         } else {
             r = physics.step(&s.pointee, bricks: grid(i), action: action, events: &events)
         }
-        if events.brickHits > 0 { bricksChanged(i) }
+        if events.brickHits > 0 { bricksChanged(i, physics) }
         return r
     }
 }

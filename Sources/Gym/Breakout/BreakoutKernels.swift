@@ -101,3 +101,94 @@ extension BreakoutPhysics {
         return squeezed .| (y .< 0)
     }
 }
+
+/// A run of quiet frames of one game (`Float`) or eight (`SIMD8<Float>`,
+/// one game per lane): what ``BreakoutPhysics/quietFrame(_:_:)`` carries
+/// from frame to frame, and what it reads.
+struct QuietFrames<L: LaneFloat> {
+    /// The paddle's centre, the push cooldown, the ball's position and
+    /// velocity, the serve timer (counted down with the automatic serve)
+    /// and the frames run so far: integers are counted in floats (far below
+    /// 2^24, so exact).
+    var px, cooldown, x, y, vx, vy, timer, done: L
+    /// Where every frame so far was quiet (the run goes on).
+    var running: L.Condition
+    let half, direction: L
+    /// Where the action is push, where a push would take effect off
+    /// cooldown, and where a serve is pending with no ball in play.
+    let pushes, pushers, serving: L.Condition
+    /// Whether some game has gravity, has a push, is serving, counts a
+    /// serve timer down (the kernel's paths taken only where some game needs them).
+    let falls, pushing, anyServing, countsDown: Bool
+
+    /// A run from these values, each game playing the rules of `rules` with
+    /// `action` (as a float) every frame.
+    @inline(always)
+    init<K: BreakoutRuleValues>(_ px: L, cooldown: L, x: L, y: L, vx: L, vy: L, timer: L, running: L.Condition,
+                                half: L, action: L, serving: L.Condition, anyServing: Bool, countsDown: Bool,
+                                _ p: BreakoutPhysics, _ rules: K) where K.L == L {
+        self.px = px; self.cooldown = cooldown; self.x = x; self.y = y; self.vx = vx; self.vy = vy
+        self.timer = timer; done = L(repeating: 0); self.running = running; self.half = half
+        direction = BreakoutPhysics.direction(action)
+        pushes = action .== Float(BreakoutAction.push.rawValue)
+        // The lanes whose push would take effect off cooldown: pushing
+        // lanes of games with a push.
+        pushers = rules.allPush(p) ? pushes : pushes .& (rules.pushImpulse(p) .> 0)
+        self.serving = serving
+        falls = rules.someGravity(p)
+        pushing = rules.somePush(p)
+        self.anyServing = anyServing
+        self.countsDown = countsDown
+    }
+}
+
+extension BreakoutPhysics {
+    // MARK: - A quiet frame
+
+    /// One frame of the run `q` where it is still running and the frame is
+    /// quiet (``quietLanes(_:cores:actions:frames:serveFrames:_:)`` says
+    /// when a frame is quiet): counts the push cooldown down, moves the
+    /// paddle and the ball (a serving game: counts the serve timer down)
+    /// and the frames run; elsewhere the run stops, its values kept.
+    @inline(always)
+    func quietFrame<K: BreakoutRuleValues>(_ q: inout QuietFrames<K.L>, _ rules: K) {
+        let next = (q.cooldown - 1).replacing(with: 0, where: .!(q.cooldown .> 0))
+        var ok = q.running
+        // A push off cooldown takes effect (a ball's frame only) where the
+        // game has a push.
+        if q.pushing { ok = ok .& .!(q.pushers .& (next .== 0)) }
+        // The tick's frame: the paddle's target, the ball's velocity and frame.
+        let px1 = paddleTarget(q.px, half: q.half, direction: q.direction, rules)
+        let pvx = px1 - q.px
+        let v = q.falls ? fall(vx: q.vx, vy: q.vy, rules) : (vx: q.vx, vy: q.vy)
+        let f = ballFrame(x: q.x, y: q.y, vx: v.vx, vy: v.vy, px0: q.px, pvx: pvx, half: q.half)
+        var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: q.px + pvx, half: q.half)
+        if q.anyServing {
+            // A serving game's frame is quiet when it does not serve:
+            // automatic serve, the timer (counted down when above 0) does
+            // not reach 0; manual serve, the action is not push.
+            moved = moved .& .!q.serving
+            var served = q.running .& q.serving
+            if q.countsDown {
+                let t1 = (q.timer - 1).replacing(with: 0, where: .!(q.timer .> 0))
+                served = served .& (t1 .> 0)
+                q.timer = q.timer.replacing(with: t1, where: served)
+            } else if !autoServe {
+                served = served .& .!q.pushes
+            }
+            ok = moved .| served
+        } else {
+            ok = moved
+        }
+        q.cooldown = q.cooldown.replacing(with: next, where: ok)
+        q.x = q.x.replacing(with: f.x, where: moved)
+        q.y = q.y.replacing(with: f.y, where: moved)
+        if q.falls {
+            q.vx = q.vx.replacing(with: v.vx, where: moved)
+            q.vy = q.vy.replacing(with: v.vy, where: moved)
+        }
+        q.px = q.px.replacing(with: clampPaddle(px1, half: q.half), where: ok)
+        q.done = q.done.replacing(with: q.done + 1, where: ok)
+        q.running = ok
+    }
+}

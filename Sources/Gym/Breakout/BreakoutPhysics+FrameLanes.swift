@@ -15,6 +15,8 @@ extension BreakoutPhysics {
     /// shorter than `frames` stopped at a frame that is not quiet (the
     /// caller runs that frame by its tick).
     ///
+    /// Each frame is ``quietFrame(_:_:)``, the kernel a game outside the
+    /// lanes runs at `Float` (``quietRun(_:action:frames:severalBalls:)``).
     /// A frame is quiet when ``tick(_:bricks:action:events:)`` would only
     /// count it, count the push cooldown down, move the paddle and move the
     /// ball by its velocity, with no event: for a game with a ball, the push
@@ -61,63 +63,16 @@ extension BreakoutPhysics {
             eligible = eligible .& .!outside
             serving = serving .& .!outside
         }
-        var running = eligible
         let half = group.pointee.halfWidth
-        var px = group.pointee.paddleX
-        var cooldown = Lane8.floats(group.pointee.cooldown)
-        var x = group.pointee.ballX, y = group.pointee.ballY
-        var vx = group.pointee.ballVX, vy = group.pointee.ballVY
-        let falls = rules.someGravity(self)
         let actionCodes = UnsafeRawPointer(actions).loadUnaligned(as: SIMD8<Int32>.self)
         let action = Lane8.floats(actionCodes)
-        let dir = Self.direction(action)
-        let pushes: LaneMask = action .== Float(BreakoutAction.push.rawValue)
-        // The lanes whose push would take effect off cooldown: pushing
-        // lanes of games with a push.
-        let pushing = rules.somePush(self)
-        let pushers = rules.allPush(self) ? pushes : pushes .& (rules.pushImpulse(self) .> 0)
-        var done = Lanes()
-        for _ in 0 ..< frames {
-            let next = (cooldown - 1).replacing(with: 0, where: .!(cooldown .> 0))
-            var ok = running
-            // A push off cooldown takes effect (a ball's frame only) where
-            // the game has a push.
-            if pushing { ok = ok .& .!(pushers .& (next .== 0)) }
-            // The tick's frame: the paddle's target, the ball's velocity
-            // and frame.
-            let px1 = paddleTarget(px, half: half, direction: dir, rules)
-            let pvx = px1 - px
-            let v = falls ? fall(vx: vx, vy: vy, rules) : (vx: vx, vy: vy)
-            let f = ballFrame(x: x, y: y, vx: v.vx, vy: v.vy, px0: px, pvx: pvx, half: half)
-            var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: px + pvx, half: half)
-            if anyServing {
-                // A serving lane's frame is quiet when it does not serve:
-                // automatic serve, the timer (counted down when above 0)
-                // does not reach 0; manual serve, the action is not push.
-                moved = moved .& .!serving
-                var served = running .& serving
-                if countsDown {
-                    let t1 = (timer - 1).replacing(with: 0, where: .!(timer .> 0))
-                    served = served .& (t1 .> 0)
-                    timer = timer.replacing(with: t1, where: served)
-                } else if !autoServe {
-                    served = served .& .!pushes
-                }
-                ok = moved .| served
-            } else {
-                ok = moved
-            }
-            cooldown = cooldown.replacing(with: next, where: ok)
-            x = x.replacing(with: f.x, where: moved)
-            y = y.replacing(with: f.y, where: moved)
-            if falls {
-                vx = vx.replacing(with: v.vx, where: moved)
-                vy = vy.replacing(with: v.vy, where: moved)
-            }
-            px = px.replacing(with: clampPaddle(px1, half: half), where: ok)
-            done = done.replacing(with: done + 1, where: ok)
-            running = ok
-        }
+        var q = QuietFrames(group.pointee.paddleX, cooldown: Lane8.floats(group.pointee.cooldown),
+                            x: group.pointee.ballX, y: group.pointee.ballY, vx: group.pointee.ballVX,
+                            vy: group.pointee.ballVY, timer: timer, running: eligible, half: half, action: action,
+                            serving: serving, anyServing: anyServing, countsDown: countsDown, self, rules)
+        for _ in 0 ..< frames { quietFrame(&q, rules) }
+        let px = q.px, x = q.x, y = q.y, vx = q.vx, vy = q.vy, cooldown = q.cooldown, done = q.done
+        let falls = q.falls
         // Written back to every game's columns: a game that ran no frame
         // gets its own values back (its cooldown and a run of 0 through
         // floats, exact) and keeps its last action. Both counts are below
@@ -138,7 +93,7 @@ extension BreakoutPhysics {
             serveFrames &+= Int(Lane8.sum(Lanes().replacing(with: done, where: serving)))
         }
         if countsDown {
-            let timers = Lane8.integers(timer)
+            let timers = Lane8.integers(q.timer)
             for g in 0 ..< 8 where serving[g] { c[g].serveTimer = Int32(bitPattern: timers[g]) }
         }
         return done.replacing(with: none, where: .!eligible)

@@ -69,7 +69,13 @@ extension BreakoutPhysics {
         // The rows are copied after the entries are computed, so that each
         // column is read where it is used rather than held across the copy.
         Lane8.copyRows(entries, into: o, count: 8 &* stride)
-        Self.storeRows(scratch, count: 8 + 5 * most, skipping: 0 ..< 0, into: o, stride: stride)
+        if most == 1 {
+            // One ball slot (most steps): the count known (the head's
+            // eight entries and the slot's five), the transposes inline.
+            Lane8.storeRows(scratch, count: 8 + 5, into: o, stride: stride)
+        } else {
+            Self.storeRows(scratch, count: 8 + 5 * most, skipping: 0 ..< 0, into: o, stride: stride)
+        }
         observeRelativeEight(aim: aim, fields: fields, most: most, into: o + relativeStart, stride: stride,
                              scratch: scratch, rules)
     }
