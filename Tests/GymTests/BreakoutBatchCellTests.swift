@@ -70,61 +70,6 @@ import Testing
         }
     }
 
-    /// ``BreakoutPhysics/writeCellsEight(_:into:stride:)``: every cell
-    /// count of one row up to 40 (fewer than sixteen, whole and partial
-    /// blocks) and some of more rows, grids of every byte, every tough
-    /// brick's hit count: each game's entries bit for bit
-    /// ``BreakoutPhysics/writeCells(_:into:)``'s, nothing written outside them.
-    @Test func cellsEightGamesAtATimeAreWriteCells() throws {
-        var rng = Xoshiro256(seed: 0xCE11)
-        let shapes = (1 ... 40).map { (1, $0) } + [(2, 13), (5, 10), (3, 32), (16, 32), (7, 1)]
-        for (rows, columns) in shapes {
-            var config = try BreakoutConfig.preset("classic")
-            config.brickRows = rows
-            config.brickColumns = columns
-            config.layout = []
-            config.toughHits = 2 + columns % 6
-            config.rowValues = Array(repeating: 1, count: rows)
-            let physics = BreakoutPhysics(config: config)
-            let cells = physics.cells, stride = cells + 19
-            let grids = (0 ..< 8 * cells).map { _ in UInt8(truncatingIfNeeded: rng.below(256)) }
-            var want = [Float](repeating: -1, count: 8 * stride), got = want
-            grids.withUnsafeBufferPointer { g in
-                for k in 0 ..< 8 { physics.writeCells(g.baseAddress! + k * cells, into: &want[k * stride + 5]) }
-                got.withUnsafeMutableBufferPointer { physics.writeCellsEight(g.baseAddress!, into: $0.baseAddress! + 5, stride: stride) }
-            }
-            #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "\(rows) x \(columns) cells")
-        }
-    }
-
-    /// A batch converts the grids' cells exactly when its kept rows take
-    /// more than ``BreakoutBatch/keptRowsInCache`` bytes.
-    @Test func largeBatchesConvertTheGrids() throws {
-        let config = try BreakoutConfig.preset("classic")
-        let row = BreakoutPhysics.observationCount(for: config) * MemoryLayout<Float>.size
-        let most = BreakoutBatch.keptRowsInCache / row
-        #expect(!BreakoutBatch(config: config, count: most, seed: 1).cellsFromGrids)
-        #expect(BreakoutBatch(config: config, count: most + 1, seed: 1).cellsFromGrids)
-    }
-
-    /// Observations written eight games at a time by a batch that converts
-    /// the grids take the cells from them (fails if that lane path reads the
-    /// kept entries).
-    @Test func laneObservationsFromGridsReadTheGrids() throws {
-        let batch = BreakoutBatch(config: try BreakoutConfig.preset("atari"), count: 9, seed: 3)
-        batch.cellsFromGrids = true
-        let n = batch.observationCount, start = batch.physics.cellStart
-        let last = batch.cellCount - 1
-        // Game 0's grid changed, its kept entries not.
-        batch.grid(0)[1] = 0
-        batch.grid(0)[last] = 0
-        #expect(batch.cellEntries(0)[1] > 0 && batch.cellEntries(0)[last] > 0)
-        var out = [Float](repeating: 7, count: 9 * n)
-        out.withUnsafeMutableBufferPointer { batch.observe(into: $0.baseAddress!) }
-        #expect(out[start + 1] == 0 && out[start + last] == 0)
-        #expect(out[n + start + 1] > 0, "game 1's brick is still there")
-    }
-
     /// Observations written eight games at a time take the cells from the
     /// kept entries (fails if the lane path reads the grid instead); the
     /// scalar tail and one game's observation take them from the grid.

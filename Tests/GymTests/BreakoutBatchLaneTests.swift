@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch`` writes its observations eight games at a time
-/// (``BreakoutPhysics/observeEight(_:cores:cells:bricks:fromGrids:aim:into:stride:scratch:_:)``); those
+/// (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``); those
 /// must be the single-game reference's bit for bit, and must really be
 /// taken.
 @Suite struct BreakoutBatchLaneTests {
@@ -11,14 +11,11 @@ import Testing
     /// observation bit for bit, step after step, in every preset at 1, 4
     /// and 8 frames per step and with sticky actions, in the extreme config
     /// (gravity, eight balls, a 16 × 32 wall) and with gravity and a manual
-    /// serve; the cells copied with the kept rows and converted from the
-    /// grids (``BreakoutBatch/cellsFromGrids``); and the lane path wrote
-    /// most of them (the count fails if the batch stops using it).
-    @Test(arguments: [false, true]) func laneObservationsEqualTheReference(fromGrids: Bool) throws {
+    /// serve; and the lane path wrote most of them (the count fails if the
+    /// batch stops using it).
+    @Test func laneObservationsEqualTheReference() throws {
         let count = 19, steps = 1200, seed: UInt64 = 11
-        for (caseName, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
-            batch.cellsFromGrids = fromGrids
-            let name = "\(caseName)\(fromGrids ? ", cells from the grids" : "")"
+        for (name, batch) in try breakoutFastPathBatches(count: count, seed: seed) {
             let before = batch.fastPath.laneObservations
             var row = [Float](repeating: 0, count: batch.observationCount)
             var play = ContractPlay(seed: seed, actions: batch.actionCount)

@@ -18,9 +18,7 @@
 /// cells' observation entries are kept and recomputed only when its bricks
 /// change, so writing an observation does not scan the wall, and eight
 /// games' observations copy their cell entries eight floats at a time
-/// (with the rows around them, written over after), or, in a batch too
-/// large for those rows to stay in the caches, convert the grids'
-/// cells (``cellsFromGrids``). The fields the lanes
+/// (with the rows around them, written over after). The fields the lanes
 /// read or write at every step are kept in columns (``Columns``), their
 /// only copy, so that the lanes load and store eight games' values at
 /// once; the rest of each game is its ``BreakoutCore``, and a game stepped
@@ -73,22 +71,11 @@ public final class BreakoutBatch: GameBatch {
     /// other entries 0. Eight games' rows are copied whole into their
     /// observations, then the entries around the cells written over.
     let cellRows: UnsafeMutablePointer<Float>
-    /// Whether observations written eight games at a time convert the
-    /// cells from the grids rather than copy the rows above: when those
-    /// rows take more than ``keptRowsInCache`` bytes, so that they would
-    /// not stay in the caches from one step to the next, and reading them
-    /// would cost more than converting the grids (a quarter of their bytes).
-    /// Either way the observations are the same, bit for bit (tests set it
-    /// to check the path a batch of their size does not take).
-    var cellsFromGrids: Bool
-    /// The most bytes of ``cellRows`` a batch copies its cells from (a
-    /// quarter of a 1 MB level-2 cache).
-    static let keptRowsInCache = 256 << 10
     /// The games `0 ..< laneGames` (the whole groups of eight, or none when
     /// the config's frames cannot run in lanes: sticky actions, which are
     /// not a rule value) run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cores:cells:bricks:fromGrids:aim:into:stride:scratch:_:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -135,7 +122,6 @@ public final class BreakoutBatch: GameBatch {
         wallVersions.initialize(repeating: 0, count: count)
         cellRows = .allocate(capacity: count * observationCount)
         cellRows.initialize(repeating: 0, count: count * observationCount)
-        cellsFromGrids = count * observationCount * MemoryLayout<Float>.size > Self.keptRowsInCache
         laneGames = !(config.stickyActionProbability > 0) ? count & ~7 : 0
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
@@ -242,8 +228,7 @@ public final class BreakoutBatch: GameBatch {
     func observeGroup<K: BreakoutRuleValues>(_ i: Int, into out: UnsafeMutablePointer<Float>, _ rules: K)
         where K.L == Lanes {
         let n = observationCount
-        physics.observeEight(columns.group(i), cores: cores + i, cells: cellRows + i * n, bricks: grid(i),
-                             fromGrids: cellsFromGrids, aim: aim + i, into: out + i * n,
+        physics.observeEight(columns.group(i), cores: cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n,
                              stride: n, scratch: laneScratch, rules)
     }
 
@@ -419,7 +404,7 @@ public final class BreakoutBatch: GameBatch {
     /// - `laneFinishes`: game steps finished together by that function in
     ///   groups where some game did not run every frame in lanes;
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cores:cells:bricks:fromGrids:aim:into:stride:scratch:_:)``);
+    ///   (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``);
     /// - `scoresInStep`: games whose score and lives were written within
     ///   their step (``step(actions:into:scores:)``), not in a pass after it.
     struct FastPathCounts {

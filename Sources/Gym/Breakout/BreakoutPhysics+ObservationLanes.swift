@@ -6,32 +6,25 @@ extension BreakoutPhysics {
 
     /// Writes the observations of the eight games `i ..< i + 8` of a batch
     /// (``BreakoutBatch/Columns`` in `columns`, the rest of each in its core
-    /// `c[0 ..< 8]`; game `g`'s brick grid at `bricks + g × cells` and its
-    /// cell entries — ``writeCells(_:into:)`` of its grid — at `entries +
-    /// g × stride + cellStart`, in a row of its own whose other entries are
-    /// 0, its ``aimColumns(_:)`` in `aim[g]`) to `o + g × stride`, `stride`
-    /// being ``observationCount``: what ``observe(_:bricks:aimColumns:into:)``
-    /// writes for each, bit for bit (the same entry kernels, lane `g` for
-    /// game `g`). `scratch` holds ``laneScratchCount`` lane vectors (the
-    /// caller's, so nothing is allocated here). Lane `g` plays the rules in
-    /// lane `g` of `rules`.
+    /// `c[0 ..< 8]`; game `g`'s cell entries — ``writeCells(_:into:)`` of
+    /// its grid — at `entries + g × stride + cellStart`, in a row of its
+    /// own whose other entries are 0, its ``aimColumns(_:)`` in `aim[g]`)
+    /// to `o + g × stride`, `stride` being ``observationCount``: what
+    /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit
+    /// (the same entry kernels, lane `g` for game `g`). `scratch` holds
+    /// ``laneScratchCount`` lane vectors (the caller's, so nothing is
+    /// allocated here). Lane `g` plays the rules in lane `g` of `rules`.
     ///
-    /// The head and the paddle-relative entries are computed in lanes into
-    /// `scratch` and written by four-by-four transposes
-    /// (``Lane8/storeRows(_:count:skipping:into:stride:)``). The cells come
-    /// either with the rows holding the kept entries, copied whole eight
-    /// floats at a time (``Lane8/copyRows(_:into:count:)``) before those
-    /// entries are written over them, or, with `fromGrids`, from the grids,
-    /// converted sixteen cells at a time (``writeCellsEight(_:into:stride:)``):
-    /// a grid holds a byte per cell where its row takes four bytes per
-    /// entry, which pays for the conversion where the rows of all the games
-    /// would not stay in the caches between steps (``BreakoutBatch/cellsFromGrids``).
-    /// Ball slots no game of the eight uses are not computed: their entries
-    /// are the copied rows' zeros, or written as zeros.
+    /// The rows with their cell entries are copied whole, eight floats at a
+    /// time (``Lane8/copyRows(_:into:count:)``); the head and the
+    /// paddle-relative entries are computed in lanes into `scratch` and
+    /// written over the rows by four-by-four transposes
+    /// (``Lane8/storeRows(_:count:skipping:into:stride:)``). Ball slots no
+    /// game of the eight uses are not computed: the copied rows hold zeros
+    /// there.
     @inline(always)
     func observeEight<K: BreakoutRuleValues>(_ group: UnsafePointer<BreakoutBatch.LaneGroup>,
                                              cores c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
-                                             bricks: UnsafePointer<UInt8>, fromGrids: Bool,
                                              aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>,
                                              stride: Int, scratch: UnsafeMutablePointer<Lanes>, _ rules: K)
         where K.L == Lanes {
@@ -73,19 +66,9 @@ extension BreakoutPhysics {
             let b = scratch + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
-        if fromGrids {
-            let slots = Int(maxBalls)
-            if most < slots {
-                // The unused slots' entries, before any other entry is written.
-                Self.zeroRows(8 + 5 * most ..< cellStart, into: o, stride: stride)
-                Self.zeroRows(relativeStart + 3 * most ..< relativeStart + 3 * slots, into: o, stride: stride)
-            }
-            writeCellsEight(bricks, into: o + cellStart, stride: stride)
-        } else {
-            // The rows are copied after the entries are computed, so that each
-            // column is read where it is used rather than held across the copy.
-            Lane8.copyRows(entries, into: o, count: 8 &* stride)
-        }
+        // The rows are copied after the entries are computed, so that each
+        // column is read where it is used rather than held across the copy.
+        Lane8.copyRows(entries, into: o, count: 8 &* stride)
         if most == 1 {
             // One ball slot (most steps): the count known (the head's
             // eight entries and the slot's five), the transposes inline.
@@ -97,7 +80,7 @@ extension BreakoutPhysics {
                              scratch: scratch, rules)
     }
 
-    /// The paddle-relative entries of ``observeEight(_:cores:cells:bricks:fromGrids:aim:into:stride:scratch:_:)``
+    /// The paddle-relative entries of ``observeEight(_:cores:cells:aim:into:stride:scratch:_:)``
     /// from the fields in `fields`, `most` the most balls any of the eight
     /// games has: a unit of its own (per ball a chain of divisions, a
     /// remainder and selects), so that it compiles whole.
@@ -112,57 +95,7 @@ extension BreakoutPhysics {
         let near = Self.candidates(candidates, around: placeColumn(crossing), columns: cols)
         scratch[aimEntry] = aimEntry(column: nearerColumn(crossing, left: near.left, right: near.right), crossing: crossing)
         let balls = Int(maxBalls)
-        // The rows hold zeros in the gap (copied, or ``zeroRows(_:into:stride:)``);
-        // a block reaching into it writes these.
-        for k in 3 * most ..< 3 * balls { scratch[k] = Lanes() }
         Self.storeRows(scratch, count: 3 * balls + 7, skipping: 3 * most ..< 3 * balls, into: o, stride: stride)
-    }
-
-    /// Sets entries `range` of the eight rows `o + g × stride` (each
-    /// `stride` ≥ 16 floats) to 0, sixteen floats per store, a store that
-    /// would pass a row's end moved back to end there: so other entries of
-    /// the rows may be set to 0 as well, which are written afterwards.
-    @inline(__always)
-    static func zeroRows(_ range: Range<Int>, into o: UnsafeMutablePointer<Float>, stride: Int) {
-        let lastStart = stride &- 16
-        for g in 0 ..< 8 {
-            let row = UnsafeMutableRawPointer(o + g &* stride)
-            var k = range.lowerBound
-            while k < range.upperBound {
-                row.storeBytes(of: SIMD16<Float>(), toByteOffset: Swift.min(k, lastStart) &* 4, as: SIMD16<Float>.self)
-                k &+= 16
-            }
-        }
-    }
-
-    /// ``writeCells(_:into:)`` of the eight grids `bricks + g × cells` into
-    /// `o + g × stride`, bit for bit (each hit count converts exactly and
-    /// is multiplied by the same reciprocal): sixteen cells at a time (one
-    /// 512-bit vector where the CPU has them), the last block of a grid
-    /// ending at its last cell (converting some cells again); grids of
-    /// fewer than sixteen cells cell by cell.
-    @inline(__always)
-    func writeCellsEight(_ bricks: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<Float>, stride: Int) {
-        let n = cells
-        guard n >= 16 else {
-            for g in 0 ..< 8 { writeCells(bricks + g &* n, into: o + g &* stride) }
-            return
-        }
-        let inv = 1 / Float(toughHits)
-        let last = n &- 16
-        for g in 0 ..< 8 {
-            let grid = UnsafeRawPointer(bricks + g &* n), row = UnsafeMutableRawPointer(o + g &* stride)
-            var k = 0
-            while true {
-                let hits = grid.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self) & BrickCell.hitsMask
-                // Each half through Lane8's conversions, which are vector instructions.
-                let v = SIMD16<Float>(lowHalf: Lane8.floats(Lane8.widen(hits.lowHalf)),
-                                      highHalf: Lane8.floats(Lane8.widen(hits.highHalf)))
-                row.storeBytes(of: v * inv, toByteOffset: k &* 4, as: SIMD16<Float>.self)
-                if k == last { break }
-                k = Swift.min(k &+ 16, last)
-            }
-        }
     }
 
     /// ``Lane8/storeRows(_:count:skipping:into:stride:)`` as a unit of its
@@ -173,7 +106,7 @@ extension BreakoutPhysics {
         Lane8.storeRows(columns, count: count, skipping: gap, into: o, stride: stride)
     }
 
-    /// Lane vectors ``observeEight(_:cores:cells:bricks:fromGrids:aim:into:stride:scratch:_:)``
+    /// Lane vectors ``observeEight(_:cores:cells:aim:into:stride:scratch:_:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the fields (from
     /// ``laneFieldsStart``: three, four per ball slot, and the push
