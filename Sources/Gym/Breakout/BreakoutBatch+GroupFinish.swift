@@ -19,8 +19,9 @@ extension BreakoutBatch {
     /// (``BreakoutPhysics/limitEnd(steps:stepsSinceProgress:)``, the rule
     /// ``BreakoutPhysics/finishStep(_:events:)`` applies) are the only way a
     /// step ends here; the counters wrap as that function's do.
-    /// Branch-free over the eight games: a game not in `lanes` adds 0.
-    @inline(always)
+    /// Branch-free over the eight games: a game not in `lanes` adds 0. A
+    /// unit of its own, so that it and the step around it compile whole.
+    @inline(never)
     func finishQuietGroup(_ i: Int, lanes: LaneMask, rewards: UnsafeMutablePointer<Float>,
                           terminated: UnsafeMutablePointer<UInt8>, truncated: UnsafeMutablePointer<UInt8>,
                           ends: UnsafeMutablePointer<UInt8>?, events: UnsafeMutablePointer<BreakoutEvents>?) -> Bool {
@@ -35,7 +36,7 @@ extension BreakoutBatch {
         let add = unsafeBitCast(lanes, to: SIMD8<Int32>.self) & 1
         let steps = group.pointee.steps &+ add
         let sinceProgress = group.pointee.sinceProgress &+ add
-        if physics.limitEnd(steps: steps.max(), stepsSinceProgress: sinceProgress.max()) != .none {
+        if physics.limitEnd(steps: Lane8.greatest(steps), stepsSinceProgress: Lane8.greatest(sinceProgress)) != .none {
             return false
         }
         group.pointee.steps = steps

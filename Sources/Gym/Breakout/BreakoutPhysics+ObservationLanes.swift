@@ -34,7 +34,7 @@ extension BreakoutPhysics {
         // the others from the cores), the push cooldown.
         let fields = scratch + Self.laneFieldsStart
         let balls = group.pointee.ballCount
-        let most = Int(balls.max())
+        let most = Int(Lane8.greatest(balls))
         fields[0] = group.pointee.paddleX
         fields[1] = group.pointee.halfWidth
         fields[2] = Lane8.floats(balls)

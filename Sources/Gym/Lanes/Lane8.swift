@@ -94,6 +94,16 @@ enum Lane8 {
         return (h[0] + h[2]) + (h[1] + h[3])
     }
 
+    /// The largest of the eight lanes, pairwise by selects (integers, so
+    /// the order does not matter).
+    @inline(always)
+    static func greatest(_ v: Ints) -> Int32 {
+        let a = v[0] < v[4] ? v[4] : v[0], b = v[1] < v[5] ? v[5] : v[1]
+        let c = v[2] < v[6] ? v[6] : v[2], d = v[3] < v[7] ? v[7] : v[3]
+        let e = a < c ? c : a, f = b < d ? d : b
+        return e < f ? f : e
+    }
+
     // MARK: - Masks as bits
 
     /// Bit `j` set for every lane `j` set in `m`. A mask is stored as its
