@@ -282,3 +282,55 @@ extension GameConfig {
     /// A hash of the config's JSON text (distinct rules, distinct hashes in practice).
     var configHashValue: Int { json.serialized(pretty: false).hashValue }
 }
+
+@Suite struct ContextRestartTests {
+    /// A batch whose games all play the batch's config until one restarts
+    /// into rules of its own within a step: each game equal to its reference.
+    @Test(arguments: GameUnderTest.allCases, [AutoresetMode.sameStep, .nextStep])
+    func aRestartIntoOwnRulesFromTheUniformPath(_ game: GameUnderTest, _ mode: AutoresetMode) throws {
+        switch game {
+        case .pong: try run(PongContract.self, mode, key: "maxBallSpeed", { Double($0.maxBallSpeed) }, other: 16)
+        case .breakout: try run(BreakoutContract.self, mode, key: "maxBallSpeed", { Double($0.maxBallSpeed) }, other: 14)
+        }
+    }
+
+    func run<G: ContractGame>(_: G.Type, _ mode: AutoresetMode, key: String, _ value: (G.Batch.Config) -> Double,
+                              other: Double) throws
+        where G.Batch: RuleContextVector, G.Batch.Config: VariantConfig {
+        let (_, config) = try G.shortConfig()
+        let base = value(config)
+        let text = """
+        {"game": "\(G.name)", "version": 1, "sets": {"train": {"sampling": "uniform", "ranges": {"\(key)": [\(base), \(other)]}},
+          "t": {"sampling": "uniform", "points": [
+          \((1 ... 7).map { "{\"name\": \"same\($0)\", \"values\": {\"\(key)\": \(base)}}," }.joined())
+          {"name": "other", "values": {"\(key)": \(other)}}]}}}
+        """
+        let file = try VariantFile<G.Batch.Config>.decode(text, source: "t")
+        let context = try RuleContext(base: config, set: try file.set("t", source: "t"), visible: false, source: "t")
+        // Steps that began with every game on the batch's config (the
+        // uniform path) and ended with some game on rules of its own.
+        var turns = [1: 0, 8: 0]
+        for seed: UInt64 in [1, 2, 3, 4, 5, 6] {
+            for count in [1, 8] {
+                let batch = G.Batch(config: config, count: count, seed: seed, firstIndex: 0, autoresetMode: mode, context: context)
+                var refs = (0 ..< count).map { VectorContextTests.Reference<G>(context, batchSeed: seed, globalIndex: $0) }
+                let b = VectorBuffers(batch)
+                var play = ContractPlay(seed: seed, actions: batch.actionCount)
+                for step in 0 ..< 1500 {
+                    b.drawActions(&play)
+                    let uniform = (0 ..< count).allSatisfy { batch.rules($0) == config }
+                    b.step(batch)
+                    if uniform, (0 ..< count).contains(where: { batch.rules($0) != config }) { turns[count]! += 1 }
+                    for i in 0 ..< count {
+                        let (same, _) = b.stepAndCompare(&refs[i], batch, i, mode: mode)
+                        guard same, batch.rules(i) == refs[i].rules else {
+                            Issue.record("\(G.name) \(mode) seed \(seed), \(count) games: game \(i) differs at step \(step)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+        #expect(turns[1]! > 0 && turns[8]! > 0, "\(G.name) \(mode): restarts into own rules from the uniform path: \(turns)")
+    }
+}

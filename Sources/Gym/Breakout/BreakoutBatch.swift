@@ -240,6 +240,19 @@ public final class BreakoutBatch: GameBatch {
         physics(i).observe(&c, bricks: grid(i), aimColumns: aim[i], into: out + i * observationCount)
     }
 
+    /// Group `i`'s observations after its step under `rules`, or each
+    /// game's own where a game restarted within the step into rules of its
+    /// own though the step began with every game on the batch's.
+    @inline(__always)
+    func observeStepped<R: RuleSource>(_ i: Int, into o: UnsafeMutablePointer<Float>, _ rules: R)
+        where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
+        if R.self == UniformRules.self, ruleTable.ownCount != 0 {
+            observeGroup(i, into: o, GameRules(ruleTable).lanes(i))
+        } else {
+            observeGroup(i, into: o, rules.lanes(i))
+        }
+    }
+
     // MARK: - Stepping
 
     /// One agent step of every game (see ``VectorEnvironment``): `count`
@@ -323,7 +336,7 @@ public final class BreakoutBatch: GameBatch {
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
                 // The rule values are read again: a game that ended and
                 // restarted may play other rules now.
-                observeGroup(i, into: o, rules.lanes(i))
+                observeStepped(i, into: o, rules)
                 counts.laneObservations &+= 8
             }
             i &+= 8
@@ -334,7 +347,7 @@ public final class BreakoutBatch: GameBatch {
             if let scores { writeScoreAndLives(i, 1, into: scores); counts.scoresInStep &+= 1 }
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations, needed.map({ Lane8.anySet($0, i &- 8) }) ?? true {
-                observeGroup(i &- 8, into: o, rules.lanes(i &- 8))
+                observeStepped(i &- 8, into: o, rules)
                 counts.laneObservations &+= 8
             }
         }
