@@ -101,13 +101,9 @@ struct MaskedSteeringLanes: BreakoutTrackerSteering {
     /// back), through the columns' scratch.
     @inline(__always)
     func delay(_ target: L) -> L {
-        let t = c.scratch.base, ring = c.ring, mask = c.mask
+        let t = c.scratch.base
         target.store(to: t)
-        for j in 0 ..< 8 where lanes[j] {
-            let k = g &+ j
-            t[j] = TrackerSteering.delay(t[j], ring: c.history.base + k &* ring, head: &c.head.base[k], reaction: c.delay[k],
-                                         mask: mask)
-        }
+        c.delay(t, games: g, 8) { lanes[$0] }
         return L(loading: t)
     }
 

@@ -112,6 +112,18 @@ final class TrackerSteeringColumns {
         lag[g] = (ring - skill.reaction) * games + g
     }
 
+    /// Entry `j` of `t` into game `g + j`'s ring and its target of
+    /// `reaction` steps ago out in its place, for each `j < lanes` that
+    /// `asked` holds (``TrackerSteering/delay(_:ring:head:reaction:mask:)``;
+    /// the games keep their own rings, not ``sharedClock``).
+    @inline(__always)
+    func delay(_ t: UnsafeMutablePointer<Float>, games g: Int, _ lanes: Int, where asked: (Int) -> Bool = { _ in true }) {
+        let history = self.history.base + g &* ring, head = self.head.base + g, delay = self.delay.base + g
+        for j in 0 ..< lanes where asked(j) {
+            t[j] = TrackerSteering.delay(t[j], ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
+        }
+    }
+
     /// Game `g`'s steering (`g` in `0 ..< games`, as for ``reset(_:seed:)``).
     @inline(__always)
     func cursor(_ g: Int) -> Lanes<Float> {
@@ -155,7 +167,7 @@ final class TrackerSteeringColumns {
         @inline(__always)
         func delay(_ target: L) -> L {
             if c.sharedClock { return delayByClock(target) }
-            let history = c.history.base + g &* c.ring, ring = c.ring, mask = c.mask
+            let history = c.history.base + g &* c.ring, mask = c.mask
             let head = c.head.base + g, delay = c.delay.base + g
             guard L.laneCount > 1 else {
                 return L(repeating: TrackerSteering.delay(target[lane: 0], ring: history, head: &head[0],
@@ -166,9 +178,7 @@ final class TrackerSteeringColumns {
             // blends (docs/throughput.md, "Vectors built whole").
             let t = c.scratch.base
             target.store(to: t)
-            for j in 0 ..< L.laneCount {
-                t[j] = TrackerSteering.delay(t[j], ring: history + j &* ring, head: &head[j], reaction: delay[j], mask: mask)
-            }
+            c.delay(t, games: g, L.laneCount)
             return L(loading: t)
         }
 
