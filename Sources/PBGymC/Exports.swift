@@ -168,6 +168,26 @@ public func pbg_step(_ h: UInt64, _ observations: UnsafeMutableRawPointer?, _ by
     }
 }
 
+/// `pbg_step` into buffers bound for it: `buffers` holds `n` triples of
+/// Int64 (slot, address, bytes), each bound once the actions have passed
+/// their check, as `pbg_bind` binds it (no address null, no action
+/// buffer), all or none, before the step writes its outputs into them. So
+/// each step's observations, rewards and flags can go to arrays of its
+/// own without a copy; a failure binds and steps nothing.
+@_cdecl("pbg_step_into")
+public func pbg_step_into(_ h: UInt64, _ buffers: UnsafePointer<Int64>?, _ n: Int64) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try Registry.with(h) { s throws(ABIError) in
+            guard n >= 0, n <= Int64(Session.Slot.allCases.count), buffers != nil || n == 0 else {
+                throw ABIError(.invalidArgument, "step_into: \(n) buffers at \(buffers.map { "\($0)" } ?? "null"); allowed: 0 ... \(Session.Slot.allCases.count) triples at a non-null address")
+            }
+            try s.step { () throws(ABIError) in
+                if let buffers { try s.bind(entries: buffers, count: Int(n), what: "step_into") }
+            }
+        }
+    }
+}
+
 /// The library's own stepping loop, for benchmarks: `steps` steps of every
 /// game, each first copying action set `k mod sets` of `actions` (`sets ×
 /// N × S` Int64, drawn by the caller) into the bound action buffer, then

@@ -135,22 +135,56 @@ final class Session: @unchecked Sendable {
     }
 
     func bind(_ slotRaw: Int32, address: UInt, bytes given: Int64) throws(ABIError) {
+        let slot = try checkedSlot(slotRaw, address: address, bytes: given, what: "bind")
+        try commit(slot, UnsafeMutableRawPointer(bitPattern: address))
+    }
+
+    /// Slot `slotRaw` if a buffer at `address` (0: none, unbinding it) of
+    /// `given` bytes may be bound there (its size and alignment), else the
+    /// error naming `what` (the call); nothing is bound.
+    func checkedSlot(_ slotRaw: Int32, address: UInt, bytes given: Int64, what: String) throws(ABIError) -> Slot {
         guard let slot = Slot(rawValue: slotRaw) else {
-            throw ABIError(.invalidArgument, "bind: slot \(slotRaw) is not a buffer slot; allowed: 0 ... \(Slot.allCases.count - 1)")
+            throw ABIError(.invalidArgument, "\(what): slot \(slotRaw) is not a buffer slot; allowed: 0 ... \(Slot.allCases.count - 1)")
         }
-        guard let p = UnsafeMutableRawPointer(bitPattern: address) else {
-            bound[Int(slot.rawValue)] = nil
-            return
-        }
+        guard address != 0 else { return slot }
         let need = bytes(slot)
         guard given >= Int64(need) else {
-            throw ABIError(.bufferTooSmall, "bind: buffer \(slot) holds \(given) bytes, needs \(need)")
+            throw ABIError(.bufferTooSmall, "\(what): buffer \(slot) holds \(given) bytes, needs \(need)")
         }
         guard address % UInt(alignment(slot)) == 0 else {
-            throw ABIError(.invalidArgument, "bind: buffer \(slot) at \(address) is not aligned to \(alignment(slot)) bytes")
+            throw ABIError(.invalidArgument, "\(what): buffer \(slot) at \(address) is not aligned to \(alignment(slot)) bytes")
         }
-        if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
+        return slot
+    }
+
+    /// Binds `p` (checked by ``checkedSlot(_:address:bytes:what:)``) to `slot`.
+    /// - Throws: `outOfMemory` when a pixel buffer's renderer cannot be made (nothing bound).
+    func commit(_ slot: Slot, _ p: UnsafeMutableRawPointer?) throws(ABIError) {
+        if p != nil, slot == .pixels || slot == .finalPixels { try games.preparePixels() }
         bound[Int(slot.rawValue)] = p
+    }
+
+    /// Binds the `n` buffers of `entries` (`n` triples of slot, address and
+    /// bytes, each checked as ``bind(_:address:bytes:)`` checks it; no
+    /// address null, no action buffer, whose values a step checks before it
+    /// binds), all or none: a failure binds nothing.
+    func bind(entries: UnsafePointer<Int64>, count n: Int, what: String) throws(ABIError) {
+        for k in 0 ..< n {
+            let e = entries + 3 * k
+            guard e[0] >= Int64(Int32.min), e[0] <= Int64(Int32.max), e[1] != 0,
+                  let address = UInt(exactly: e[1]) else {
+                throw ABIError(.invalidArgument, "\(what): entry \(k) (slot \(e[0]), address \(e[1])) is not a slot and a non-null address")
+            }
+            let slot = try checkedSlot(Int32(e[0]), address: address, bytes: e[2], what: what)
+            guard slot != .actions else {
+                throw ABIError(.invalidArgument, "\(what): entry \(k) binds the actions buffer, which a step reads before it binds")
+            }
+            if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
+        }
+        for k in 0 ..< n {
+            let e = entries + 3 * k
+            bound[Int(e[0])] = UnsafeMutableRawPointer(bitPattern: UInt(e[1]))
+        }
     }
 
     func buffer<T>(_ slot: Slot, _: T.Type) -> UnsafeMutablePointer<T>? {
@@ -216,9 +250,20 @@ final class Session: @unchecked Sendable {
     /// their check (as ``bind(_:address:bytes:)`` checks it), so the step
     /// writes its observations there; a failure binds and steps nothing.
     func step(observations: UnsafeMutableRawPointer? = nil, bytes: Int64 = 0) throws(ABIError) {
-        let boundActions = try required(.actions), boundRewards = try required(.rewards)
-        let terminated = try required(.terminated, UInt8.self)
-        let truncated = try required(.truncated, UInt8.self)
+        try step { () throws(ABIError) in
+            guard let observations else { return }
+            try bind(observationSlot.rawValue, address: UInt(bitPattern: observations), bytes: bytes)
+        }
+    }
+
+    /// One step of every game, binding first what `rebind` binds (once the
+    /// actions have passed their check; it binds all or nothing, never the
+    /// action buffer), so the step writes into those buffers; a failure
+    /// binds and steps nothing.
+    func step(rebinding rebind: () throws(ABIError) -> Void) throws(ABIError) {
+        let boundActions = try required(.actions)
+        // The outputs must be bound before (a rebinding never unbinds).
+        _ = try required(.rewards); _ = try required(.terminated); _ = try required(.truncated)
         let per = count * seats
         // Nothing is stepped before every action has passed its check.
         let actions: UnsafePointer<Int32>
@@ -245,12 +290,13 @@ final class Session: @unchecked Sendable {
             if bits >> 31 != 0 || highest >= Int32(games.actionCount) { try check(given, count: per, what: "step") }
             actions = UnsafePointer(stepActions)
         }
+        try rebind()
+        let boundRewards = try required(.rewards)
+        let terminated = try required(.terminated, UInt8.self)
+        let truncated = try required(.truncated, UInt8.self)
         let wide: UnsafeMutablePointer<Double>? = config.rewardDType == .float64
             ? boundRewards.assumingMemoryBound(to: Double.self) : nil
         let rewards = wide == nil ? boundRewards.assumingMemoryBound(to: Float.self) : stepRewards
-        if let observations {
-            try bind(observationSlot.rawValue, address: UInt(bitPattern: observations), bytes: bytes)
-        }
         let obs = buffer(.observations, Float.self)
         let events = buffer(.events, Int32.self)
         // Next-step: a game whose episode has ended starts its next one in this step.

@@ -2,7 +2,7 @@ import Gym
 
 /// What a caller asks an environment once: sizes, spaces, names.
 extension Session {
-    static let abiVersion: Int32 = 3
+    static let abiVersion: Int32 = 4
 
     /// The library's own description (``pbg_library_info``): codes and slot
     /// numbers in the order of their raw values.

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 class PBGymError(ValueError):
@@ -113,26 +113,53 @@ def _load() -> ctypes.CDLL:
 
 
 lib = _load()
-# pbg_step without argtypes: its arguments are passed as prebuilt ctypes
-# objects (the handle, the size, the new observation array's address, made
-# once per array), so ctypes converts nothing per call.
+# pbg_step and pbg_step_into without argtypes: their arguments are passed
+# as prebuilt ctypes objects (the handle, the size, a step's buffer table,
+# made once per set of arrays), so ctypes converts nothing per call.
 _step_fn = lib["pbg_step"]
 _step_fn.restype = ctypes.c_int32
-_address = ctypes.c_void_p
-_empty = np.empty
+_step_into_fn = lib["pbg_step_into"]
+_step_into_fn.restype = ctypes.c_int32
 _copyto = np.copyto
 _refcount = sys.getrefcount
 
 
-def _refcount_at(arrays: list, k: int) -> int:
-    return _refcount(arrays[k])
+class _Outputs:
+    """One step's output arrays, which the library writes in place
+    (``NativeEnv.step_into_new``): the observations (features or pixels),
+    rewards and flags, the first seat's views of the first two, and the
+    ``pbg_step_into`` table that binds them (slot, address, bytes each)."""
+
+    __slots__ = ("observation", "first", "rewards", "first_rewards", "terminated", "truncated", "table")
+
+    def __init__(self, native: "NativeEnv"):
+        self.observation = np.empty(native._out_shape, native._out_dtype)
+        self.first = self.observation[:, 0]
+        self.rewards = np.empty(native.rewards.shape, native.rewards.dtype)
+        self.first_rewards = self.rewards[:, 0]
+        self.terminated = np.empty(native.num_games, dtype=bool)
+        self.truncated = np.empty(native.num_games, dtype=bool)
+        slots = (SLOT_PIXELS if native._pixels_out else SLOT_OBS, SLOT_REWARDS, SLOT_TERMINATED, SLOT_TRUNCATED)
+        arrays = (self.observation, self.rewards, self.terminated, self.truncated)
+        entries = [v for slot, a in zip(slots, arrays) for v in (slot, a.ctypes.data, a.nbytes)]
+        self.table = (ctypes.c_int64 * len(entries))(*entries)
 
 
-# What `_refcount(arrays[k])` reports for an array only its list holds
-# (measured, as interpreters differ in the references their frames hold;
-# `_free_array` reads the counts with the same expression).
-_ONLY_LISTED = _refcount_at([np.empty(1)], 0)
-# Observation arrays an environment keeps for reuse.
+def _held(outputs: _Outputs) -> int:
+    return _refcount(outputs.terminated)
+
+
+def _held_alone() -> int:
+    probe = _Outputs.__new__(_Outputs)
+    probe.terminated = np.empty(1)
+    return _held(probe)
+
+
+# What `_refcount(outputs.terminated)` reports for an array only its
+# `_Outputs` holds (measured, as interpreters differ in the references their
+# frames hold; `_free_outputs` reads the counts with the same expression).
+_HELD = _held_alone()
+# Output sets an environment keeps for reuse.
 _SPARES = 3
 
 
@@ -261,21 +288,19 @@ class NativeEnv:
         self._pixels_out = pixels
         out = self.observation
         self._out_shape, self._out_dtype = out.shape, out.dtype
-        self._out_bytes = ctypes.c_int64(out.nbytes)
+        # Entries of an `_Outputs` table (its observations, rewards and flags).
+        self._table_entries = ctypes.c_int64(4)
         # Whether a step's infos read `info_block` (`lend`) and whether the
-        # bound observation array was handed out (`step_into_new`): both must
+        # bound output arrays were handed out (`step_into_new`): both must
         # be settled before the library next writes them (`_settle`).
         self._lent: weakref.ref | None = None
         self._handed_out = False
-        # Arrays `step_into_new` handed out: one nobody else holds any more
-        # (no reference, no view) is written again instead of a new one (a
-        # new array's pages cost the first write a page fault each).
-        self._spares: list[np.ndarray] = []
-        # Their addresses as ctypes arguments, made once (an int, not a
-        # reference: the spares' reference counts stay as `_free_array` reads them).
-        self._spare_addresses: list[ctypes.c_void_p] = []
-        # And their first seat's views, made once (the vector env hands them out).
-        self._spare_views: list[np.ndarray] = []
+        # Output sets `step_into_new` handed out: one nobody else holds any
+        # more (no reference, no view) is written again instead of a new one
+        # (a new array's pages cost the first write a page fault each).
+        self._spares: list[_Outputs] = []
+        # The set bound now (None: the arrays made here).
+        self._bound_set: _Outputs | None = None
 
     # -- lifecycle
 
@@ -336,43 +361,39 @@ class NativeEnv:
 
     def _settle(self) -> None:
         """Before a call that writes the bound buffers: the lent info block's
-        holder keeps a copy, and a handed-out observation array still held by
-        the caller is replaced by a free one (the library no longer writes
-        the caller's)."""
+        holder keeps a copy, and handed-out output arrays still held by the
+        caller are replaced by a free set (the library no longer writes the
+        caller's)."""
         self._detach_lent()
         if self._handed_out:
             self._handed_out = False
-            free = self._free_array()[0]
-            if free is not self.observation:
-                check(lib.pbg_bind(self.handle, SLOT_PIXELS if self._pixels_out else SLOT_OBS, free.ctypes.data,
-                                   free.nbytes))
-                self._set_observation(free)
+            free = self._free_outputs()
+            if free is not self._bound_set:
+                table = free.table
+                for k in range(0, len(table), 3):
+                    check(lib.pbg_bind(self.handle, table[k], table[k + 1], table[k + 2]))
+                self._set_outputs(free)
 
-    def _free_array(self) -> tuple[np.ndarray, ctypes.c_void_p, np.ndarray]:
-        """An observation array the library may write, its address and its
-        first seat's view: one handed out earlier that nobody else holds any
-        more (no reference to it, to its first seat's view or to a view of
-        either), else a new one (kept for reuse while there are fewer than
-        ``_SPARES``). A reused array costs no page faults and is likely in cache."""
-        spares, views = self._spares, self._spare_views
-        for k in range(len(spares)):
-            # Free: the view held by its list alone, the array by its list
-            # and the view (a view of the view names the array as its base),
-            # or also by this object as the bound array (the one the library
-            # wrote last).
-            if _refcount(views[k]) == _ONLY_LISTED:
-                count = _refcount(spares[k]) - 1
-                if count == _ONLY_LISTED or (count == _ONLY_LISTED + 1 and spares[k] is
-                                             (self.pixels if self._pixels_out else self.obs)):
-                    return spares[k], self._spare_addresses[k], views[k]
-        out = _empty(self._out_shape, self._out_dtype)
-        address = _address(out.ctypes.data)
-        first = out[:, 0]
-        if len(spares) < _SPARES:
-            spares.append(out)
-            self._spare_addresses.append(address)
-            views.append(first)
-        return out, address, first
+    def _free_outputs(self) -> _Outputs:
+        """An output set the library may write: one handed out earlier that
+        nobody else holds any more (no reference to any of its arrays, their
+        first seat's views or a view of either), else a new one (kept for
+        reuse while there are fewer than ``_SPARES``). A reused set costs no
+        page faults and is likely in cache."""
+        bound = self._bound_set
+        for o in self._spares:
+            # Free: each view held by its set alone, each array by its set
+            # and its view (a view of the view names the array as its base),
+            # and by this object too while bound.
+            if _refcount(o.first) == _HELD and _refcount(o.first_rewards) == _HELD:
+                more = 1 if o is bound else 0
+                if (_refcount(o.terminated) == _HELD + more and _refcount(o.truncated) == _HELD + more
+                        and _refcount(o.observation) == _HELD + 1 + more and _refcount(o.rewards) == _HELD + 1 + more):
+                    return o
+        out = _Outputs(self)
+        if len(self._spares) < _SPARES:
+            self._spares.append(out)
+        return out
 
     def _detach_lent(self) -> None:
         ref, self._lent = self._lent, None
@@ -380,11 +401,14 @@ class NativeEnv:
         if holder is not None:
             holder._detach()
 
-    def _set_observation(self, array: np.ndarray) -> None:
+    def _set_outputs(self, outputs: _Outputs) -> None:
+        """The arrays of `outputs` are the bound ones now."""
         if self._pixels_out:
-            self.pixels = array
+            self.pixels = outputs.observation
         else:
-            self.obs = array
+            self.obs = outputs.observation
+        self.rewards, self.terminated, self.truncated = outputs.rewards, outputs.terminated, outputs.truncated
+        self._bound_set = outputs
 
     def set_actions(self, actions) -> None:
         """Copies ``actions`` (ints, ``num_games × seats``) into the bound
@@ -439,14 +463,14 @@ class NativeEnv:
         if status:
             check(status)
 
-    def step_into_new(self, actions, first_seat: bool = False) -> np.ndarray:
-        """:meth:`step` with the step's observations (features or pixels)
-        written into an array nobody else holds, returned (``first_seat``:
-        its first seat's view, made once per array): it is the bound one
-        until the next call that writes observations, which first binds
-        another, so the returned array is the caller's to keep (no copy
-        made). An array handed out earlier is reused once no reference to it
-        or to a view of it is left."""
+    def step_into_new(self, actions) -> _Outputs:
+        """:meth:`step` with the step's observations (features or pixels),
+        rewards and flags written into arrays nobody else holds, returned as
+        an ``_Outputs`` set (with its first seat's views, made once per
+        set): they are the bound ones until the next call that writes them,
+        which first binds others, so the returned arrays are the caller's to
+        keep (no copy made). A set handed out earlier is reused once no
+        reference to any of its arrays or to a view of one is left."""
         lent = self._lent
         if lent is not None:
             # _detach_lent inline.
@@ -460,17 +484,15 @@ class NativeEnv:
                 _copyto(self._actions_flat, actions)
             else:
                 self.set_actions(actions)
-        out, address, first = self._free_array()
-        status = _step_fn(self._h, address, self._out_bytes)
+        out = self._free_outputs()
+        status = _step_into_fn(self._h, out.table, self._table_entries)
         if status:
             check(status)
         # Bound by the library now (a failed call binds nothing).
-        if self._pixels_out:
-            self.pixels = out
-        else:
-            self.obs = out
+        if out is not self._bound_set:
+            self._set_outputs(out)
         self._handed_out = True
-        return first if first_seat else out
+        return out
 
     def bench(self, steps: int, action_sets: np.ndarray) -> None:
         """Runs ``steps`` steps in the library's own loop (``pbg_bench``),

@@ -112,8 +112,9 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
     at each end). A first ``reset()`` without seed draws each game's seed
     from ``self.np_random``.
 
-    Observations are a fresh array each call; with ``zero_copy=True`` they
-    are the library's own buffer, rewritten by the next call (copy what you keep).
+    Observations, rewards and flags are fresh arrays each call; with
+    ``zero_copy=True`` the observations are the library's own buffer,
+    rewritten by the next call (copy what you keep).
 
     Pixels (``obs_type="pixels"``) have a channel axis: ``(H, W, k)`` with
     ``channels_order="last"`` (the default) or ``(k, H, W)`` with
@@ -270,13 +271,15 @@ class PBGymVectorEnv(AtariConventions, VectorEnv):
         if self.zero_copy:
             native.step(actions)
             obs = self._obs0
+            rewards = self._rewards0.copy()
+            terminated = native.terminated.copy()
+            truncated = native.truncated.copy()
         else:
-            # The library writes the observations into an array of this
-            # step's own (NativeEnv.step_into_new): fresh, without a copy.
-            obs = native.step_into_new(actions, True)
-        rewards = self._rewards0.copy()
-        terminated = native.terminated.copy()
-        truncated = native.truncated.copy()
+            # The library writes the observations, rewards and flags into
+            # arrays of this step's own (NativeEnv.step_into_new): fresh,
+            # without a copy.
+            out = native.step_into_new(actions)
+            obs, rewards, terminated, truncated = out.first, out.first_rewards, out.terminated, out.truncated
         if self._plain:
             # The infos dict is built on first use (LazyInfos) from the step's
             # end reasons, scores and events, which stay in the library's bound

@@ -275,3 +275,43 @@ def test_bench_entry_bad_arguments():
     assert lib.pbg_bench(env.handle + 1000, 1, None, 1) == 2
     with pytest.raises(PBGymError, match="outside"):
         env.bench(1, np.full((1, 2), 9, dtype=np.int64))
+
+
+def test_step_into_bad_tables_bind_and_step_nothing():
+    """pbg_step_into checks every entry of its table (slot, non-null address,
+    size, alignment, never the action buffer) and its length before it
+    binds any; a bad table or bad actions bind and step nothing."""
+    env = pbgym.NativeEnv({"game": "breakout", "num_games": 2})
+    env.reset(seeds=[1, 2])
+    before = env.snapshot(0), env.snapshot(1)
+    rewards = np.full((2, 1), 7.0)
+    flags = np.full(2, True)
+    small = np.zeros(1)
+    raw = np.zeros(64, dtype=np.uint8)
+
+    def table(*entries):
+        flat = [v for e in entries for v in e]
+        return (ctypes.c_int64 * max(1, len(flat)))(*flat)
+
+    good = (_lib.SLOT_REWARDS, rewards.ctypes.data, rewards.nbytes)
+    for entries, n, words in [
+        ((good, (42, flags.ctypes.data, 2)), 2, "slot 42"),
+        ((good, (_lib.SLOT_TERMINATED, 0, 2)), 2, "non-null address"),
+        ((good, (_lib.SLOT_ACTIONS, rewards.ctypes.data, rewards.nbytes)), 2, "actions buffer"),
+        ((good, (_lib.SLOT_TRUNCATED, flags.ctypes.data, 1)), 2, "holds 1 bytes, needs 2"),
+        (((_lib.SLOT_REWARDS, small.ctypes.data, small.nbytes),), 1, "holds 8 bytes, needs 16"),
+        (((_lib.SLOT_REWARDS, raw.ctypes.data + 4, 32),), 1, "aligned"),
+        ((good,), -1, "-1 buffers"),
+        ((good,), 99, "99 buffers"),
+    ]:
+        fails_with(lib["pbg_step_into"](ctypes.c_uint64(env.handle), table(*entries), ctypes.c_int64(n)), words)
+    fails_with(lib["pbg_step_into"](ctypes.c_uint64(env.handle), None, ctypes.c_int64(1)), "non-null")
+    env.actions[:] = 9
+    fails_with(lib["pbg_step_into"](ctypes.c_uint64(env.handle), table(good), ctypes.c_int64(1)), "outside")
+    assert (env.snapshot(0), env.snapshot(1)) == before, "a failed call must step nothing"
+    assert (rewards == 7.0).all(), "a failed call must bind nothing"
+    env.actions[:] = 0
+    env.step()
+    assert (rewards == 7.0).all() and env.rewards is not rewards
+    _lib.check(lib["pbg_step_into"](ctypes.c_uint64(env.handle), table(good), ctypes.c_int64(1)))
+    assert (rewards != 7.0).all(), "a good table binds its buffers before the step writes them"

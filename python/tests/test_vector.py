@@ -84,24 +84,52 @@ def test_zero_copy_is_the_library_buffer():
 
 
 @pytest.mark.parametrize("obs_type", ["features", "pixels"])
-def test_fresh_observations_are_written_in_place(obs_type):
-    """Without zero_copy each step's observations are a new array the library
-    wrote (no copy), which no later call writes."""
+def test_fresh_outputs_are_written_in_place(obs_type):
+    """Without zero_copy each step's observations, rewards and flags are new
+    arrays the library wrote (no copy), which no later call writes."""
     env = pbgym.BreakoutVectorEnv(num_envs=3, obs_type=obs_type)
     env.reset(seed=0)
-    b, *_ = env.step(np.ones(3, dtype=np.int64))
-    assert np.shares_memory(b, env.native.observation), "the step must hand out the array the library wrote"
-    kept = b.copy()
-    c, *_ = env.step(np.full(3, 2, dtype=np.int64))
-    assert not np.shares_memory(b, c)
+    b = env.step(np.ones(3, dtype=np.int64))[:4]
+
+    def bound():
+        n = env.native
+        return n.observation, n.rewards, n.terminated, n.truncated
+
+    for given, written in zip(b, bound()):
+        assert np.shares_memory(given, written), "the step must hand out the arrays the library wrote"
+    assert (b[1].dtype, b[2].dtype, b[3].dtype, b[1].shape) == (np.float64, np.bool_, np.bool_, (3,))
+    kept = [a.copy() for a in b]
+    c = env.step(np.full(3, 2, dtype=np.int64))[:4]
+    assert not any(np.shares_memory(x, y) for x, y in zip(b, c))
     for write in (lambda: env.reset(seed=1), lambda: env.native.observe(), lambda: env.step(np.zeros(3, np.int64)),
                   lambda: env.native.step(np.zeros(3, np.int64)), lambda: env.native.bench(3, np.zeros((1, 3), np.int64))):
         write()
-        assert np.array_equal(b, kept)
+        assert all(np.array_equal(x, y) for x, y in zip(b, kept))
     with pytest.raises(ValueError, match="outside"):
         env.step(np.full(3, 9, dtype=np.int64))
-    d, *_ = env.step(np.zeros(3, dtype=np.int64))
-    assert np.shares_memory(d, env.native.observation)
+    d = env.step(np.zeros(3, dtype=np.int64))[:4]
+    assert all(np.shares_memory(x, y) for x, y in zip(d, bound()))
+
+
+def test_a_held_reward_or_flag_keeps_its_set_from_reuse(rng):
+    """Output arrays are reused only as a set: holding just the rewards, or
+    just one flag array, keeps the step's observations from being written
+    again too."""
+    env = pbgym.BreakoutVectorEnv(num_envs=4)
+    env.reset(seed=0)
+    for pick in (1, 2, 3):
+        step = env.step(np.ones(4, dtype=np.int64))
+        obs, held = step[0], step[pick]
+        kept = held.copy()
+        address = obs.__array_interface__["data"][0]
+        del step, obs
+        for _ in range(10):
+            out = env.step(rng.integers(0, 4, size=4))
+            assert out[0].__array_interface__["data"][0] != address
+            assert not np.shares_memory(out[pick], held)
+            del out
+        assert np.array_equal(held, kept)
+        del held
 
 
 def test_fresh_observations_reuse_only_dropped_arrays(rng):
@@ -116,9 +144,9 @@ def test_fresh_observations_reuse_only_dropped_arrays(rng):
     for _ in range(20):
         o = env.step(rng.integers(0, 3, size=4))[0]
         assert not np.shares_memory(o, held) and not np.shares_memory(o, view)
-        reused += any(o.base is spare for spare in env.native._spares)
+        reused += any(o.base is spare.observation for spare in env.native._spares)
         # The first seat's view handed out is made once per array.
-        same_view += any(o is first for first in env.native._spare_views)
+        same_view += any(o is spare.first for spare in env.native._spares)
         del o
     assert reused >= 10, "dropped arrays must be reused"
     assert same_view >= 10, "a reused array's first-seat view must be the one made with it"
