@@ -125,15 +125,22 @@ extension BreakoutPhysics {
 }
 
 extension BreakoutPhysics {
-    /// Lane 0 of a ball-slot vector, read as one float in memory.
+    /// Lane 0 of a ball-slot vector, read as one float in memory (a vector
+    /// of floats is its lanes in order, so its first float is lane 0).
     @inline(always)
     static func slot0(_ v: inout SIMD8<Float>) -> Float {
-        withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+        withUnsafeMutablePointer(to: &v) { Self.lane0($0).pointee }
     }
 
     /// Sets lane 0 of a ball-slot vector by one float store.
     @inline(always)
     static func setSlot0(_ v: inout SIMD8<Float>, _ value: Float) {
-        withUnsafeMutablePointer(to: &v) { UnsafeMutableRawPointer($0).storeBytes(of: value, as: Float.self) }
+        withUnsafeMutablePointer(to: &v) { Self.lane0($0).pointee = value }
+    }
+
+    /// Lane 0 of the vector at `v`, as a pointer to that float in place.
+    @inline(always)
+    static func lane0(_ v: UnsafeMutablePointer<SIMD8<Float>>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(v).assumingMemoryBound(to: Float.self)
     }
 }
