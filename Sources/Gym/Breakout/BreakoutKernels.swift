@@ -82,6 +82,9 @@ extension BreakoutPhysics {
         let inside = (x1 .>= r) .& (x1 .<= width - r) .& (y1 .<= height - r)
         let offWall = (highY + r .<= wallBottom) .| (lowY - r .>= wallTop)
         let outOfBand = .!(lowY - r .< paddleTop)
+        // Out of the paddle's band (most frames) the paddle tests cannot
+        // change the result.
+        if L.decidesEarly, outOfBand.holdsEverywhere { return (x1, y1, inside .& offWall) }
         let reach = half + r + Self.paddleMargin
         let rx0 = x - px0, rx1 = x1 - (px0 + pvx)
         let beside = (L.min(rx0, rx1) .>= reach) .| (L.max(rx0, rx1) .<= 0 - reach)
@@ -103,7 +106,7 @@ extension BreakoutPhysics {
 }
 
 /// A run of quiet frames of one game (`Float`) or eight (`SIMD8<Float>`,
-/// one game per lane): what ``BreakoutPhysics/quietFrame(_:_:)`` carries
+/// one game per lane): what ``BreakoutPhysics/quietFrame(_:_:falls:serving:)`` carries
 /// from frame to frame, and what it reads.
 struct QuietFrames<L: LaneFloat> {
     /// The paddle's centre, the push cooldown, the ball's position and
@@ -145,13 +148,44 @@ struct QuietFrames<L: LaneFloat> {
 extension BreakoutPhysics {
     // MARK: - A quiet frame
 
+    /// Runs up to `frames` frames of `q` (``quietFrame(_:_:falls:serving:)``)
+    /// while `goesOn(q)` holds after each, and returns the frames run (each
+    /// one `goesOn` held after). One loop for each combination of the paths
+    /// a run may take (gravity, serving games), each with those paths fixed,
+    /// so that no frame tests them.
+    @inline(always)
+    func quietFrames<K: BreakoutRuleValues>(_ q: inout QuietFrames<K.L>, frames: Int, _ rules: K,
+                                            while goesOn: (QuietFrames<K.L>) -> Bool) -> Int {
+        switch (q.falls, q.anyServing) {
+        case (false, false): return quietLoop(&q, frames: frames, rules, falls: false, serving: false, goesOn)
+        case (false, true): return quietLoop(&q, frames: frames, rules, falls: false, serving: true, goesOn)
+        case (true, false): return quietLoop(&q, frames: frames, rules, falls: true, serving: false, goesOn)
+        case (true, true): return quietLoop(&q, frames: frames, rules, falls: true, serving: true, goesOn)
+        }
+    }
+
+    /// ``quietFrames(_:frames:_:while:)``'s loop for one combination of paths.
+    @inline(always)
+    func quietLoop<K: BreakoutRuleValues>(_ q: inout QuietFrames<K.L>, frames: Int, _ rules: K, falls: Bool,
+                                          serving: Bool, _ goesOn: (QuietFrames<K.L>) -> Bool) -> Int {
+        var k = 0
+        while k < frames {
+            quietFrame(&q, rules, falls: falls, serving: serving)
+            guard goesOn(q) else { break }
+            k += 1
+        }
+        return k
+    }
+
     /// One frame of the run `q` where it is still running and the frame is
     /// quiet (``quietLanes(_:cores:actions:frames:serveFrames:_:)`` says
     /// when a frame is quiet): counts the push cooldown down, moves the
     /// paddle and the ball (a serving game: counts the serve timer down)
     /// and the frames run; elsewhere the run stops, its values kept.
+    /// `falls` and `serving` are the run's ``QuietFrames/falls`` and
+    /// ``QuietFrames/anyServing``.
     @inline(always)
-    func quietFrame<K: BreakoutRuleValues>(_ q: inout QuietFrames<K.L>, _ rules: K) {
+    func quietFrame<K: BreakoutRuleValues>(_ q: inout QuietFrames<K.L>, _ rules: K, falls: Bool, serving: Bool) {
         let next = (q.cooldown - 1).replacing(with: 0, where: .!(q.cooldown .> 0))
         var ok = q.running
         // A push off cooldown takes effect (a ball's frame only) where the
@@ -160,10 +194,10 @@ extension BreakoutPhysics {
         // The tick's frame: the paddle's target, the ball's velocity and frame.
         let px1 = paddleTarget(q.px, half: q.half, direction: q.direction, rules)
         let pvx = px1 - q.px
-        let v = q.falls ? fall(vx: q.vx, vy: q.vy, rules) : (vx: q.vx, vy: q.vy)
+        let v = falls ? fall(vx: q.vx, vy: q.vy, rules) : (vx: q.vx, vy: q.vy)
         let f = ballFrame(x: q.x, y: q.y, vx: v.vx, vy: v.vy, px0: q.px, pvx: pvx, half: q.half)
         var moved = ok .& f.clear .& .!ballLost(x: f.x, y: f.y, pxEnd: q.px + pvx, half: q.half)
-        if q.anyServing {
+        if serving {
             // A serving game's frame is quiet when it does not serve:
             // automatic serve, the timer (counted down when above 0) does
             // not reach 0; manual serve, the action is not push.
@@ -183,7 +217,7 @@ extension BreakoutPhysics {
         q.cooldown = q.cooldown.replacing(with: next, where: ok)
         q.x = q.x.replacing(with: f.x, where: moved)
         q.y = q.y.replacing(with: f.y, where: moved)
-        if q.falls {
+        if falls {
             q.vx = q.vx.replacing(with: v.vx, where: moved)
             q.vy = q.vy.replacing(with: v.vy, where: moved)
         }

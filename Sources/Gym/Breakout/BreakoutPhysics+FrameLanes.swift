@@ -15,7 +15,7 @@ extension BreakoutPhysics {
     /// shorter than `frames` stopped at a frame that is not quiet (the
     /// caller runs that frame by its tick).
     ///
-    /// Each frame is ``quietFrame(_:_:)``, the kernel a game outside the
+    /// Each frame is ``quietFrame(_:_:falls:serving:)``, the kernel a game outside the
     /// lanes runs at `Float` (``quietRun(_:action:frames:severalBalls:)``).
     /// A frame is quiet when ``tick(_:bricks:action:events:)`` would only
     /// count it, count the push cooldown down, move the paddle and move the
@@ -70,7 +70,7 @@ extension BreakoutPhysics {
                             x: group.pointee.ballX, y: group.pointee.ballY, vx: group.pointee.ballVX,
                             vy: group.pointee.ballVY, timer: timer, running: eligible, half: half, action: action,
                             serving: serving, anyServing: anyServing, countsDown: countsDown, self, rules)
-        for _ in 0 ..< frames { quietFrame(&q, rules) }
+        _ = quietFrames(&q, frames: frames, rules) { _ in true }
         let px = q.px, x = q.x, y = q.y, vx = q.vx, vy = q.vy, cooldown = q.cooldown, done = q.done
         let falls = q.falls
         // Written back to every game's columns: a game that ran no frame
@@ -125,15 +125,22 @@ extension BreakoutPhysics {
 }
 
 extension BreakoutPhysics {
-    /// Lane 0 of a ball-slot vector, read as one float in memory.
+    /// Lane 0 of a ball-slot vector, read as one float in memory (a vector
+    /// of floats is its lanes in order, so its first float is lane 0).
     @inline(always)
     static func slot0(_ v: inout SIMD8<Float>) -> Float {
-        withUnsafeMutablePointer(to: &v) { UnsafeRawPointer($0).load(as: Float.self) }
+        withUnsafeMutablePointer(to: &v) { Self.lane0($0).pointee }
     }
 
     /// Sets lane 0 of a ball-slot vector by one float store.
     @inline(always)
     static func setSlot0(_ v: inout SIMD8<Float>, _ value: Float) {
-        withUnsafeMutablePointer(to: &v) { UnsafeMutableRawPointer($0).storeBytes(of: value, as: Float.self) }
+        withUnsafeMutablePointer(to: &v) { Self.lane0($0).pointee = value }
+    }
+
+    /// Lane 0 of the vector at `v`, as a pointer to that float in place.
+    @inline(always)
+    static func lane0(_ v: UnsafeMutablePointer<SIMD8<Float>>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(v).assumingMemoryBound(to: Float.self)
     }
 }

@@ -4,7 +4,7 @@ extension BreakoutPhysics {
     /// Runs up to `frames` frames of game `s` with `action` while each is
     /// quiet (``quietLanes(_:cores:actions:frames:serveFrames:_:)`` says when
     /// a frame is), for a game with balls in play or waiting for a serve
-    /// with no ball in play, by the lanes' kernel (``quietFrame(_:_:)``): at
+    /// with no ball in play, by the lanes' kernel (``quietFrame(_:_:falls:serving:)``): at
     /// `Float` for one ball or a serve, the lanes' cases; in eight lanes,
     /// one per ball slot, for several balls, a frame quiet when every
     /// ball's is (the tick moves each ball on its own, and the paddle and
@@ -35,12 +35,7 @@ extension BreakoutPhysics {
                             timer: Float(s.serveTimer), running: LaneFlag(true), half: s.paddleHalfWidth,
                             action: Float(action), serving: LaneFlag(serving), anyServing: serving,
                             countsDown: countsDown, self, rules)
-        var k = 0
-        while k < frames {
-            quietFrame(&q, rules)
-            guard q.running.isSet else { break }
-            k += 1
-        }
+        let k = quietFrames(&q, frames: frames, rules) { $0.running.isSet }
         guard k > 0 else { return 0 }
         s.frames &+= Int32(k)
         s.pushCooldown = Int32(q.cooldown)
@@ -71,7 +66,7 @@ extension BreakoutPhysics {
         var k = 0
         while k < frames {
             var next = q
-            quietFrame(&next, rules)
+            quietFrame(&next, rules, falls: q.falls, serving: false)
             guard !(inPlay .& .!next.running).holdsSomewhere else { break }
             q = next
             k += 1

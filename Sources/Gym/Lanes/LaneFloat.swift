@@ -56,6 +56,14 @@ public protocol LaneFloat {
     /// else 0 (one game: integer arithmetic on the two bits, so a sign
     /// chosen by data, such as an action, costs no branch).
     static func sign(plus: Condition, minus: Condition) -> Self
+    /// Whether a kernel returns early where one test already decides its
+    /// result, skipping tests that cannot change it (the same result
+    /// either way): one game, where a test that mostly comes out the same
+    /// from frame to frame is one branch; never eight, whose lanes
+    /// evaluate every test (an early return would wait for all eight
+    /// lanes' tests to agree, and a branch on that costs more than the
+    /// tests it skips).
+    static var decidesEarly: Bool { get }
 }
 
 /// The result of comparing ``LaneFloat`` values: a ``LaneFlag`` for one
@@ -86,6 +94,7 @@ extension LaneFloat {
 }
 
 extension Float: LaneFloat {
+    @inlinable @inline(__always) public static var decidesEarly: Bool { true }
     @inlinable @inline(__always) public static func .< (a: Float, b: Float) -> LaneFlag { LaneFlag(a < b) }
     @inlinable @inline(__always) public static func .<= (a: Float, b: Float) -> LaneFlag { LaneFlag(a <= b) }
     @inlinable @inline(__always) public static func .> (a: Float, b: Float) -> LaneFlag { LaneFlag(a > b) }
@@ -136,6 +145,7 @@ public struct LaneFlag: LaneCondition {
 
 extension SIMD8: LaneFloat where Scalar == Float {
     public typealias Condition = SIMDMask<SIMD8<Int32>>
+    @inlinable @inline(__always) public static var decidesEarly: Bool { false }
 
     @inlinable @inline(__always)
     public func replacing(withRemainderOf a: Self, dividingBy p: Float, where mask: Condition) -> Self {
