@@ -53,7 +53,7 @@ public struct BradleyTerry: Sendable {
     /// The ratings of `lanes` (1 ... 8) score matrices of `n` agents that
     /// share one games matrix, fitted side by side: fit `l`'s score of `i`
     /// against `j` is lane `l` of `score[i × n + j]`, the games of `i` and `j`
-    /// are `games[i × n + j]`, and fit `l`'s rating of `i` is lane `l` of the
+    /// are `games[i × n + j]` (a symmetric matrix), and fit `l`'s rating of `i` is lane `l` of the
     /// result's entry `i`.
     ///
     /// Each lane goes through the operations of the one-fit iteration, in
