@@ -70,6 +70,46 @@ import Gym
         #expect(!alone.contains { $0 is PongSeatedTracker })
     }
 
+    /// Both seats aimed together (``PongTracker/aim(_:bottom:top:predicting:)``,
+    /// one crossing for the seat the ball comes toward) aim as each seat
+    /// alone, bit for bit: seeded entries of eight games, the top seat's
+    /// view the bottom's mirrored, each seat predicting or not, balls near
+    /// and far past the walls' period (the remainder taken lane by lane),
+    /// and balls that move along the field (`vy` ±0).
+    @Test func bothSeatsAimAsEachSeatAlone() {
+        let field = TrackerField(PongConfig())
+        var rng = Xoshiro256(seed: 77)
+        func lanes(_ draw: () -> Float) -> SIMD8<Float> { SIMD8((0 ..< 8).map { _ in draw() }) }
+        for round in 0 ..< 400 {
+            let ownX = lanes { rng.nextSigned() }, oppX = lanes { rng.nextSigned() }
+            let ballX = lanes { rng.nextSigned() }, ballY = lanes { rng.nextSigned() }
+            let vx = lanes { rng.nextSigned() * (round % 4 == 0 ? 1 : 0.5) }
+            // Slow balls reach far past the walls' period; some move along the field.
+            let vy = lanes {
+                switch rng.below(8) {
+                case 0: return 0
+                case 1: return -0.0
+                case 2: return rng.nextSigned() * 1e-3
+                default: return rng.nextSigned() * 0.5
+                }
+            }
+            let predicts = (lanes { Float(rng.below(2)) } .> 0, lanes { Float(rng.below(2)) } .> 0)
+            let both = PongTracker.aim(field, bottom: (ownX, ballX, ballY, vx, vy), top: (-oppX, -ballX, -ballY, -vx, -vy),
+                                       predicting: predicts)
+            let bottom = PongTracker.aim(field, predicting: predicts.0, ownX: ownX, ballX: ballX, ballY: ballY, vx: vx,
+                                         vy: vy)
+            let top = PongTracker.aim(field, predicting: predicts.1, ownX: -oppX, ballX: -ballX, ballY: -ballY, vx: -vx,
+                                      vy: -vy)
+            for (name, got, expected) in [("bottom", both.bottom, bottom), ("top", both.top, top)] {
+                for j in 0 ..< 8 {
+                    #expect(got.own[j].bitPattern == expected.own[j].bitPattern
+                        && got.target[j].bitPattern == expected.target[j].bitPattern
+                        && got.incoming[j] == expected.incoming[j], "round \(round), \(name) seat, lane \(j)")
+                }
+            }
+        }
+    }
+
     /// A round robin of every skill (self-play included) on the slot engine
     /// gives each game's record as played alone by per-game trackers, with
     /// 19 slots (two blocks of eight lanes and three games alone) and 8.

@@ -93,6 +93,32 @@ public struct PongTracker: Agent, Sendable {
         return (seen.own, target(field, seen, vx: vx, vy: vy, predicting: seen.incoming .& predicts), seen.incoming)
     }
 
+    /// ``aim(_:predicting:ownX:ballX:ballY:vx:vy:)`` of both seats of the
+    /// same games, `bottom`'s entries and `top`'s (the bottom seat's view
+    /// mirrored: every entry negated, the own paddle the opponent's), each
+    /// seat predicting where its `predicts` holds: the crossing is taken
+    /// once for both. The ball comes toward at most one seat of a game
+    /// (`vy < 0` in that seat's view, and the views' `vy` are each other's
+    /// negation), so each lane predicts for at most one seat, and the one
+    /// crossing, from that seat's entries in each lane, is that seat's, bit
+    /// for bit: a lane's crossing reads only its own entries.
+    @inline(always)
+    static func aim<L: LaneFloat>(_ field: TrackerField, bottom: (ownX: L, ballX: L, ballY: L, vx: L, vy: L),
+                                  top: (ownX: L, ballX: L, ballY: L, vx: L, vy: L),
+                                  predicting predicts: (bottom: L.Condition, top: L.Condition))
+        -> (bottom: (own: L, target: L, incoming: L.Condition), top: (own: L, target: L, incoming: L.Condition)) {
+        let seenB = sight(field, ownX: bottom.ownX, ballX: bottom.ballX, ballY: bottom.ballY, vy: bottom.vy)
+        let seenT = sight(field, ownX: top.ownX, ballX: top.ballX, ballY: top.ballY, vy: top.vy)
+        let predictedB = predicted(field, seenB, predicting: seenB.incoming .& predicts.bottom)
+        let predictedT = predicted(field, seenT, predicting: seenT.incoming .& predicts.top)
+        let meets = crossing(field, x: seenB.x.replacing(with: seenT.x, where: predictedT),
+                             y: seenB.y.replacing(with: seenT.y, where: predictedT),
+                             vx: bottom.vx.replacing(with: top.vx, where: predictedT),
+                             vy: bottom.vy.replacing(with: top.vy, where: predictedT), where: predictedB .| predictedT)
+        return ((seenB.own, seenB.x.replacing(with: meets, where: predictedB), seenB.incoming),
+                (seenT.own, seenT.x.replacing(with: meets, where: predictedT), seenT.incoming))
+    }
+
     /// The aim's view of the field: the paddle's centre `own`, the ball at
     /// (`x`, `y`) in field units, and whether it comes toward the paddle.
     @inline(always)
@@ -109,10 +135,25 @@ public struct PongTracker: Agent, Sendable {
     @inline(always)
     static func target<L: LaneFloat>(_ field: TrackerField, _ seen: (own: L, x: L, y: L, incoming: L.Condition),
                                      vx: L, vy: L, predicting: L.Condition) -> L {
-        let predicted = predicting .& (seen.y .> field.faceY)
-        let meets = crossing(x: seen.x, y: seen.y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r,
-                             maxX: field.width - field.r, where: predicted)
+        let predicted = predicted(field, seen, predicting: predicting)
+        let meets = crossing(field, x: seen.x, y: seen.y, vx: vx, vy: vy, where: predicted)
         return seen.x.replacing(with: meets, where: predicted)
+    }
+
+    /// The lanes whose aim takes the crossing: where `predicting` holds
+    /// and the ball is beyond the paddle's face line.
+    @inline(always)
+    static func predicted<L: LaneFloat>(_ field: TrackerField, _ seen: (own: L, x: L, y: L, incoming: L.Condition),
+                                        predicting: L.Condition) -> L.Condition {
+        predicting .& (seen.y .> field.faceY)
+    }
+
+    /// Where the ball at (`x`, `y`) moving by (`vx`, `vy`) crosses the
+    /// paddle's face line of `field`, in the lanes where `mask` holds.
+    @inline(always)
+    static func crossing<L: LaneFloat>(_ field: TrackerField, x: L, y: L, vx: L, vy: L, where mask: L.Condition) -> L {
+        crossing(x: x, y: y, vx: vx, vy: vy, lineY: field.faceY, minX: field.r, maxX: field.width - field.r,
+                 where: mask)
     }
 
     /// Pong's actions for eight steering directions (each -1, 0 or +1:

@@ -234,16 +234,20 @@ final class PongTrackerSeats {
     }
 
     /// Block `b`'s moves (both seats of games `8b ..< 8b + 8`, each seat's
-    /// places steered in lanes where a member holds one there) from its
+    /// places steered in lanes where a member holds one there; both seats
+    /// aimed together, ``PongTracker/aim(_:bottom:top:predicting:)``) from its
     /// bottom seat's motion entries `f`, into ``moves`` and into
     /// `actions` where held (one unit compiled whole, the kernels inlined
     /// into it; docs/throughput.md, "the lane code").
     @inline(never)
     func steerBlock(_ b: Int, _ f: borrowing PongMotion<SIMD8<Float>>, into actions: UnsafeMutablePointer<Int32>) {
-        let bottom = heldCount[2 * b] != 0 ? PongTracker.actions(steerMoves(b << 3, f.ownX, f.ballX, f.ballY, f.vx, f.vy))
-            : .zero
-        let top = heldCount[2 * b + 1] != 0
-            ? PongTracker.actions(steerMoves(slots + (b << 3), -f.oppX, -f.ballX, -f.ballY, -f.vx, -f.vy)) : .zero
+        let p = b << 3, q = slots &+ p
+        let aims = PongTracker.aim(field, bottom: (f.ownX, f.ballX, f.ballY, f.vx, f.vy),
+                                   top: (-f.oppX, -f.ballX, -f.ballY, -f.vx, -f.vy),
+                                   predicting: (SIMD8(loading: predict.base + p) .> 0,
+                                                SIMD8(loading: predict.base + q) .> 0))
+        let bottom = heldCount[2 * b] != 0 ? PongTracker.actions(steerMoves(p, aims.bottom)) : .zero
+        let top = heldCount[2 * b + 1] != 0 ? PongTracker.actions(steerMoves(q, aims.top)) : .zero
         let both = Self.interleave(bottom, top), stride = MemoryLayout<SIMD16<Int32>>.size
         UnsafeMutableRawPointer(moves.base).storeBytes(of: both, toByteOffset: b * stride, as: SIMD16<Int32>.self)
         // Held lanes are all ones: the select as bits (a mask's select
@@ -272,8 +276,15 @@ final class PongTrackerSeats {
     @inline(always)
     func steerMoves<L: TrackerLane>(_ p: Int, _ ownX: L, _ ballX: L, _ ballY: L, _ vx: L, _ vy: L)
         -> (left: L.Condition, right: L.Condition) {
-        let aim = PongTracker.aim(field, predicting: L(loading: predict.base + p) .> 0, ownX: ownX, ballX: ballX,
-                                  ballY: ballY, vx: vx, vy: vy)
+        steerMoves(p, PongTracker.aim(field, predicting: L(loading: predict.base + p) .> 0, ownX: ownX, ballX: ballX,
+                                      ballY: ballY, vx: vx, vy: vy))
+    }
+
+    /// The moves of places `p ..< p + L.laneCount` toward their aims
+    /// (``PongTracker/steerMoves(_:own:target:incoming:halfPaddle:deadZone:)``).
+    @inline(always)
+    func steerMoves<L: TrackerLane>(_ p: Int, _ aim: (own: L, target: L, incoming: L.Condition))
+        -> (left: L.Condition, right: L.Condition) {
         var lanes = TrackerSteeringColumns.Lanes<L>(steering, p)
         return PongTracker.steerMoves(&lanes, own: aim.own, target: aim.target, incoming: aim.incoming,
                                       halfPaddle: halfPaddle, deadZone: deadZone)

@@ -14,6 +14,8 @@ protocol TrackerLane: LaneFloat {
     static func holds(_ c: Condition, lane j: Int) -> Bool
     /// Entries `c[0 ..< laneCount]`, lane `j` from `c[j]`.
     init(loading c: UnsafePointer<Float>)
+    /// Lane `j` from `c[offsets[j]]` (built whole, not through memory).
+    init(gathering c: UnsafePointer<Float>, at offsets: UnsafePointer<Int>)
     /// Writes lane `j` to `c[j]`.
     func store(to c: UnsafeMutablePointer<Float>)
 }
@@ -26,6 +28,7 @@ extension Float: TrackerLane {
     }
     @inline(__always) static func holds(_ c: LaneFlag, lane _: Int) -> Bool { c.isSet }
     @inline(__always) init(loading c: UnsafePointer<Float>) { self = c.pointee }
+    @inline(__always) init(gathering c: UnsafePointer<Float>, at offsets: UnsafePointer<Int>) { self = c[offsets[0]] }
     @inline(__always) func store(to c: UnsafeMutablePointer<Float>) { c.pointee = self }
 }
 
@@ -37,6 +40,10 @@ extension SIMD8: TrackerLane where Scalar == Float {
     }
     @inline(__always) static func holds(_ c: Condition, lane j: Int) -> Bool { c[j] }
     @inline(__always) init(loading c: UnsafePointer<Float>) { self = UnsafeRawPointer(c).loadUnaligned(as: Self.self) }
+    @inline(__always) init(gathering c: UnsafePointer<Float>, at offsets: UnsafePointer<Int>) {
+        self.init(c[offsets[0]], c[offsets[1]], c[offsets[2]], c[offsets[3]],
+                  c[offsets[4]], c[offsets[5]], c[offsets[6]], c[offsets[7]])
+    }
     @inline(__always) func store(to c: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(c).storeBytes(of: self, as: Self.self)
     }

@@ -185,15 +185,15 @@ final class TrackerSteeringColumns {
         /// ``delay(_:)`` with the shared clock: the lanes' targets into the
         /// current row and its copy, one store each; lane `j`'s target of
         /// `reaction` steps ago at its ``lag`` from the current row (in the
-        /// copies, `reaction` rows back from the current row's copy),
-        /// through the columns' scratch.
+        /// copies, `reaction` rows back from the current row's copy), the
+        /// lanes gathered into a vector built whole (a vector loaded from
+        /// lanes just stored one by one waits for the stores to retire).
         @inline(__always)
         func delayByClock(_ target: L) -> L {
-            let row = c.history.base + c.clock[0], lag = c.lag.base + g, t = c.scratch.base
+            let row = c.history.base + c.clock[0]
             target.store(to: row + g)
             target.store(to: row + (c.ring &* c.games &+ g))
-            for j in 0 ..< L.laneCount { t[j] = row[lag[j]] }
-            return L(loading: t)
+            return L(gathering: row, at: c.lag.base + g)
         }
     }
 }

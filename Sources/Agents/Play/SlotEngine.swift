@@ -147,8 +147,10 @@ final class SlotEngine<Game: PlayableGame> {
                 }
                 for i in i ..< Swift.min(i + 8, slots) {
                     due[dueCount] = i
-                    let ended = term[i] | trunc[i] != 0, quiet = skipsQuietSteps && Game.booksNothing(ev[i])
-                    dueCount &+= live[i] != 0 && (ended || !quiet) ? 1 : 0
+                    // As bits, not branches: which slots booked something is data.
+                    let busy = live[i] != 0 ? 1 : 0, ended = term[i] | trunc[i] != 0 ? 1 : 0
+                    let booked = skipsQuietSteps && Game.booksNothing(ev[i]) ? 0 : 1
+                    dueCount &+= busy & (ended | booked)
                 }
                 i = Swift.min(i + 8, slots)
             }

@@ -53,7 +53,7 @@ public struct BradleyTerry: Sendable {
     /// The ratings of `lanes` (1 ... 8) score matrices of `n` agents that
     /// share one games matrix, fitted side by side: fit `l`'s score of `i`
     /// against `j` is lane `l` of `score[i × n + j]`, the games of `i` and `j`
-    /// are `games[i × n + j]`, and fit `l`'s rating of `i` is lane `l` of the
+    /// are `games[i × n + j]` (a symmetric matrix), and fit `l`'s rating of `i` is lane `l` of the
     /// result's entry `i`.
     ///
     /// Each lane goes through the operations of the one-fit iteration, in
@@ -67,6 +67,7 @@ public struct BradleyTerry: Sendable {
         guard n > 0 else { return [] }
         let g = Column<Double>(repeating: 0, count: n * n)
         for k in 0 ..< n * n { g[k] = games[k] }
+        for i in 0 ..< n { for j in 0 ..< i { precondition(g[i * n + j] == g[j * n + i], "the games matrix is symmetric") } }
         let total = Column<Lanes>(repeating: .zero, count: n)
         for i in 0 ..< n {
             for j in 0 ..< n where i != j {
@@ -107,6 +108,13 @@ public struct BradleyTerry: Sendable {
     /// lanes that converged: the largest change of a log-strength,
     /// `|log next[i] − log gamma[i]|`, is below ``tolerance``.
     ///
+    /// The games matrix is symmetric, so the term `g[i][j] / (γᵢ + γⱼ)` of
+    /// i's denominator is also j's (a sum is the same either way round):
+    /// each pair's is taken once and added to both. Taking the pairs `i < j`
+    /// in order adds each denominator's terms in the order of the one-fit
+    /// sum, partner by partner (those below it while the outer loop reaches
+    /// it, then those above), into `next`, which then holds the quotients.
+    ///
     /// The logs of that test are taken only when its answer rests on them.
     /// For positive x and y, `|log x − log y| ≥ |x − y| / max(x, y)`, and
     /// each computed log of a finite double lies within 2⁻⁴³ of the true one
@@ -117,11 +125,16 @@ public struct BradleyTerry: Sendable {
     @inline(__always)
     func sweep(_ n: Int, g: borrowing Column<Double>, total: borrowing Column<Lanes>, gamma: borrowing Column<Lanes>,
                next: borrowing Column<Lanes>, running: UInt8) -> UInt8 {
+        for i in 0 ..< n { next[i] = .zero }
         for i in 0 ..< n {
-            var denominator = Lanes.zero
-            for j in 0 ..< n where j != i && g[i * n + j] > 0 {
-                denominator += g[i * n + j] / (gamma[i] + gamma[j])
+            for j in i + 1 ..< n where g[i * n + j] > 0 {
+                let term = g[i * n + j] / (gamma[i] + gamma[j])
+                next[i] += term
+                next[j] += term
             }
+        }
+        for i in 0 ..< n {
+            let denominator = next[i]
             // An agent that played nobody keeps its strength.
             next[i] = gamma[i].replacing(with: total[i] / denominator, where: denominator .> 0)
         }

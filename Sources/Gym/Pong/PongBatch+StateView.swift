@@ -32,7 +32,13 @@ extension PongBatch {
         for k in 0 ..< count {
             let e = Int(blockSeats[k]), i = (e >> 1) * Lanes.scalarCount
             precondition(e >= 0 && i + Lanes.scalarCount <= self.count, "eight games from \(i) are not in the batch")
-            body(k, physics.motion(loadLanes(i), side: e & 1 == 0 ? .bottom : .top, rules.lanes(i)))
+            // Each side its own call, so that each is compiled for its own
+            // mirror (the bottom's, 1, leaves the entries as they are).
+            if e & 1 == 0 {
+                body(k, physics.motion(loadLanes(i), side: .bottom, rules.lanes(i)))
+            } else {
+                body(k, physics.motion(loadLanes(i), side: .top, rules.lanes(i)))
+            }
         }
     }
 

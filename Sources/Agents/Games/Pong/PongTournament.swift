@@ -24,6 +24,14 @@ public struct PongTournamentGame: Equatable, Sendable {
 
 /// Plays a Pong tournament (round-robin or gauntlet) in parallel.
 public enum PongTournament {
+    /// Games each worker steps together: a tournament's games are many,
+    /// and its trackers read the batch's state rather than rows (one group
+    /// for the roster, ``PongTrackerSeats``), so more games than
+    /// ``Matches/defaultSlots`` share each step's fixed costs (the slot
+    /// engine's pass over its slots, each member's call). The results do
+    /// not depend on it.
+    static let slots = 64
+
     /// Plays every game of `schedule` between `agents` under `config`.
     ///
     /// Game `g` is played on its pair's seed exactly as
@@ -71,7 +79,7 @@ public enum PongTournament {
             let slot = schedule.slot(games[offset])
             return SeatedGame(seed: schedule.pairSeed(slot.pair), seats: slot.swapped ? [slot.b, slot.a] : [slot.a, slot.b])
         }
-        let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, runner: runner,
+        let matches = try Matches.play(Pong.self, config: config, roster: agents, count: games.count, slots: slots, runner: runner,
                                    game: seat, progress: progress, rules: rules, finished: sink)
         return matches.enumerated().map { offset, result in
             PongTournamentGame(slot: schedule.slot(games[offset]), result: result)
