@@ -37,6 +37,16 @@ public enum Breakout: PlayableGame {
                                     observationCount: context.target.inputs)
     }
 
+    /// Trackers seated in every game of the context's vector play as
+    /// groups (``BreakoutTrackerGroup``, one per aim's switches); elsewhere
+    /// each is made alone.
+    public static func makeBatchTrackers(skills: [TrackerSkill], context: AgentContext<Self>) -> [any BatchAgent] {
+        guard !skills.isEmpty, let members = BreakoutGroupedTracker.make(skills, context: context) else {
+            return skills.map { makeBatchTracker(skill: $0, context: context) }
+        }
+        return members
+    }
+
     public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {
         BreakoutEpisode(index: 0, seed: seed, score: 0, steps: 0, end: .none, levelsCleared: 0, livesLost: 0,
                         events: BreakoutEvents())
