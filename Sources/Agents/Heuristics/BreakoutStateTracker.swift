@@ -154,10 +154,12 @@ final class BreakoutStateTracker: StateReadingAgent {
         out.storeBytes(of: old.replacing(with: movesEight(i, asked: asked), where: asked), as: SIMD8<Int32>.self)
     }
 
-    /// The lanes of `lanes`' set bits (bit `j`: lane `j`).
+    /// The lanes of `lanes`' set bits (bit `j`: lane `j`). (Integer lanes
+    /// are compared with a vector, not a scalar: the scalar form is taken
+    /// lane by lane.)
     @inline(__always)
     static func mask(_ lanes: UInt8) -> SIMDMask<SIMD8<Int32>> {
-        SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128) & SIMD8(repeating: Int32(lanes)) .!= 0
+        SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128) & SIMD8(repeating: Int32(lanes)) .!= SIMD8<Int32>()
     }
 
     /// The actions of the games `i ..< i + 8` (batch games `i ..< i + 8`)

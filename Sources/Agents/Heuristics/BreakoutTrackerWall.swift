@@ -145,10 +145,13 @@ struct KeptWall: BreakoutTrackerWall {
         let left = F((unsafeBitCast(lowSet, to: SIMD8<Int32>.self) &>> 23) &- 127)
         let right = F((unsafeBitCast(rightBit, to: SIMD8<Int32>.self) &>> 23) &- 127)
         let nearer = magnitude((right + 0.5) * width - x) .< magnitude((left + 0.5) * width - x)
+        // The sets compared with a vector of zeros, not with the scalar 0:
+        // the scalar form is taken lane by lane.
+        let none = SIMD8<UInt32>()
         return left.replacing(with: right, where: nearer)
-            .replacing(with: left, where: high .== 0)
-            .replacing(with: right, where: low .== 0)
-            .replacing(with: -1, where: candidates .== 0)
+            .replacing(with: left, where: high .== none)
+            .replacing(with: right, where: low .== none)
+            .replacing(with: -1, where: candidates .== none)
     }
 
     /// `|v|` in every lane, for comparisons (a −0 becomes +0).
