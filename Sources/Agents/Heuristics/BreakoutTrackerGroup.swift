@@ -31,12 +31,16 @@ final class BreakoutTrackerGroup {
     /// `counters[0]`: games held; `counters[1]`: the rows still to take
     /// their move of this step; `counters[2]`: the address of the actions
     /// buffer the step's moves were written to; `counters[3]`: rows found
-    /// written there (read by tests: members share the one write). In a
-    /// column: a class's stored `var` is checked for exclusive access at every use.
+    /// written there (read by tests: members share the one write);
+    /// `counters[4 ..< 7]`: the rows acted for, the rows found written and
+    /// the games played in lanes not yet added to the process-wide counts
+    /// (``publish()``). In a column: a class's stored `var` is checked for
+    /// exclusive access at every use.
     let counters: Column<Int>
 
     /// Rows any group found written by its step's one write, process-wide
-    /// (one add per ``act(_:)``): tests check that the commands take this path.
+    /// (added whenever a group's last held game ends: ``publish()``): tests
+    /// check that the commands take this path.
     static let rowsFoundWritten = Atomic<Int>(0)
 
     /// Whether a group fits `context`: every game of its vector.
@@ -57,7 +61,7 @@ final class BreakoutTrackerGroup {
         heldLanes = Column(repeating: 0, count: max(1, tracker.laneGames / 8))
         held = Column(repeating: false, count: games)
         moves = Column(repeating: 0, count: games)
-        counters = Column(repeating: 0, count: 4)
+        counters = Column(repeating: 0, count: 7)
     }
 
     var games: Int { tracker.games }
@@ -82,6 +86,7 @@ final class BreakoutTrackerGroup {
     private func hold(_ g: Int, _ now: Bool) {
         held[g] = now
         counters[0] += now ? 1 : -1
+        if counters[0] == 0 { publish() }
         guard g < tracker.laneGames else { return }
         let bit = UInt8(1) << UInt8(g & 7)
         heldLanes[g >> 3] = now ? heldLanes[g >> 3] | bit : heldLanes[g >> 3] & ~bit
@@ -101,11 +106,11 @@ final class BreakoutTrackerGroup {
             computeAll(into: actions)
             counters[2] = address
         }
-        BreakoutStateTracker.gamesActed.add(rows.count, ordering: .relaxed)
+        counters[4] &+= rows.count
         if address == counters[2] {
             assert(allHeld(rows), "a row of a game no member of the tracker group holds")
             counters[3] &+= rows.count
-            Self.rowsFoundWritten.add(rows.count, ordering: .relaxed)
+            counters[5] &+= rows.count
             return
         }
         for k in 0 ..< rows.count {
@@ -160,7 +165,19 @@ final class BreakoutTrackerGroup {
             moves[g] = tracker.move(g)
             actions[g] = moves[g]
         }
-        BreakoutStateTracker.gamesInLanes.add(inLanes, ordering: .relaxed)
+        counters[6] &+= inLanes
+    }
+
+    /// Adds the counts kept since the last call to the process-wide ones
+    /// (``BreakoutStateTracker/gamesActed``, ``rowsFoundWritten``,
+    /// ``BreakoutStateTracker/gamesInLanes``): whenever no game is held
+    /// (a run's last episode ended), not at every step, where an atomic
+    /// add per member would cost as much as a block's moves.
+    func publish() {
+        BreakoutStateTracker.gamesActed.add(counters[4], ordering: .relaxed)
+        Self.rowsFoundWritten.add(counters[5], ordering: .relaxed)
+        BreakoutStateTracker.gamesInLanes.add(counters[6], ordering: .relaxed)
+        counters[4] = 0; counters[5] = 0; counters[6] = 0
     }
 
     /// `skills`' indices by the group they play in: one per (`predict`, `aim`) pair, in order of first use.

@@ -103,9 +103,10 @@ struct MaskedSteeringLanes: BreakoutTrackerSteering {
     /// back), through the columns' scratch.
     @inline(__always)
     func delay(_ target: L) -> L {
-        let t = c.scratch.base
+        let t = c.scratch.base, asked = lanes, g = self.g
         target.store(to: t)
-        c.delay(t, games: g, 8) { lanes[$0] }
+        // Guaranteed for the call (the columns outlive it) without a retain.
+        Unmanaged.passUnretained(c)._withUnsafeGuaranteedRef { $0.delay(t, games: g, 8) { asked[$0] } }
         return L(loading: t)
     }
 
