@@ -217,22 +217,39 @@ struct KeptWalls: BreakoutTrackerWalls {
         let kept = tracker.kept.base, versions = tracker.versions.base, now = tracker.batchVersions
         let sums = tracker.sums.base, candidates = tracker.candidates.base, decided = tracker.decided.base
         let cols = rules.cols, inLanes = cols <= KeptWall.laneColumns
-        for j in 0 ..< 8 where lanes[j] {
-            let g = first &+ j
-            if !kept[g] || versions[g] != now[g] { tracker.keep(g, slot: g) }
+        // The walls to keep again, and below the lanes to scan, found in
+        // lanes first (both are rare), each then taken alone.
+        let stale = lanes .& (.!Self.flags(kept + first) .| (Self.words(versions + first) .!= Self.words(now + first)))
+        if any(stale) {
+            for j in 0 ..< 8 where stale[j] { tracker.keep(first &+ j, slot: first &+ j) }
         }
         var column = SIMD8<Float>(repeating: -1)
         if inLanes {
-            column = KeptWall.nearest(lanes: UnsafeRawPointer(candidates + first).loadUnaligned(as: SIMD8<UInt32>.self),
-                                      to: x, guess: guess, rules)
+            column = KeptWall.nearest(lanes: Self.words(candidates + first), to: x, guess: guess, rules)
         }
         // Lanes the candidates do not decide (see KeptWall) take the scan.
         let near = KeptWall.magnitude(x) .<= KeptWall.nearRange
-        for j in 0 ..< 8 where lanes[j] && !(inLanes && decided[first &+ j] && near[j]) {
-            let g = first &+ j
-            let wall = KeptWall(sums: sums + g &* cols, candidates: candidates[g], decided: decided[g])
-            column[j] = Float(wall.column(rules, from: x[j], guess: guess[j]))
+        let scan = inLanes ? lanes .& .!(Self.flags(decided + first) .& near) : lanes
+        if any(scan) {
+            for j in 0 ..< 8 where scan[j] {
+                let g = first &+ j
+                let wall = KeptWall(sums: sums + g &* cols, candidates: candidates[g], decided: decided[g])
+                column[j] = Float(wall.column(rules, from: x[j], guess: guess[j]))
+            }
         }
         return rules.aimShift(from: x, halfW: halfW, toward: column.replacing(with: -1, where: .!lanes))
+    }
+
+    /// Eight games' entries of a column of words.
+    @inline(__always)
+    static func words(_ column: UnsafePointer<UInt32>) -> SIMD8<UInt32> {
+        UnsafeRawPointer(column).loadUnaligned(as: SIMD8<UInt32>.self)
+    }
+
+    /// Eight games' entries of a column of flags, as lanes (integer lanes
+    /// compared with a vector: see ``BreakoutStateTracker/mask(_:)``).
+    @inline(__always)
+    static func flags(_ column: UnsafePointer<Bool>) -> SIMDMask<SIMD8<Int32>> {
+        SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(column).loadUnaligned(as: SIMD8<UInt8>.self)) .!= SIMD8<Int32>()
     }
 }

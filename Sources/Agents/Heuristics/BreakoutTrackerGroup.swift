@@ -19,7 +19,7 @@ import Synchronization
 /// (each held game's entry, no other); a later member acting on the same
 /// buffer finds its rows written, and one given another buffer copies them
 /// row by row.
-final class BreakoutTrackerGroup {
+final class BreakoutTrackerGroup: TrackerGroup {
     /// The rules, walls and steering of every game.
     let tracker: BreakoutStateTracker
     /// Per block of eight games: the lanes a member holds (bit `j`: game `8 × block + j`).
@@ -194,23 +194,10 @@ final class BreakoutTrackerGroup {
     }
 }
 
-/// One tracker of a roster seated through a ``BreakoutTrackerGroup``: its
-/// skill and the group it plays in; its games are the group's.
-final class BreakoutGroupedTracker: StateReadingAgent {
-    let skill: TrackerSkill
-    let group: BreakoutTrackerGroup
+/// One tracker of a roster seated through a ``BreakoutTrackerGroup``.
+typealias BreakoutGroupedTracker = GroupedTracker<BreakoutTrackerGroup>
 
-    init(skill: TrackerSkill, group: BreakoutTrackerGroup) {
-        self.skill = skill
-        self.group = group
-    }
-
-    var games: Int { group.games }
-    func start(game: Int, seed: UInt64) { group.start(game, skill: skill, seed: seed) }
-    func end(game: Int) { group.end(game) }
-    func act(_ rows: AgentRows) { group.act(rows) }
-    func act(observationRows rows: AgentRows) { group.act(observationRows: rows) }
-
+extension GroupedTracker where Group == BreakoutTrackerGroup {
     /// The trackers of `skills` for `context`'s games, in order, members of
     /// new groups (``BreakoutTrackerGroup/partition(_:)``); nil where a
     /// group does not fit (``BreakoutTrackerGroup/fits(_:)``).

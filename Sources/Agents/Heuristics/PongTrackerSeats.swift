@@ -280,28 +280,23 @@ final class PongTrackerSeats {
     }
 }
 
-/// One tracker of a roster seated through a ``PongTrackerSeats`` group: its
-/// skill and the group it plays in; its games are the group's seats.
-final class PongSeatedTracker: StateReadingAgent {
-    let skill: TrackerSkill
-    let seats: PongTrackerSeats
+/// One tracker of a roster seated through a ``PongTrackerSeats`` group;
+/// its games are the group's seats.
+typealias PongSeatedTracker = GroupedTracker<PongTrackerSeats>
 
-    init(skill: TrackerSkill, seats: PongTrackerSeats) {
-        self.skill = skill
-        self.seats = seats
-    }
+extension PongTrackerSeats: TrackerGroup {
+    var games: Int { places }
+}
 
-    var games: Int { seats.places }
-    func start(game: Int, seed: UInt64) { seats.start(game, skill: skill, seed: seed) }
-    func end(game: Int) { seats.end(game) }
-    func act(_ rows: AgentRows) { seats.act(rows) }
-    func act(observationRows rows: AgentRows) { seats.act(observationRows: rows) }
+extension GroupedTracker where Group == PongTrackerSeats {
+    /// The group it plays in.
+    var seats: PongTrackerSeats { group }
 
     /// The trackers of `skills` for `context`'s games, members of one new
     /// group; nil where a group does not fit (``PongTrackerSeats/fits(_:)``).
     static func make(_ skills: [TrackerSkill], context: AgentContext<Pong>) -> [PongSeatedTracker]? {
         guard let batch = context.vector, PongTrackerSeats.fits(context) else { return nil }
         let seats = PongTrackerSeats(config: context.config, batch: batch)
-        return skills.map { PongSeatedTracker(skill: $0, seats: seats) }
+        return skills.map { PongSeatedTracker(skill: $0, group: seats) }
     }
 }
