@@ -19,7 +19,7 @@ import Synchronization
 /// (each held game's entry, no other); a later member acting on the same
 /// buffer finds its rows written, and one given another buffer copies them
 /// row by row.
-final class BreakoutTrackerGroup: TrackerGroup {
+final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// The rules, walls and steering of every game.
     let tracker: BreakoutStateTracker
     /// Per block of eight games: the lanes a member holds (bit `j`: game `8 × block + j`).
@@ -92,38 +92,15 @@ final class BreakoutTrackerGroup: TrackerGroup {
         heldLanes[g >> 3] = now ? heldLanes[g >> 3] | bit : heldLanes[g >> 3] & ~bit
     }
 
-    /// The actions of `rows` (a member's games): every held game's move is
-    /// computed once per step, by the first member to ask for one, so every
-    /// member must act on all its held games each step (as the slot engine
-    /// does): the step's rows are counted against the held games, and a row
-    /// of a game no member holds is a precondition failure (where the rows
-    /// were written with the step's moves, an assertion: checking them
-    /// would cost what the write saves).
+    /// A member's actions (``SteppedTrackerGroup/actSharingTheStep(_:)``).
     func act(_ rows: AgentRows) {
-        guard rows.count > 0 else { return }
-        let actions = rows.actions, address = Int(bitPattern: actions)
-        if startsStep(rows.count) {
-            computeAll(into: actions)
-            counters[2] = address
-        }
         counters[4] &+= rows.count
-        if address == counters[2] {
-            assert(allHeld(rows), "a row of a game no member of the tracker group holds")
-            counters[3] &+= rows.count
-            counters[5] &+= rows.count
-            return
-        }
-        for k in 0 ..< rows.count {
-            let g = rows.game(k)
-            precondition(g >= 0 && g < games && held[g], "game \(g) is not a held game of the tracker group")
-            actions[g] = moves[g]
-        }
+        if actSharingTheStep(rows) { counters[5] &+= rows.count }
     }
 
-    /// Whether every row's game is a held one.
-    func allHeld(_ rows: AgentRows) -> Bool {
-        (0 ..< rows.count).allSatisfy { k in (0 ..< games).contains(rows.game(k)) && held[rows.game(k)] }
-    }
+    var stepCounters: UnsafeMutablePointer<Int> { counters.base }
+    var stepMoves: UnsafeMutablePointer<Int32> { moves.base }
+    func holds(_ g: Int) -> Bool { g >= 0 && g < games && held[g] }
 
     /// The actions of `rows` from their observation rows (``StateReadingAgent/act(observationRows:)``;
     /// counted against the held games as ``act(_:)``'s, each game stepped once a step).
@@ -132,7 +109,7 @@ final class BreakoutTrackerGroup: TrackerGroup {
         if startsStep(rows.count) { counters[2] = 0 }
         for k in 0 ..< rows.count {
             let g = rows.game(k)
-            precondition(g >= 0 && g < games && held[g], "game \(g) is not a held game of the tracker group")
+            precondition(holds(g), "game \(g) is not a held game of the tracker group")
         }
         tracker.act(observationRows: rows)
     }
