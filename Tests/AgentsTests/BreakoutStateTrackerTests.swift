@@ -13,7 +13,7 @@ import Gym
         let vector = Breakout.makeVector(config: config, count: 11)
         let agents = try SlotAgents<Breakout>([AgentSpec.parse("tracker:noise=1.25")], config: config, vector: vector,
                                               slots: 11)
-        #expect(agents.agents.allSatisfy { $0 is BreakoutStateTracker && !$0.readsObservations })
+        #expect(agents.agents.allSatisfy { $0 is BreakoutGroupedTracker && !$0.readsObservations })
         try agents.start(0, slot: 9, seat: 0, seed: 4)
         let rows = try #require(agents.observedRows)
         #expect(rows[9] == 0 && rows[8] == 1)

@@ -37,6 +37,16 @@ public enum Breakout: PlayableGame {
                                     observationCount: context.target.inputs)
     }
 
+    /// Trackers seated in every game of the context's vector play as
+    /// groups (``BreakoutTrackerGroup``, one per aim's switches); elsewhere
+    /// each is made alone.
+    public static func makeBatchTrackers(skills: [TrackerSkill], context: AgentContext<Self>) -> [any BatchAgent] {
+        guard !skills.isEmpty, let members = BreakoutGroupedTracker.make(skills, context: context) else {
+            return skills.map { makeBatchTracker(skill: $0, context: context) }
+        }
+        return members
+    }
+
     public static func beginRecord(_ vector: BreakoutBatch, _ i: Int, seed: UInt64) -> BreakoutEpisode {
         BreakoutEpisode(index: 0, seed: seed, score: 0, steps: 0, end: .none, levelsCleared: 0, livesLost: 0,
                         events: BreakoutEvents())
@@ -49,7 +59,21 @@ public enum Breakout: PlayableGame {
 
     /// Every count zero: the books total them all.
     @inline(__always)
-    public static func booksNothing(_ events: BreakoutEvents) -> Bool { events == BreakoutEvents() }
+    public static func booksNothing(_ events: BreakoutEvents) -> Bool {
+        withUnsafePointer(to: events) { booksNothing($0, count: 1) }
+    }
+
+    /// ``booksNothing(_:)`` of each, read as words: every field of
+    /// ``BreakoutEvents`` is an `Int32` count and it holds nothing else (no
+    /// padding; BreakoutEventsWordsTests checks the layout), so its words
+    /// OR'd together are 0 exactly when every count is.
+    @inline(__always)
+    public static func booksNothing(_ events: UnsafePointer<BreakoutEvents>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(events), words = count &* (MemoryLayout<BreakoutEvents>.stride / 4)
+        var any: Int32 = 0
+        for k in 0 ..< words { any |= raw.load(fromByteOffset: k &* 4, as: Int32.self) }
+        return any == 0
+    }
 
     public static func endRecord(_ tally: BreakoutEpisode, _ vector: BreakoutBatch, _ i: Int) -> BreakoutEpisode {
         tally.completed(by: vector.state(i).core)

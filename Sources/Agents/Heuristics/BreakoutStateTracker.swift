@@ -55,13 +55,30 @@ final class BreakoutStateTracker: StateReadingAgent {
     /// engine's games take the lanes).
     static let gamesInLanes = Atomic<Int>(0)
 
-    init(_ rules: BreakoutTracker, batch: BreakoutBatch, seating: AgentSeating, observationCount: Int) {
+    /// Every game steered with `rules.skill`.
+    convenience init(_ rules: BreakoutTracker, batch: BreakoutBatch, seating: AgentSeating, observationCount: Int) {
+        self.init(rules, batch: batch, seating: seating, observationCount: observationCount,
+                  steering: TrackerSteeringColumns(skill: rules.skill, games: seating.games))
+    }
+
+    /// Each game steered with the skill it starts with (``start(_:skill:seed:)``,
+    /// a ``BreakoutTrackerGroup``'s), its delay at most `longestReaction`
+    /// steps; `rules` give the aim (its skill's `predict` and `aim`, every game's).
+    convenience init(_ rules: BreakoutTracker, batch: BreakoutBatch, seating: AgentSeating, observationCount: Int,
+                     longestReaction: Int) {
+        self.init(rules, batch: batch, seating: seating, observationCount: observationCount,
+                  steering: TrackerSteeringColumns(games: seating.games,
+                                                   ring: TrackerSteering.ringLength(reaction: longestReaction)))
+    }
+
+    private init(_ rules: BreakoutTracker, batch: BreakoutBatch, seating: AgentSeating, observationCount: Int,
+                 steering: TrackerSteeringColumns) {
         precondition(seating.slots.allSatisfy { $0 >= 0 && Int($0) < batch.count }, "every game is one of the batch's")
         self.rules = rules
         self.batch = batch
         self.observationCount = observationCount
         let games = seating.games
-        steering = TrackerSteeringColumns(skill: rules.skill, games: games)
+        self.steering = steering
         slotOf = Column(repeating: 0, count: games)
         for g in 0 ..< games { slotOf[g] = seating.slots[g] }
         head = Column(repeating: 0, count: rules.bricksStart)
@@ -81,6 +98,15 @@ final class BreakoutStateTracker: StateReadingAgent {
     func start(game: Int, seed: UInt64) {
         steering.reset(game, seed: seed)
         kept[game] = false
+    }
+
+    /// Game `g`'s episode starts, steered with `skill` (its `predict` and
+    /// `aim` must be ``rules``'s).
+    func start(_ g: Int, skill: TrackerSkill, seed: UInt64) {
+        precondition(skill.predict == rules.skill.predict && skill.aim == rules.skill.aim,
+                     "a game's tracker aims as the rules do")
+        steering.reset(g, skill: skill, seed: seed)
+        kept[g] = false
     }
 
     func end(game _: Int) {}
@@ -108,30 +134,47 @@ final class BreakoutStateTracker: StateReadingAgent {
     }
 
     /// Game `g` alone (its entries from ``BreakoutBatch/observeHead(_:into:)``).
-    func actAlone(_ g: Int, _ actions: UnsafeMutablePointer<Int32>) {
+    func actAlone(_ g: Int, _ actions: UnsafeMutablePointer<Int32>) { actions[g] = move(g) }
+
+    /// Game `g`'s action, played alone.
+    func move(_ g: Int) -> Int32 {
         let slot = Int(slotOf[g])
         batch.observeHead(slot, into: head.base)
         var cursor = steering.cursor(g)
-        actions[g] = Int32(truncatingIfNeeded: rules.decide(UnsafePointer(head.base), wall: wall(g, slot: slot), &cursor))
+        return Int32(truncatingIfNeeded: rules.decide(UnsafePointer(head.base), wall: wall(g, slot: slot), &cursor))
     }
 
     /// The games `i ..< i + 8` (batch games `i ..< i + 8`) whose bits are
     /// set in `lanes` (bit `j`: game `i + j`), in lanes; each asked game's
     /// action into `actions`, no other entry changed.
     func actEight(_ i: Int, lanes: UInt8, _ actions: UnsafeMutablePointer<Int32>) {
+        let asked = Self.mask(lanes)
+        let out = UnsafeMutableRawPointer(actions + i)
+        let old = out.loadUnaligned(as: SIMD8<Int32>.self)
+        out.storeBytes(of: old.replacing(with: movesEight(i, asked: asked), where: asked), as: SIMD8<Int32>.self)
+    }
+
+    /// The lanes of `lanes`' set bits (bit `j`: lane `j`). (Integer lanes
+    /// are compared with a vector, not a scalar: the scalar form is taken
+    /// lane by lane.)
+    @inline(__always)
+    static func mask(_ lanes: UInt8) -> SIMDMask<SIMD8<Int32>> {
+        SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128) & SIMD8(repeating: Int32(lanes)) .!= SIMD8<Int32>()
+    }
+
+    /// The actions of the games `i ..< i + 8` (batch games `i ..< i + 8`)
+    /// in the lanes `asked`, played in lanes (the other lanes' entries are
+    /// not actions; their games' steering is left as it was).
+    @inline(__always)
+    func movesEight(_ i: Int, asked: SIMDMask<SIMD8<Int32>>) -> SIMD8<Int32> {
         let most = batch.observeHeadEight(i, into: laneHead.base)
-        let bits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-        let asked = bits & SIMD8(repeating: Int32(lanes)) .!= 0
         var steering = MaskedSteeringLanes(steering, i)
         let m = rules.moves(UnsafePointer(laneHead.base), balls: most, asked: asked,
                             wall: KeptWalls(tracker: self, first: i), &steering)
         let none = SIMD8<Int32>(repeating: Int32(BreakoutAction.noop.rawValue))
-        let moves = none.replacing(with: Int32(BreakoutAction.right.rawValue), where: m.right)
+        return none.replacing(with: Int32(BreakoutAction.right.rawValue), where: m.right)
             .replacing(with: Int32(BreakoutAction.left.rawValue), where: m.left)
             .replacing(with: Int32(BreakoutAction.push.rawValue), where: m.push)
-        let out = UnsafeMutableRawPointer(actions + i)
-        let old = out.loadUnaligned(as: SIMD8<Int32>.self)
-        out.storeBytes(of: old.replacing(with: moves, where: asked), as: SIMD8<Int32>.self)
     }
 
     func act(observationRows rows: AgentRows) { rules.act(rows, steering, observationCount) }
@@ -174,22 +217,39 @@ struct KeptWalls: BreakoutTrackerWalls {
         let kept = tracker.kept.base, versions = tracker.versions.base, now = tracker.batchVersions
         let sums = tracker.sums.base, candidates = tracker.candidates.base, decided = tracker.decided.base
         let cols = rules.cols, inLanes = cols <= KeptWall.laneColumns
-        for j in 0 ..< 8 where lanes[j] {
-            let g = first &+ j
-            if !kept[g] || versions[g] != now[g] { tracker.keep(g, slot: g) }
+        // The walls to keep again, and below the lanes to scan, found in
+        // lanes first (both are rare), each then taken alone.
+        let stale = lanes .& (.!Self.flags(kept + first) .| (Self.words(versions + first) .!= Self.words(now + first)))
+        if any(stale) {
+            for j in 0 ..< 8 where stale[j] { tracker.keep(first &+ j, slot: first &+ j) }
         }
         var column = SIMD8<Float>(repeating: -1)
         if inLanes {
-            column = KeptWall.nearest(lanes: UnsafeRawPointer(candidates + first).loadUnaligned(as: SIMD8<UInt32>.self),
-                                      to: x, guess: guess, rules)
+            column = KeptWall.nearest(lanes: Self.words(candidates + first), to: x, guess: guess, rules)
         }
         // Lanes the candidates do not decide (see KeptWall) take the scan.
         let near = KeptWall.magnitude(x) .<= KeptWall.nearRange
-        for j in 0 ..< 8 where lanes[j] && !(inLanes && decided[first &+ j] && near[j]) {
-            let g = first &+ j
-            let wall = KeptWall(sums: sums + g &* cols, candidates: candidates[g], decided: decided[g])
-            column[j] = Float(wall.column(rules, from: x[j], guess: guess[j]))
+        let scan = inLanes ? lanes .& .!(Self.flags(decided + first) .& near) : lanes
+        if any(scan) {
+            for j in 0 ..< 8 where scan[j] {
+                let g = first &+ j
+                let wall = KeptWall(sums: sums + g &* cols, candidates: candidates[g], decided: decided[g])
+                column[j] = Float(wall.column(rules, from: x[j], guess: guess[j]))
+            }
         }
         return rules.aimShift(from: x, halfW: halfW, toward: column.replacing(with: -1, where: .!lanes))
+    }
+
+    /// Eight games' entries of a column of words.
+    @inline(__always)
+    static func words(_ column: UnsafePointer<UInt32>) -> SIMD8<UInt32> {
+        UnsafeRawPointer(column).loadUnaligned(as: SIMD8<UInt32>.self)
+    }
+
+    /// Eight games' entries of a column of flags, as lanes (integer lanes
+    /// compared with a vector: see ``BreakoutStateTracker/mask(_:)``).
+    @inline(__always)
+    static func flags(_ column: UnsafePointer<Bool>) -> SIMDMask<SIMD8<Int32>> {
+        SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(column).loadUnaligned(as: SIMD8<UInt8>.self)) .!= SIMD8<Int32>()
     }
 }

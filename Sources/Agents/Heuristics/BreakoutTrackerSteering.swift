@@ -72,16 +72,18 @@ struct MaskedSteeringLanes: BreakoutTrackerSteering {
     var noise: L { L(loading: c.noise.base + g) }
     var speed: L { L(loading: c.speed.base + g) }
     var incoming: L {
-        get { L(loading: c.incoming.base + g) }
-        nonmutating set { store(newValue, c.incoming.base) }
+        @inline(__always) get { L(loading: c.incoming.base + g) }
+        @inline(__always) nonmutating set { store(newValue, c.incoming.base) }
     }
     var aimOffset: L {
-        get { L(loading: c.aimOffset.base + g) }
-        nonmutating set { store(newValue.replacing(with: newValue * halfWidths, where: drawn), c.aimOffset.base) }
+        @inline(__always) get { L(loading: c.aimOffset.base + g) }
+        @inline(__always) nonmutating set {
+            store(newValue.replacing(with: newValue * halfWidths, where: drawn), c.aimOffset.base)
+        }
     }
     var moveCredit: L {
-        get { L(loading: c.moveCredit.base + g) }
-        nonmutating set { store(newValue, c.moveCredit.base) }
+        @inline(__always) get { L(loading: c.moveCredit.base + g) }
+        @inline(__always) nonmutating set { store(newValue, c.moveCredit.base) }
     }
 
     /// `value` into these games' entries of `column`, in the lanes asked for.
@@ -101,9 +103,10 @@ struct MaskedSteeringLanes: BreakoutTrackerSteering {
     /// back), through the columns' scratch.
     @inline(__always)
     func delay(_ target: L) -> L {
-        let t = c.scratch.base
+        let t = c.scratch.base, asked = lanes, g = self.g
         target.store(to: t)
-        c.delay(t, games: g, 8) { lanes[$0] }
+        // Guaranteed for the call (the columns outlive it) without a retain.
+        Unmanaged.passUnretained(c)._withUnsafeGuaranteedRef { $0.delay(t, games: g, 8) { asked[$0] } }
         return L(loading: t)
     }
 

@@ -81,10 +81,18 @@ struct KeptWall: BreakoutTrackerWall {
     }
 
     /// Where ``nearest(_:to:guess:_:)`` starts looking for the last column
-    /// whose centre is at or left of `x`, for one game or eight.
+    /// whose centre is at or left of `x`, for one game or eight: `v = x /
+    /// brickWidth − 0.5` rounded down, for `|v|` below 2²² (any other x,
+    /// finite, takes the search from a finite start, and the scan when not
+    /// within ``nearRange``; NaN gives NaN, as x is not within it). Rounded
+    /// by adding and taking away 1.5 × 2²³ (to the nearest integer), then
+    /// one down where that rounded up: no floor instruction is needed, which
+    /// the baseline x86-64 lacks (a library call per lane).
     @inline(__always)
     static func guess<L: LaneFloat>(_ rules: BreakoutTracker, _ x: L) -> L {
-        (x / rules.brickWidth - 0.5).rounded(.down)
+        let v = x / rules.brickWidth - 0.5
+        let nearest = (v + 0x1.8p23) - 0x1.8p23
+        return nearest.replacing(with: nearest - 1, where: nearest .> v)
     }
 
     /// Of the columns in `candidates`, the nearest to `x` (ties: the
@@ -145,10 +153,13 @@ struct KeptWall: BreakoutTrackerWall {
         let left = F((unsafeBitCast(lowSet, to: SIMD8<Int32>.self) &>> 23) &- 127)
         let right = F((unsafeBitCast(rightBit, to: SIMD8<Int32>.self) &>> 23) &- 127)
         let nearer = magnitude((right + 0.5) * width - x) .< magnitude((left + 0.5) * width - x)
+        // The sets compared with a vector of zeros, not with the scalar 0:
+        // the scalar form is taken lane by lane.
+        let none = SIMD8<UInt32>()
         return left.replacing(with: right, where: nearer)
-            .replacing(with: left, where: high .== 0)
-            .replacing(with: right, where: low .== 0)
-            .replacing(with: -1, where: candidates .== 0)
+            .replacing(with: left, where: high .== none)
+            .replacing(with: right, where: low .== none)
+            .replacing(with: -1, where: candidates .== none)
     }
 
     /// `|v|` in every lane, for comparisons (a −0 becomes +0).

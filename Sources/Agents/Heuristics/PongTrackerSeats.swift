@@ -131,36 +131,8 @@ final class PongTrackerSeats {
     @inline(__always)
     func blockSeat(_ g: Int) -> Int { (g >> 4) << 1 | g & 1 }
 
-    /// The actions of `rows` (a member's games): every held seat's move is
-    /// computed once per step, by the first member to ask for one, so
-    /// every member must act on all its held games each step (as the slot
-    /// engine does): the step's rows are counted against the held seats, and
-    /// a row of a seat no member holds is a precondition failure (where the
-    /// rows were written with the step's moves, an assertion: checking them
-    /// would cost what the write saves).
-    func act(_ rows: AgentRows) {
-        guard rows.count > 0 else { return }
-        let actions = rows.actions, address = Int(bitPattern: actions)
-        if startsStep(rows.count) {
-            computeAll(into: actions)
-            counters[2] = address
-        }
-        if address == counters[2] {
-            assert(allHeld(rows), "a row of a seat no member of the tracker group holds")
-            counters[3] &+= rows.count
-            return
-        }
-        for k in 0 ..< rows.count {
-            let g = rows.game(k)
-            precondition(g >= 0 && g < places && held[g] != 0, "game \(g) is not a held seat of the tracker group")
-            actions[g] = moves[g]
-        }
-    }
-
-    /// Whether every row's game is a held seat.
-    func allHeld(_ rows: AgentRows) -> Bool {
-        (0 ..< rows.count).allSatisfy { k in (0 ..< places).contains(rows.game(k)) && held[rows.game(k)] != 0 }
-    }
+    /// A member's actions (``SteppedTrackerGroup/actSharingTheStep(_:)``).
+    func act(_ rows: AgentRows) { actSharingTheStep(rows) }
 
     /// The actions of `rows` from their observation rows (``StateReadingAgent/act(observationRows:)``;
     /// counted against the held seats as ``act(_:)``'s, each game stepped once a step).
@@ -291,28 +263,26 @@ final class PongTrackerSeats {
     }
 }
 
-/// One tracker of a roster seated through a ``PongTrackerSeats`` group: its
-/// skill and the group it plays in; its games are the group's seats.
-final class PongSeatedTracker: StateReadingAgent {
-    let skill: TrackerSkill
-    let seats: PongTrackerSeats
+/// One tracker of a roster seated through a ``PongTrackerSeats`` group;
+/// its games are the group's seats.
+typealias PongSeatedTracker = GroupedTracker<PongTrackerSeats>
 
-    init(skill: TrackerSkill, seats: PongTrackerSeats) {
-        self.skill = skill
-        self.seats = seats
-    }
+extension PongTrackerSeats: SteppedTrackerGroup {
+    var games: Int { places }
+    var stepCounters: UnsafeMutablePointer<Int> { counters.base }
+    var stepMoves: UnsafeMutablePointer<Int32> { moves.base }
+    func holds(_ g: Int) -> Bool { g >= 0 && g < places && held[g] != 0 }
+}
 
-    var games: Int { seats.places }
-    func start(game: Int, seed: UInt64) { seats.start(game, skill: skill, seed: seed) }
-    func end(game: Int) { seats.end(game) }
-    func act(_ rows: AgentRows) { seats.act(rows) }
-    func act(observationRows rows: AgentRows) { seats.act(observationRows: rows) }
+extension GroupedTracker where Group == PongTrackerSeats {
+    /// The group it plays in.
+    var seats: PongTrackerSeats { group }
 
     /// The trackers of `skills` for `context`'s games, members of one new
     /// group; nil where a group does not fit (``PongTrackerSeats/fits(_:)``).
     static func make(_ skills: [TrackerSkill], context: AgentContext<Pong>) -> [PongSeatedTracker]? {
         guard let batch = context.vector, PongTrackerSeats.fits(context) else { return nil }
         let seats = PongTrackerSeats(config: context.config, batch: batch)
-        return skills.map { PongSeatedTracker(skill: $0, seats: seats) }
+        return skills.map { PongSeatedTracker(skill: $0, group: seats) }
     }
 }
