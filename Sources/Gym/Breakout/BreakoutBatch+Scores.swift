@@ -26,10 +26,10 @@ extension BreakoutBatch {
     /// score and lives after it written into `scores` as
     /// ``writeScoreAndLives(into:)`` writes them, group by group as each
     /// group's games finish their step (while their columns are in cache),
-    /// instead of in a pass of their own after the step.
+    /// instead of in a pass of their own after the step (nil: none written).
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>,
-                     scores: UnsafeMutablePointer<Int32>) {
-        if ruleTable.ownCount != 0 {
+                     scores: UnsafeMutablePointer<Int32>?) {
+        if ruleTable.ownCount != 0 || ruleContext != nil {
             stepUnderOwnRules(actions, out, scores: scores)
         } else {
             stepGroups(actions, out, UniformRules(), scores: scores)

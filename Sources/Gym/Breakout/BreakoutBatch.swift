@@ -240,34 +240,19 @@ public final class BreakoutBatch: GameBatch {
         physics(i).observe(&c, bricks: grid(i), aimColumns: aim[i], into: out + i * observationCount)
     }
 
-    /// Group `i`'s observations after its step under `rules`, or each
-    /// game's own where a game restarted within the step into rules of its
-    /// own though the step began with every game on the batch's.
-    @inline(__always)
-    func observeStepped<R: RuleSource>(_ i: Int, into o: UnsafeMutablePointer<Float>, _ rules: R)
-        where R.Values: BreakoutRuleValues, R.Values.L == Lanes {
-        if R.self == UniformRules.self, ruleTable.ownCount != 0 {
-            observeGroup(i, into: o, GameRules(ruleTable).lanes(i))
-        } else {
-            observeGroup(i, into: o, rules.lanes(i))
-        }
-    }
-
     // MARK: - Stepping
 
     /// One agent step of every game (see ``VectorEnvironment``): `count`
     /// actions, out-of-range actions act as noop.
     /// - Complexity: O(count × (balls + cells)), no allocation.
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>) {
-        if ruleTable.ownCount != 0 {
-            stepUnderOwnRules(actions, out)
-        } else {
-            stepGroups(actions, out, UniformRules())
-        }
+        step(actions: actions, into: out, scores: nil)
     }
 
-    /// ``step(actions:into:)`` when some game plays its own rules: each
-    /// group's rule values loaded into its lanes (the same kernels).
+    /// ``step(actions:into:)`` when some game plays its own rules, or may
+    /// restart within the step into rules of its own (a batch with a rule
+    /// context): each group's rule values loaded into its lanes (the same
+    /// kernels), so that a game's observation after a restart reads its new rules.
     @inline(never)
     func stepUnderOwnRules(_ actions: UnsafePointer<Int32>, _ out: VectorStepOutput<BreakoutEvents>,
                            scores: UnsafeMutablePointer<Int32>? = nil) {
@@ -336,7 +321,7 @@ public final class BreakoutBatch: GameBatch {
             if let o = observations, needed.map({ Lane8.anySet($0, i) }) ?? true {
                 // The rule values are read again: a game that ended and
                 // restarted may play other rules now.
-                observeStepped(i, into: o, rules)
+                observeGroup(i, into: o, rules.lanes(i))
                 counts.laneObservations &+= 8
             }
             i &+= 8
@@ -347,7 +332,7 @@ public final class BreakoutBatch: GameBatch {
             if let scores { writeScoreAndLives(i, 1, into: scores); counts.scoresInStep &+= 1 }
             i &+= 1
             if i & 7 == 0, i <= whole, let o = observations, needed.map({ Lane8.anySet($0, i &- 8) }) ?? true {
-                observeStepped(i &- 8, into: o, rules)
+                observeGroup(i &- 8, into: o, rules.lanes(i &- 8))
                 counts.laneObservations &+= 8
             }
         }

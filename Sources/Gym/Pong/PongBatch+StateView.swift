@@ -4,14 +4,6 @@
 /// for bit, as those of the rows ``PongBatch/step(actions:into:)`` and
 /// ``PongBatch/observe(into:)`` write, and no other entry is computed.
 extension PongBatch {
-    /// Side `side`'s motion entries of games `i ..< i + 8` (lane `j`:
-    /// game `i + j`; `i + 8 ≤ count`).
-    public func motion(lanes i: Int, side: PongSide) -> PongMotion<SIMD8<Float>> {
-        precondition(i >= 0 && i + Lanes.scalarCount <= count, "eight games from \(i) are not in the batch")
-        if ruleTable.ownCount != 0 { return physics.motion(loadLanes(i), side: side, GameRules(ruleTable).lanes(i)) }
-        return physics.motion(loadLanes(i), side: side, SameRules<Lanes>())
-    }
-
     /// Calls `body(k, entries)` for each `k` in `0 ..< count` with the
     /// motion entries of seat `e % 2` (0 bottom, 1 top) of games
     /// `8 (e / 2) ..< 8 (e / 2) + 8`, `e = blockSeats[k]` (all eight in the

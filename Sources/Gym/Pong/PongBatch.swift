@@ -189,9 +189,11 @@ public final class PongBatch: GameBatch {
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
         let oneFrame = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
-        if ruleTable.ownCount != 0 {
-            // Games under their own rules: each group's rule values loaded
-            // into its lanes (the same kernels).
+        if ruleTable.ownCount != 0 || ruleContext != nil {
+            // Games under their own rules, or that may restart within the
+            // step into rules of their own (a rule context): each group's
+            // rule values loaded into its lanes (the same kernels), so that
+            // an observation after a restart reads the game's new rules.
             let rules = GameRules(ruleTable)
             if oneFrame { stepOneFrame(actions, out, rules) } else { stepFrames(actions, out, rules) }
         } else {
@@ -220,21 +222,6 @@ public final class PongBatch: GameBatch {
         }
     }
 
-    /// Block `i`'s rows of seats `0 ..< seen` (the rows `rows` asks for)
-    /// under rule values `k`.
-    @inline(__always)
-    func observeBlock<K: PongRuleValues>(_ i: Int, into o: UnsafeMutablePointer<Float>, _ seen: Int,
-                                         _ rows: UnsafePointer<UInt8>?, _ physics: PongPhysics, _ k: K)
-        where K.L == Lanes {
-        let n = Self.observationCount
-        if rows.map({ Lane8.anySet($0, i) }) ?? true {
-            observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
-        }
-        if seen > 1, rows.map({ Lane8.anySet($0 + count, i) }) ?? true {
-            observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k)
-        }
-    }
-
     /// The step's loop: each block of eight games through `block` (its
     /// actions given, the outputs of a quiet step stored for it, its rule
     /// values from `rules`), then its observations; the last `count % 8`
@@ -254,12 +241,14 @@ public final class PongBatch: GameBatch {
             block(i, bottom, top, seen, &counts, physics, rules.lanes(i))
             if let o = out.observations, seen > 0 {
                 // The rules after the step: a game that restarted in it may
-                // play others now, its own even where the step began with
-                // every game on the batch's.
-                if R.self == UniformRules.self, ruleTable.ownCount != 0 {
-                    observeBlock(i, into: o, seen, out.observedRows, physics, GameRules(ruleTable).lanes(i))
-                } else {
-                    observeBlock(i, into: o, seen, out.observedRows, physics, rules.lanes(i))
+                // play others now.
+                let k = rules.lanes(i)
+                let n = Self.observationCount, rows = out.observedRows
+                if rows.map({ Lane8.anySet($0, i) }) ?? true {
+                    observeRows(i, side: .bottom, into: o, stride: seen * n, physics, k)
+                }
+                if seen > 1, rows.map({ Lane8.anySet($0 + count, i) }) ?? true {
+                    observeRows(i, side: .top, into: o + n, stride: seen * n, physics, k)
                 }
             }
             i += Lanes.scalarCount
