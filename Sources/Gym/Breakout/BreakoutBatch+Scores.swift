@@ -27,9 +27,10 @@ extension BreakoutBatch {
     /// ``writeScoreAndLives(into:)`` writes them, group by group as each
     /// group's games finish their step (while their columns are in cache),
     /// instead of in a pass of their own after the step (nil: none written).
+    @inline(__always)
     public func step(actions: UnsafePointer<Int32>, into out: VectorStepOutput<BreakoutEvents>,
                      scores: UnsafeMutablePointer<Int32>?) {
-        if ruleTable.ownCount != 0 || ruleContext != nil {
+        if ruleTable.perGame {
             stepUnderOwnRules(actions, out, scores: scores)
         } else {
             stepGroups(actions, out, UniformRules(), scores: scores)

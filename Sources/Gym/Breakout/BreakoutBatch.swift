@@ -126,7 +126,7 @@ public final class BreakoutBatch: GameBatch {
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
-        ruleTable = PerGameRules(physics, count: count)
+        ruleTable = PerGameRules(physics, count: count, drawn: context != nil)
         startFirstEpisodes()
     }
 

@@ -34,14 +34,23 @@ struct PerGameRules<Physics: GamePhysics>: ~Copyable {
     /// the table is a constant of its batch (no exclusivity check per read).
     private let owners: UnsafeMutablePointer<Int>
     var ownCount: Int { owners.pointee }
+    /// Whether episodes draw their rules from a context, so that a game may
+    /// restart within a step into rules of its own.
+    let drawn: Bool
+    /// Whether a step reads each game's rule values from ``columns``: some
+    /// game plays rules of its own, or may take some within the step (its
+    /// observation after the restart reads them).
+    var perGame: Bool { drawn || owners.pointee != 0 }
     /// Each game's rule values as its lanes read them: `Physics.ruleColumnCount`
     /// columns of `count` floats (``GamePhysics/writeRuleColumns(_:stride:)``).
     let columns: UnsafeMutablePointer<Float>
 
-    /// `count` games, each playing `base`.
-    init(_ base: Physics, count: Int) {
+    /// `count` games, each playing `base`; `drawn`: their episodes draw
+    /// their rules from a context.
+    init(_ base: Physics, count: Int, drawn: Bool) {
         self.base = base
         self.count = count
+        self.drawn = drawn
         games = .allocate(capacity: count)
         games.initialize(repeating: base, count: count)
         own = .allocate(capacity: count)

@@ -119,7 +119,7 @@ public final class PongBatch: GameBatch {
         episodes = column(0)
         restarts = RestartStreams(count: count, batchSeed: seed, firstIndex: firstIndex)
         laneEvents = column(PongEvents(), Lanes.scalarCount)
-        ruleTable = PerGameRules(physics, count: count)
+        ruleTable = PerGameRules(physics, count: count, drawn: context != nil)
         startFirstEpisodes()
     }
 
@@ -189,7 +189,7 @@ public final class PongBatch: GameBatch {
         // code. Each kind of step has its own loop, so that each loop's
         // lane code is inlined whole.
         let oneFrame = physics.config.frameSkip == 1 && physics.config.stickyActionProbability == 0
-        if ruleTable.ownCount != 0 || ruleContext != nil {
+        if ruleTable.perGame {
             // Games under their own rules, or that may restart within the
             // step into rules of their own (a rule context): each group's
             // rule values loaded into its lanes (the same kernels), so that
