@@ -47,7 +47,7 @@ import Gym
                                actions: a.baseAddress!)
             }
         }
-        #expect(group.counters[3] == 4, "the held games' rows were written by the step's one write")
+        #expect(group.step.pointee.foundWritten == 4, "the held games' rows were written by the step's one write")
         for g in 0 ..< slots {
             #expect([0, 2, 9, 17].contains(g) == (actions[g] != -1), "game \(g): \(actions[g])")
         }

@@ -43,7 +43,7 @@ import Gym
                 try agents.act(observations: o.baseAddress!, stride: PongBatch.observationCount, actions: a.baseAddress!)
             }
         }
-        #expect(group.counters[3] == 5, "the held seats' rows were written by the step's one write")
+        #expect(group.step.pointee.foundWritten == 5, "the held seats' rows were written by the step's one write")
         for g in 0 ..< 2 * slots {
             let heldSeat = [0, 1, 34, 35, 7].contains(g)
             #expect(heldSeat == (actions[g] != -1), "game \(g): \(actions[g])")

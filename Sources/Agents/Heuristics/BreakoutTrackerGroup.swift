@@ -28,15 +28,13 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     let held: Column<Bool>
     /// This step's action per game (for the games held when the step's moves were computed).
     let moves: Column<Int32>
-    /// `counters[0]`: games held; `counters[1]`: the rows still to take
-    /// their move of this step; `counters[2]`: the address of the actions
-    /// buffer the step's moves were written to; `counters[3]`: rows found
-    /// written there (read by tests: members share the one write);
-    /// `counters[4 ..< 7]`: the rows acted for, the rows found written and
-    /// the games played in lanes not yet added to the process-wide counts
-    /// (``publish()``). In a column: a class's stored `var` is checked for
-    /// exclusive access at every use.
-    let counters: Column<Int>
+    /// Where the group stands in the step (``TrackerStepCounts``). In a
+    /// column: a class's stored `var` is checked for exclusive access at
+    /// every use.
+    let steps: Column<TrackerStepCounts>
+    /// The rows acted for, the rows found written and the games played in
+    /// lanes not yet added to the process-wide counts (``publish()``).
+    let tallies: Column<Int>
 
     /// Rows any group found written by its step's one write, process-wide
     /// (added whenever a group's last held game ends: ``publish()``): tests
@@ -61,7 +59,8 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
         heldLanes = Column(repeating: 0, count: max(1, tracker.laneGames / 8))
         held = Column(repeating: false, count: games)
         moves = Column(repeating: 0, count: games)
-        counters = Column(repeating: 0, count: 7)
+        steps = Column(repeating: TrackerStepCounts(), count: 1)
+        tallies = Column(repeating: 0, count: 3)
     }
 
     var games: Int { tracker.games }
@@ -70,7 +69,7 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// steps (every held game's move of the last one taken).
     func start(_ g: Int, skill: TrackerSkill, seed: UInt64) {
         precondition(g >= 0 && g < games, "game \(g) is not one of the batch's games")
-        precondition(counters[1] == 0, "a tracker group's games change hands between steps, not within one")
+        precondition(step.pointee.toAct == 0, "a tracker group's games change hands between steps, not within one")
         if !held[g] { hold(g, true) }
         tracker.start(g, skill: skill, seed: seed)
     }
@@ -78,15 +77,15 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// Game `g`'s episode is over: it is free (between steps, as for ``start(_:skill:seed:)``).
     func end(_ g: Int) {
         precondition(g >= 0 && g < games, "game \(g) is not one of the batch's games")
-        precondition(counters[1] == 0, "a tracker group's games change hands between steps, not within one")
+        precondition(step.pointee.toAct == 0, "a tracker group's games change hands between steps, not within one")
         if held[g] { hold(g, false) }
     }
 
     /// A member comes to (`true`) or leaves game `g`.
     private func hold(_ g: Int, _ now: Bool) {
         held[g] = now
-        counters[0] += now ? 1 : -1
-        if counters[0] == 0 { publish() }
+        step.pointee.held += now ? 1 : -1
+        if step.pointee.held == 0 { publish() }
         guard g < tracker.laneGames else { return }
         let bit = UInt8(1) << UInt8(g & 7)
         heldLanes[g >> 3] = now ? heldLanes[g >> 3] | bit : heldLanes[g >> 3] & ~bit
@@ -94,11 +93,11 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
 
     /// A member's actions (``SteppedTrackerGroup/actSharingTheStep(_:)``).
     func act(_ rows: AgentRows) {
-        counters[4] &+= rows.count
-        if actSharingTheStep(rows) { counters[5] &+= rows.count }
+        tallies[0] &+= rows.count
+        if actSharingTheStep(rows) { tallies[1] &+= rows.count }
     }
 
-    var stepCounters: UnsafeMutablePointer<Int> { counters.base }
+    var step: UnsafeMutablePointer<TrackerStepCounts> { steps.base }
     var stepMoves: UnsafeMutablePointer<Int32> { moves.base }
     func holds(_ g: Int) -> Bool { g >= 0 && g < games && held[g] }
 
@@ -106,7 +105,7 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// counted against the held games as ``act(_:)``'s, each game stepped once a step).
     func act(observationRows rows: AgentRows) {
         guard rows.count > 0 else { return }
-        if startsStep(rows.count) { counters[2] = 0 }
+        if startsStep(rows.count) { step.pointee.movesAddress = 0 }
         for k in 0 ..< rows.count {
             let g = rows.game(k)
             precondition(holds(g), "game \(g) is not a held game of the tracker group")
@@ -114,15 +113,7 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
         tracker.act(observationRows: rows)
     }
 
-    /// Counts `count` rows against the step's held games; true where they are the step's first.
-    @inline(__always)
-    func startsStep(_ count: Int) -> Bool {
-        let starts = counters[1] == 0
-        if starts { counters[1] = counters[0] }
-        precondition(count <= counters[1], "a tracker group's games acted twice in a step, or were skipped in one")
-        counters[1] &-= count
-        return starts
-    }
+    func beginStep() {}
 
     /// Every held game's move of this step, from the batch's current state,
     /// into ``moves`` and into `actions` (each held game's entry, no other).
@@ -142,7 +133,7 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
             moves[g] = tracker.move(g)
             actions[g] = moves[g]
         }
-        counters[6] &+= inLanes
+        tallies[2] &+= inLanes
     }
 
     /// Adds the counts kept since the last call to the process-wide ones
@@ -151,10 +142,10 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// (a run's last episode ended), not at every step, where an atomic
     /// add per member would cost as much as a block's moves.
     func publish() {
-        BreakoutStateTracker.gamesActed.add(counters[4], ordering: .relaxed)
-        Self.rowsFoundWritten.add(counters[5], ordering: .relaxed)
-        BreakoutStateTracker.gamesInLanes.add(counters[6], ordering: .relaxed)
-        counters[4] = 0; counters[5] = 0; counters[6] = 0
+        BreakoutStateTracker.gamesActed.add(tallies[0], ordering: .relaxed)
+        Self.rowsFoundWritten.add(tallies[1], ordering: .relaxed)
+        BreakoutStateTracker.gamesInLanes.add(tallies[2], ordering: .relaxed)
+        tallies[0] = 0; tallies[1] = 0; tallies[2] = 0
     }
 
     /// `skills`' indices by the group they play in: one per (`predict`, `aim`) pair, in order of first use.

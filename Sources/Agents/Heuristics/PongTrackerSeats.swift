@@ -51,15 +51,14 @@ final class PongTrackerSeats {
     /// This step's action per agent game (a ``PongAction`` raw value; for
     /// the games held when the step's moves were computed).
     let moves: Column<Int32>
-    /// `counters[0]`: places held; `counters[1]`: the rows still to take
-    /// their move of this step; `counters[2]`: the address of the actions
-    /// buffer the step's moves were written to; `counters[3]`: rows found
-    /// written there (read by tests: members share the one write);
-    /// `counters[4]`: the blocks in ``blockSeats``; `counters[5]`: 1 where
-    /// a block-seat's first member came or its last left since they were
-    /// listed (the list is then made again). In a column: a class's stored
-    /// `var` is checked for exclusive access at every use.
-    let counters: Column<Int>
+    /// Where the group stands in the step (``TrackerStepCounts``). In a
+    /// column: a class's stored `var` is checked for exclusive access at
+    /// every use.
+    let steps: Column<TrackerStepCounts>
+    /// `listing[0]`: the blocks in ``blockSeats``; `listing[1]`: 1 where a
+    /// block-seat's first member came or its last left since they were
+    /// listed (the list is then made again).
+    let listing: Column<Int>
     /// The blocks whose entries a step computes, those where a member holds
     /// a seat, in order (as block-seats of their bottom seat, `block × 2`).
     let blockSeats: Column<Int32>
@@ -84,8 +83,9 @@ final class PongTrackerSeats {
         heldCount = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
         moves = Column(repeating: 0, count: places)
         blockSeats = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
-        counters = Column(repeating: 0, count: 6)
-        counters[5] = 1
+        steps = Column(repeating: TrackerStepCounts(), count: 1)
+        listing = Column(repeating: 0, count: 2)
+        listing[1] = 1
     }
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
@@ -96,10 +96,10 @@ final class PongTrackerSeats {
     /// between steps (every held seat's move of the last one taken).
     func start(_ g: Int, skill: TrackerSkill, seed: UInt64) {
         precondition(g >= 0 && g < places, "game \(g) is not one of the batch's seats")
-        precondition(counters[1] == 0, "a tracker group's seats change hands between steps, not within one")
+        precondition(step.pointee.toAct == 0, "a tracker group's seats change hands between steps, not within one")
         let p = place(g)
         if held[g] == 0 {
-            counters[0] += 1
+            step.pointee.held += 1
             if g >> 1 < laneSlots { countHolder(g, 1) }
         }
         held[g] = -1
@@ -109,10 +109,10 @@ final class PongTrackerSeats {
 
     /// Game `g`'s episode is over: its seat is free (between steps, as for ``start(_:skill:seed:)``).
     func end(_ g: Int) {
-        precondition(counters[1] == 0, "a tracker group's seats change hands between steps, not within one")
+        precondition(step.pointee.toAct == 0, "a tracker group's seats change hands between steps, not within one")
         precondition(g >= 0 && g < places, "game \(g) is not one of the batch's seats")
         if held[g] != 0 {
-            counters[0] -= 1
+            step.pointee.held -= 1
             if g >> 1 < laneSlots { countHolder(g, -1) }
         }
         held[g] = 0
@@ -124,7 +124,7 @@ final class PongTrackerSeats {
     private func countHolder(_ g: Int, _ change: Int32) {
         let w = blockSeat(g), before = heldCount[w]
         heldCount[w] = before + change
-        if before == 0 || before + change == 0 { counters[5] = 1 }
+        if before == 0 || before + change == 0 { listing[1] = 1 }
     }
 
     /// The block-seat (`block × 2 + seat`) of agent game `g`.
@@ -138,7 +138,7 @@ final class PongTrackerSeats {
     /// counted against the held seats as ``act(_:)``'s, each game stepped once a step).
     func act(observationRows rows: AgentRows) {
         guard rows.count > 0 else { return }
-        if startsStep(rows.count) { counters[2] = 0 }
+        if startsStep(rows.count) { step.pointee.movesAddress = 0 }
         for k in 0 ..< rows.count {
             let g = rows.game(k), o = rows.observation(k, length: PongBatch.observationCount)
             precondition(g >= 0 && g < places && held[g] != 0, "game \(g) is not a held seat of the tracker group")
@@ -146,19 +146,8 @@ final class PongTrackerSeats {
         }
     }
 
-    /// Counts `count` rows against the step's held seats; true where they
-    /// are the step's first (the seats' clock then ticks).
-    @inline(__always)
-    func startsStep(_ count: Int) -> Bool {
-        let starts = counters[1] == 0
-        if starts {
-            counters[1] = counters[0]
-            steering.tick()
-        }
-        precondition(count <= counters[1], "a tracker group's games acted twice in a step, or were skipped in one")
-        counters[1] &-= count
-        return starts
-    }
+    /// A step's clock: the delay rings move on.
+    func beginStep() { steering.tick() }
 
     /// Every held seat's move of this step, from the batch's current state,
     /// into ``moves`` and into `actions` (each held game's entry, no other).
@@ -170,8 +159,8 @@ final class PongTrackerSeats {
     /// entries are computed once; its two seats' moves are interleaved into
     /// game order (game `2 × slot + seat`) and stored where held.
     func computeAll(into actions: UnsafeMutablePointer<Int32>) {
-        if counters[5] != 0 { listBlocks() }
-        let count = counters[4]
+        if listing[1] != 0 { listBlocks() }
+        let count = listing[0]
         if count > 0 {
             batch.forEachMotion(blockSeats: blockSeats.base, count: count) { k, f in
                 steerBlock(Int(blockSeats[k]) >> 1, f, into: actions)
@@ -193,8 +182,8 @@ final class PongTrackerSeats {
             blockSeats[count] = Int32(2 * b)
             count += 1
         }
-        counters[4] = count
-        counters[5] = 0
+        listing[0] = count
+        listing[1] = 0
     }
 
     /// Both seats' actions of eight games in game order: lane `2j` is
@@ -269,7 +258,7 @@ typealias PongSeatedTracker = GroupedTracker<PongTrackerSeats>
 
 extension PongTrackerSeats: SteppedTrackerGroup {
     var games: Int { places }
-    var stepCounters: UnsafeMutablePointer<Int> { counters.base }
+    var step: UnsafeMutablePointer<TrackerStepCounts> { steps.base }
     var stepMoves: UnsafeMutablePointer<Int32> { moves.base }
     func holds(_ g: Int) -> Bool { g >= 0 && g < places && held[g] != 0 }
 }

@@ -33,19 +33,29 @@ final class GroupedTracker<Group: TrackerGroup>: StateReadingAgent {
     func act(observationRows rows: AgentRows) { group.act(observationRows: rows) }
 }
 
+/// Where a ``SteppedTrackerGroup`` stands in a step.
+struct TrackerStepCounts {
+    /// The games (or seats) members hold.
+    var held = 0
+    /// The rows still to take their move of this step (0: between steps).
+    var toAct = 0
+    /// The address of the actions buffer the step's moves were written to.
+    var movesAddress = 0
+    /// Rows found written there (read by tests: members share the one write).
+    var foundWritten = 0
+}
+
 /// A ``TrackerGroup`` whose first member to act in a step computes every
 /// held game's move (``computeAll(into:)``) into that member's actions
 /// buffer and into ``stepMoves``, so that the members' calls of a step share
 /// one write (``actSharingTheStep(_:)``).
 protocol SteppedTrackerGroup: TrackerGroup {
-    /// `stepCounters[1]`: the rows still to take their move of this step;
-    /// `stepCounters[2]`: the address of the actions buffer the step's moves
-    /// were written to; `stepCounters[3]`: rows found written there.
-    var stepCounters: UnsafeMutablePointer<Int> { get }
+    /// Where the group stands in the step (``TrackerStepCounts``).
+    var step: UnsafeMutablePointer<TrackerStepCounts> { get }
     /// This step's action per game (for the games held when it was computed).
     var stepMoves: UnsafeMutablePointer<Int32> { get }
-    /// Counts `count` rows against the step's held games; true where they are the step's first.
-    func startsStep(_ count: Int) -> Bool
+    /// Called as a step's first rows arrive, before its moves are computed.
+    func beginStep()
     /// Every held game's move of this step into ``stepMoves`` and into
     /// `actions` (each held game's entry, no other).
     func computeAll(into actions: UnsafeMutablePointer<Int32>)
@@ -65,14 +75,14 @@ extension SteppedTrackerGroup {
     @inline(__always) @discardableResult
     func actSharingTheStep(_ rows: AgentRows) -> Bool {
         guard rows.count > 0 else { return false }
-        let counters = stepCounters, actions = rows.actions, address = Int(bitPattern: actions)
+        let step = self.step, actions = rows.actions, address = Int(bitPattern: actions)
         if startsStep(rows.count) {
             computeAll(into: actions)
-            counters[2] = address
+            step.pointee.movesAddress = address
         }
-        if address == counters[2] {
+        if address == step.pointee.movesAddress {
             assert(allHeld(rows), "a row of a game no member of the tracker group holds")
-            counters[3] &+= rows.count
+            step.pointee.foundWritten &+= rows.count
             return true
         }
         for k in 0 ..< rows.count {
@@ -81,6 +91,21 @@ extension SteppedTrackerGroup {
             actions[g] = stepMoves[g]
         }
         return false
+    }
+
+    /// Counts `count` rows against the step's held games; true where they
+    /// are the step's first (``beginStep()`` called then).
+    @inline(__always)
+    func startsStep(_ count: Int) -> Bool {
+        let step = self.step
+        let starts = step.pointee.toAct == 0
+        if starts {
+            step.pointee.toAct = step.pointee.held
+            beginStep()
+        }
+        precondition(count <= step.pointee.toAct, "a tracker group's games acted twice in a step, or were skipped in one")
+        step.pointee.toAct &-= count
+        return starts
     }
 
     /// Whether every row's game is a held one.
