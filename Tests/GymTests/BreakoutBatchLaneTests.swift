@@ -2,7 +2,7 @@ import Testing
 @testable import Gym
 
 /// ``BreakoutBatch`` writes its observations eight games at a time
-/// (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``); those
+/// (``BreakoutPhysics/observeEight(_:cores:cellRows:aim:into:stride:scratch:_:)``); those
 /// must be the single-game reference's bit for bit, and must really be
 /// taken.
 @Suite struct BreakoutBatchLaneTests {

@@ -51,7 +51,7 @@ import Testing
         a.withUnsafeMutableBufferPointer { batch.render(0, layout: layout, into: $0.baseAddress!) }
         let wallRow = Int(((config.fieldHeight - config.wallBottom - config.brickHeight / 2) / config.fieldHeight * 84))
         #expect(a[wallRow * 84 + 4] != 0)
-        batch.bricks[0] = 0   // the bottom-left brick is gone
+        batch.grid(0)[0] = 0   // the bottom-left brick is gone
         b.withUnsafeMutableBufferPointer { batch.render(0, layout: layout, into: $0.baseAddress!) }
         #expect(a != b)
         #expect(b[wallRow * 84 + 4] == 0)
@@ -87,9 +87,9 @@ import Testing
                 cached.withUnsafeMutableBufferPointer { renderer.render(batch, i, into: $0.baseAddress!) }
                 whole.withUnsafeMutableBufferPointer { batch.render(i, layout: renderer.layout, into: $0.baseAddress!) }
                 #expect(cached == whole, "step \(t) game \(i)")
-                for k in 0 ..< batch.cellCount where before[i * batch.cellCount + k] != batch.bricks[i * batch.cellCount + k] {
+                for k in 0 ..< batch.cellCount where before[i * batch.cellCount + k] != batch.grid(i)[k] {
                     changes += 1
-                    before[i * batch.cellCount + k] = batch.bricks[i * batch.cellCount + k]
+                    before[i * batch.cellCount + k] = batch.grid(i)[k]
                 }
             }
         }

@@ -5,7 +5,7 @@ import Synchronization
 /// game's state from the batch instead of an observation row: the entries
 /// it needs before the wall (``BreakoutBatch/observeHeadEight(_:into:)``
 /// for eight games, ``BreakoutBatch/observeHead(_:into:)`` for one) and
-/// the wall's cell entries the batch keeps (``BreakoutBatch/cellEntries(_:)``),
+/// the wall's cell entries (``BreakoutBatch/writeCellEntries(_:into:)``),
 /// whose column sums it keeps per game until the wall changes
 /// (``BreakoutBatch/wallVersion(_:)``, ``KeptWall``). Each game steers
 /// through its columns (``TrackerSteeringColumns``, each game's generator
@@ -26,8 +26,9 @@ final class BreakoutStateTracker: StateReadingAgent {
     let observationCount: Int
     /// Per game: the batch game (slot) it is.
     let slotOf: Column<Int32>
-    /// Scratch: one game's entries before its wall.
+    /// Scratch: one game's entries before its wall, and its wall's cell entries.
     let head: Column<Float>
+    let cells: Column<Float>
     /// Per game: its wall's column sums (`rules.cols` floats at `g × cols`),
     /// the candidates and whether they decide (``KeptWall``), the wall
     /// version they were kept at, and whether they were kept this episode.
@@ -82,6 +83,7 @@ final class BreakoutStateTracker: StateReadingAgent {
         slotOf = Column(repeating: 0, count: games)
         for g in 0 ..< games { slotOf[g] = seating.slots[g] }
         head = Column(repeating: 0, count: rules.bricksStart)
+        cells = Column(repeating: 0, count: batch.cellCount)
         sums = Column(repeating: 0, count: games * rules.cols)
         candidates = Column(repeating: 0, count: games); decided = Column(repeating: false, count: games)
         versions = Column(repeating: 0, count: games); kept = Column(repeating: false, count: games)
@@ -191,7 +193,8 @@ final class BreakoutStateTracker: StateReadingAgent {
     @inline(never)
     func keep(_ g: Int, slot: Int) {
         let cols = rules.cols, sum = sums.base + g * cols
-        rules.sumColumns(batch.cellEntries(slot), into: sum)
+        batch.writeCellEntries(slot, into: cells.base)
+        rules.sumColumns(cells.base, into: sum)
         (candidates[g], decided[g]) = KeptWall.candidates(sum, columns: cols)
         versions[g] = batchVersions[slot]
         kept[g] = true

@@ -70,17 +70,17 @@ extension BreakoutBatch {
         return most
     }
 
-    /// Game `i`'s brick cell entries (``cellCount`` floats, the observation's
-    /// from ``BreakoutPhysics/cellStart``), kept by the batch: valid until
-    /// the game's grid next changes (``wallVersion(_:)``).
-    public func cellEntries(_ i: Int) -> UnsafePointer<Float> {
+    /// Writes game `i`'s brick cell entries (``cellCount`` floats, the
+    /// observation's from ``BreakoutPhysics/cellStart``) into `out`: what
+    /// they are until the game's grid next changes (``wallVersion(_:)``).
+    public func writeCellEntries(_ i: Int, into out: UnsafeMutablePointer<Float>) {
         precondition(i >= 0 && i < count, "game index out of range")
-        return UnsafePointer(cellRows + i * observationCount + physics.cellStart)
+        physics.writeCells(grid(i), into: out)
     }
 
     /// A number that changes whenever game `i`'s brick grid does (a brick
     /// hit, a new wall, a reset, a restore): what a reader of
-    /// ``cellEntries(_:)`` compares to know whether what it derived from
+    /// ``writeCellEntries(_:into:)`` compares to know whether what it derived from
     /// them still holds.
     public func wallVersion(_ i: Int) -> UInt32 {
         precondition(i >= 0 && i < count, "game index out of range")

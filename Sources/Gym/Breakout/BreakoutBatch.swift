@@ -3,7 +3,7 @@
 ///
 /// The same game as ``BreakoutGame``, bit for bit: each game is a
 /// ``BreakoutCore`` (fixed size, no references) in one contiguous buffer and
-/// its brick grid in one contiguous `count × cellCount` byte buffer, and a
+/// its brick grid in a byte row of one contiguous buffer (``cellRows``), and a
 /// step runs ``BreakoutPhysics/step(_:bricks:action:events:)`` — the code
 /// path ``BreakoutGame`` uses — on them in place; without
 /// sticky actions, the quiet frames of games with one ball in
@@ -14,11 +14,12 @@
 /// (``finishQuietGroup(_:lanes:rewards:terminated:truncated:ends:events:)``)
 /// while the group's other games step one by one, and the group's
 /// observations are written in lanes too. Each
-/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) and its
-/// cells' observation entries are kept and recomputed only when its bricks
-/// change, so writing an observation does not scan the wall, and eight
-/// games' observations copy their cell entries eight floats at a time
-/// (with the rows around them, written over after). The fields the lanes
+/// game's aim candidates (``BreakoutPhysics/aimColumns(_:)``) are kept and
+/// recomputed only when its bricks change, so writing an observation does
+/// not scan the wall; each game's grid lies in a byte row as long as its
+/// observation, at the cells' place, so that eight games' observations
+/// take their cell entries from their byte rows sixteen floats at a time
+/// (with the zeros around them, written over after). The fields the lanes
 /// read or write at every step are kept in columns (``Columns``), their
 /// only copy, so that the lanes load and store eight games' values at
 /// once; the rest of each game is its ``BreakoutCore``, and a game stepped
@@ -54,28 +55,24 @@ public final class BreakoutBatch: GameBatch {
     /// Floats per game's observation.
     public let observationCount: Int
 
-    /// `count` cores (0 in the fields ``columns`` holds), `count × cellCount` brick cells.
+    /// `count` cores (0 in the fields ``columns`` holds).
     let cores: UnsafeMutablePointer<BreakoutCore>
     /// Each game's fields that the lanes read or write (``Columns``).
     let columns: Columns
-    let bricks: UnsafeMutablePointer<UInt8>
+    /// Each game's byte row (``observationCount`` bytes): its brick grid
+    /// (``grid(_:)``) at ``BreakoutPhysics/cellStart``, 0 around it.
+    let cellRows: UnsafeMutablePointer<UInt8>
     /// Episodes started so far by each game (the first is episode 0).
     let episodes: Column<UInt64>
     /// Each game's ``BreakoutPhysics/aimColumns(_:)`` of its current grid.
     let aim: UnsafeMutablePointer<UInt32>
     /// Each game's grid changes so far (``wallVersion(_:)``).
     let wallVersions: UnsafeMutablePointer<UInt32>
-    /// Each game's brick cells as observation entries (``BreakoutPhysics/writeCells(_:into:)``
-    /// of its current grid) in an observation row of its own: `observationCount`
-    /// floats per game, the cells at ``BreakoutPhysics/cellStart``, the
-    /// other entries 0. Eight games' rows are copied whole into their
-    /// observations, then the entries around the cells written over.
-    let cellRows: UnsafeMutablePointer<Float>
     /// The games `0 ..< laneGames` (the whole groups of eight, or none when
     /// the config's frames cannot run in lanes: sticky actions, which are
     /// not a rule value) run their quiet frames in lanes.
     let laneGames: Int
-    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``.
+    /// Lane vectors for ``BreakoutPhysics/observeEight(_:cores:cellRows:aim:into:stride:scratch:_:)``.
     let laneScratch: UnsafeMutablePointer<SIMD8<Float>>
     /// Each game's restart stream (see ``VectorEnvironment``, "Seeds").
     let restarts: RestartStreams
@@ -113,15 +110,13 @@ public final class BreakoutBatch: GameBatch {
             .bindMemory(to: BreakoutCore.self, capacity: count)
         cores.initialize(repeating: blank, count: count)
         columns = Columns(count: count)
-        bricks = .allocate(capacity: max(1, count * cellCount))
-        bricks.initialize(repeating: 0, count: max(1, count * cellCount))
+        cellRows = .allocate(capacity: count * observationCount)
+        cellRows.initialize(repeating: 0, count: count * observationCount)
         episodes = Column(repeating: 0, count: count)
         aim = .allocate(capacity: count)
         aim.initialize(repeating: 0, count: count)
         wallVersions = .allocate(capacity: count)
         wallVersions.initialize(repeating: 0, count: count)
-        cellRows = .allocate(capacity: count * observationCount)
-        cellRows.initialize(repeating: 0, count: count * observationCount)
         laneGames = !(config.stickyActionProbability > 0) ? count & ~7 : 0
         laneScratch = .allocate(capacity: BreakoutPhysics.laneScratchCount)
         laneScratch.initialize(repeating: SIMD8(), count: BreakoutPhysics.laneScratchCount)
@@ -134,16 +129,15 @@ public final class BreakoutBatch: GameBatch {
     func withGames<R>(_ body: GameColumns<R>) -> R { body(ruleTable, restarts, episodes) }
 
     deinit {
-        UnsafeMutableRawPointer(cores).deallocate(); bricks.deallocate(); aim.deallocate()
-        wallVersions.deallocate()
-        cellRows.deallocate(); laneScratch.deallocate()
+        UnsafeMutableRawPointer(cores).deallocate(); cellRows.deallocate(); aim.deallocate()
+        wallVersions.deallocate(); laneScratch.deallocate()
     }
 
     /// The alignment of the cores' buffer (bytes): a cache line.
     static let coreAlignment = 64
 
     @inline(__always)
-    func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { bricks + i * cellCount }
+    func grid(_ i: Int) -> UnsafeMutablePointer<UInt8> { cellRows + (i &* observationCount &+ physics.cellStart) }
 
     func start(_ i: Int, seed: UInt64) {
         physics(i).reset(&cores[i], bricks: grid(i), seed: seed)
@@ -160,14 +154,13 @@ public final class BreakoutBatch: GameBatch {
     }
 
     /// Recomputes what the batch keeps of game `i`'s grid (its aim
-    /// candidates and cell entries): after every change of the grid.
+    /// candidates): after every change of the grid.
     func bricksChanged(_ i: Int) { bricksChanged(i, physics(i)) }
 
     /// ``bricksChanged(_:)`` for game `i` playing `physics`.
     func bricksChanged(_ i: Int, _ physics: BreakoutPhysics) {
         aim[i] = physics.aimColumns(grid(i))
         wallVersions[i] &+= 1
-        physics.writeCells(grid(i), into: cellRows + i * observationCount + physics.cellStart)
     }
 
     // MARK: - One game (snapshots)
@@ -228,7 +221,7 @@ public final class BreakoutBatch: GameBatch {
     func observeGroup<K: BreakoutRuleValues>(_ i: Int, into out: UnsafeMutablePointer<Float>, _ rules: K)
         where K.L == Lanes {
         let n = observationCount
-        physics.observeEight(columns.group(i), cores: cores + i, cells: cellRows + i * n, aim: aim + i, into: out + i * n,
+        physics.observeEight(columns.group(i), cores: cores + i, cellRows: cellRows + i * n, aim: aim + i, into: out + i * n,
                              stride: n, scratch: laneScratch, rules)
     }
 
@@ -402,7 +395,7 @@ public final class BreakoutBatch: GameBatch {
     /// - `laneFinishes`: game steps finished together by that function in
     ///   groups where some game did not run every frame in lanes;
     /// - `laneObservations`: observations written eight games at a time
-    ///   (``BreakoutPhysics/observeEight(_:cores:cells:aim:into:stride:scratch:_:)``);
+    ///   (``BreakoutPhysics/observeEight(_:cores:cellRows:aim:into:stride:scratch:_:)``);
     /// - `scoresInStep`: games whose score and lives were written within
     ///   their step (``step(actions:into:scores:)``), not in a pass after it.
     struct FastPathCounts {

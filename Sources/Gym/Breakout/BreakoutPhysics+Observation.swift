@@ -166,11 +166,32 @@ extension BreakoutPhysics {
     /// Index of the first brick cell in the observation.
     @inlinable public var cellStart: Int { 8 + 5 * Int(maxBalls) }
 
-    /// Writes the brick cells' entries (hits left / `toughHits`, ``cellCount`` floats).
-    @inlinable @inline(__always)
+    /// Writes the brick cells' entries (``cellEntries(_:)``, ``cellCount``
+    /// floats) of the grid `bricks`: sixteen at a time
+    /// (``Lane8/writeBlocks(into:count:_:)``), or, for a wall of fewer than
+    /// sixteen cells, its cells read into sixteen lanes whose first
+    /// ``cellCount`` are written, so that every cell takes the same kernel.
+    @usableFromInline @inline(__always)
     func writeCells(_ bricks: UnsafePointer<UInt8>, into g: UnsafeMutablePointer<Float>) {
-        let invHits = 1 / Float(toughHits)
-        for k in 0 ..< cells { g[k] = Float(bricks[k] & BrickCell.hitsMask) * invHits }
+        guard cells >= 16 else {
+            var few = SIMD16<UInt8>()
+            for k in 0 ..< cells { few[k] = bricks[k] }
+            let e = cellEntries(few)
+            for k in 0 ..< cells { g[k] = e[k] }
+            return
+        }
+        let from = UnsafeRawPointer(bricks)
+        Lane8.writeBlocks(into: g, count: cells) { cellEntries(from.loadUnaligned(fromByteOffset: $0, as: SIMD16<UInt8>.self)) }
+    }
+
+    /// Sixteen cells' observation entries from their bytes (``BrickCell``):
+    /// hits left / `toughHits` (a byte 0, no brick: 0).
+    @inline(__always)
+    func cellEntries(_ cells: SIMD16<UInt8>) -> SIMD16<Float> {
+        let h = cells & BrickCell.hitsMask
+        return SIMD16(Float(h[0]), Float(h[1]), Float(h[2]), Float(h[3]), Float(h[4]), Float(h[5]), Float(h[6]),
+                      Float(h[7]), Float(h[8]), Float(h[9]), Float(h[10]), Float(h[11]), Float(h[12]), Float(h[13]),
+                      Float(h[14]), Float(h[15])) * (1 / Float(toughHits))
     }
 
     /// The columns with the most hits left (bit `c` for column `c`; 0 with

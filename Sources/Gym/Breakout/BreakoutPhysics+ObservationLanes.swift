@@ -6,25 +6,26 @@ extension BreakoutPhysics {
 
     /// Writes the observations of the eight games `i ..< i + 8` of a batch
     /// (``BreakoutBatch/Columns`` in `columns`, the rest of each in its core
-    /// `c[0 ..< 8]`; game `g`'s cell entries — ``writeCells(_:into:)`` of
-    /// its grid — at `entries + g × stride + cellStart`, in a row of its
-    /// own whose other entries are 0, its ``aimColumns(_:)`` in `aim[g]`)
-    /// to `o + g × stride`, `stride` being ``observationCount``: what
-    /// ``observe(_:bricks:aimColumns:into:)`` writes for each, bit for bit
-    /// (the same entry kernels, lane `g` for game `g`). `scratch` holds
-    /// ``laneScratchCount`` lane vectors (the caller's, so nothing is
-    /// allocated here). Lane `g` plays the rules in lane `g` of `rules`.
+    /// `c[0 ..< 8]`; game `g`'s brick grid at `cellRows + g × stride +
+    /// cellStart`, in a byte row of its own whose other bytes are 0; its
+    /// ``aimColumns(_:)`` in `aim[g]`) to `o + g × stride`, `stride` being
+    /// ``observationCount``: what ``observe(_:bricks:aimColumns:into:)``
+    /// writes for each, bit for bit (the same entry kernels, lane `g` for
+    /// game `g`). `scratch` holds ``laneScratchCount`` lane vectors (the
+    /// caller's, so nothing is allocated here). Lane `g` plays the rules in
+    /// lane `g` of `rules`.
     ///
-    /// The rows with their cell entries are copied whole, eight floats at a
-    /// time (``Lane8/copyRows(_:into:count:)``); the head and the
-    /// paddle-relative entries are computed in lanes into `scratch` and
-    /// written over the rows by four-by-four transposes
-    /// (``Lane8/storeRows(_:count:skipping:into:stride:)``). Ball slots no
-    /// game of the eight uses are not computed: the copied rows hold zeros
-    /// there.
+    /// The eight byte rows are written whole as cell entries
+    /// (``cellEntries(_:)``, sixteen floats at a time by
+    /// ``Lane8/writeBlocks(into:count:_:)``): the cells' entries, and 0
+    /// around them; the head and the paddle-relative entries are computed
+    /// in lanes into `scratch` and written over the rows by four-by-four
+    /// transposes (``Lane8/storeRows(_:count:skipping:into:stride:)``).
+    /// Ball slots no game of the eight uses are not computed: the rows hold
+    /// zeros there.
     @inline(always)
     func observeEight<K: BreakoutRuleValues>(_ group: UnsafePointer<BreakoutBatch.LaneGroup>,
-                                             cores c: UnsafePointer<BreakoutCore>, cells entries: UnsafePointer<Float>,
+                                             cores c: UnsafePointer<BreakoutCore>, cellRows: UnsafePointer<UInt8>,
                                              aim: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<Float>,
                                              stride: Int, scratch: UnsafeMutablePointer<Lanes>, _ rules: K)
         where K.L == Lanes {
@@ -66,9 +67,12 @@ extension BreakoutPhysics {
             let b = scratch + 8 + 5 * k
             b[0] = e.0; b[1] = e.1; b[2] = e.2; b[3] = e.3; b[4] = e.4
         }
-        // The rows are copied after the entries are computed, so that each
-        // column is read where it is used rather than held across the copy.
-        Lane8.copyRows(entries, into: o, count: 8 &* stride)
+        // The rows are written after the entries are computed, so that each
+        // column is read where it is used rather than held across the rows.
+        let bytes = UnsafeRawPointer(cellRows)
+        Lane8.writeBlocks(into: o, count: 8 &* stride) {
+            cellEntries(bytes.loadUnaligned(fromByteOffset: $0, as: SIMD16<UInt8>.self))
+        }
         if most == 1 {
             // One ball slot (most steps): the count known (the head's
             // eight entries and the slot's five), the transposes inline.
@@ -80,7 +84,7 @@ extension BreakoutPhysics {
                              scratch: scratch, rules)
     }
 
-    /// The paddle-relative entries of ``observeEight(_:cores:cells:aim:into:stride:scratch:_:)``
+    /// The paddle-relative entries of ``observeEight(_:cores:cellRows:aim:into:stride:scratch:_:)``
     /// from the fields in `fields`, `most` the most balls any of the eight
     /// games has: a unit of its own (per ball a chain of divisions, a
     /// remainder and selects), so that it compiles whole.
@@ -106,7 +110,7 @@ extension BreakoutPhysics {
         Lane8.storeRows(columns, count: count, skipping: gap, into: o, stride: stride)
     }
 
-    /// Lane vectors ``observeEight(_:cores:cells:aim:into:stride:scratch:_:)``
+    /// Lane vectors ``observeEight(_:cores:cellRows:aim:into:stride:scratch:_:)``
     /// needs as scratch: one per entry of a game's head or of its
     /// paddle-relative features, whichever are more, then the fields (from
     /// ``laneFieldsStart``: three, four per ball slot, and the push

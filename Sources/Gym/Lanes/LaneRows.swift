@@ -1,38 +1,26 @@
-/// Rows from lanes and rows copied: how both batches move eight games'
-/// observation rows (game `g`'s row at `g × stride`).
+/// Rows from lanes and rows written in blocks: how both batches move eight
+/// games' observation rows (game `g`'s row at `g × stride`).
 extension Lane8 {
-    /// Copies `count` floats from `source` to `target` (eight games'
-    /// observation rows, such as Breakout's rows kept with their cell
-    /// entries), sixteen floats (64 bytes, a
-    /// cache line) per load and store: one move each where the CPU has
-    /// 512-bit vectors, two otherwise. The last block ends at the last
-    /// float (it may overlap the one before, writing the same values), so
-    /// nothing past either range is touched; fewer than sixteen floats take
-    /// the scalar loop. After the first block, the blocks start at 64-byte
+    /// Writes `count` floats from `target` on, sixteen (64 bytes, a cache
+    /// line) per store, `block(k)` being the sixteen from `target[k]`: one
+    /// move each where the CPU has 512-bit vectors, two otherwise. The last
+    /// block ends at the last float (it may overlap the one before, writing
+    /// the same values), so nothing past the range is touched; `count` is
+    /// at least sixteen. After the first block, the blocks start at 64-byte
     /// boundaries of `target` (a store across a cache line costs two).
     @inline(always)
-    static func copyRows(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int) {
-        guard count >= 16 else {
-            for k in 0 ..< count { target[k] = source[k] }
-            return
-        }
+    static func writeBlocks(into target: UnsafeMutablePointer<Float>, count: Int, _ block: (Int) -> SIMD16<Float>) {
+        assert(count >= 16, "blocks of sixteen")
         typealias Block = SIMD16<Float>
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
-        to.storeBytes(of: from.loadUnaligned(as: Block.self), as: Block.self)
+        let to = UnsafeMutableRawPointer(target)
+        to.storeBytes(of: block(0), as: Block.self)
         // The first index after 0 whose float starts a 64-byte block (1 ... 16).
         var k = 16 &- ((Int(bitPattern: to) & 63) &>> 2)
-        while k &+ 32 < count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: (k &+ 16) &* 4, as: Block.self),
-                          toByteOffset: (k &+ 16) &* 4, as: Block.self)
-            k &+= 32
-        }
         while k &+ 16 < count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: k &* 4, as: Block.self), toByteOffset: k &* 4, as: Block.self)
+            to.storeBytes(of: block(k), toByteOffset: k &* 4, as: Block.self)
             k &+= 16
         }
-        to.storeBytes(of: from.loadUnaligned(fromByteOffset: (count &- 16) &* 4, as: Block.self),
-                      toByteOffset: (count &- 16) &* 4, as: Block.self)
+        to.storeBytes(of: block(count &- 16), toByteOffset: (count &- 16) &* 4, as: Block.self)
     }
 
     /// Writes `count` entries of eight games: lane `g` of `columns[j]` to
