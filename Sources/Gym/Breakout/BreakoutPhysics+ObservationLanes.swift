@@ -18,7 +18,8 @@ extension BreakoutPhysics {
     /// The eight byte rows are written whole as cell entries
     /// (``cellEntries(_:)``, sixteen floats at a time by
     /// ``Lane8/writeBlocks(into:count:_:)``): the cells' entries, and 0
-    /// around them; the head and the paddle-relative entries are computed
+    /// around them (under these physics' `toughHits`, the same for every
+    /// game of a batch: not a rule value, ``BreakoutConfig/variantKeys``); the head and the paddle-relative entries are computed
     /// in lanes into `scratch` and written over the rows by four-by-four
     /// transposes (``Lane8/storeRows(_:count:skipping:into:stride:)``).
     /// Ball slots no game of the eight uses are not computed: the rows hold
