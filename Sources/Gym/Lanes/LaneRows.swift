@@ -3,7 +3,8 @@
 extension Lane8 {
     /// Writes `count` floats from `target` on, sixteen (64 bytes, a cache
     /// line) per store, `block(k)` being the sixteen from `target[k]`: one
-    /// move each where the CPU has 512-bit vectors, two otherwise. The last
+    /// move each with 512-bit vectors, two with 256-bit ones, four with the
+    /// portable build's 128-bit ones. The last
     /// block ends at the last float (it may overlap the one before, writing
     /// the same values), so nothing past the range is touched; `count` is
     /// at least sixteen. After the first block, the blocks start at 64-byte
