@@ -160,8 +160,15 @@ final class Session: @unchecked Sendable {
     /// Binds `p` (checked by ``checkedSlot(_:address:bytes:what:)``) to `slot`.
     /// - Throws: `outOfMemory` when a pixel buffer's renderer cannot be made (nothing bound).
     func commit(_ slot: Slot, _ p: UnsafeMutableRawPointer?) throws(ABIError) {
-        if p != nil, slot == .pixels || slot == .finalPixels { try games.preparePixels() }
+        if p != nil { try prepare(slot) }
         bound[Int(slot.rawValue)] = p
+    }
+
+    /// Makes what a buffer bound to `slot` needs before it is bound (a pixel
+    /// buffer: the games' pixel renderer).
+    /// - Throws: `outOfMemory` when it cannot be made.
+    func prepare(_ slot: Slot) throws(ABIError) {
+        if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
     }
 
     /// Binds the `n` buffers of `entries` (`n` triples of slot, address and
@@ -179,7 +186,7 @@ final class Session: @unchecked Sendable {
             guard slot != .actions else {
                 throw ABIError(.invalidArgument, "\(what): entry \(k) binds the actions buffer, which a step reads before it binds")
             }
-            if slot == .pixels || slot == .finalPixels { try games.preparePixels() }
+            try prepare(slot)
         }
         for k in 0 ..< n {
             let e = entries + 3 * k

@@ -32,9 +32,15 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// column: a class's stored `var` is checked for exclusive access at
     /// every use.
     let steps: Column<TrackerStepCounts>
-    /// The rows acted for, the rows found written and the games played in
-    /// lanes not yet added to the process-wide counts (``publish()``).
-    let tallies: Column<Int>
+    /// The counts not yet added to the process-wide ones (``publish()``).
+    let tallies: Column<Tallies>
+
+    /// What a group counts between two ``publish()`` calls.
+    struct Tallies {
+        /// Rows acted for, rows found written by the step's one write,
+        /// games whose moves were computed in lanes.
+        var acted = 0, foundWritten = 0, inLanes = 0
+    }
 
     /// Rows any group found written by its step's one write, process-wide
     /// (added whenever a group's last held game ends: ``publish()``): tests
@@ -60,7 +66,7 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
         held = Column(repeating: false, count: games)
         moves = Column(repeating: 0, count: games)
         steps = Column(repeating: TrackerStepCounts(), count: 1)
-        tallies = Column(repeating: 0, count: 3)
+        tallies = Column(repeating: Tallies(), count: 1)
     }
 
     var games: Int { tracker.games }
@@ -93,8 +99,8 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
 
     /// A member's actions (``SteppedTrackerGroup/actSharingTheStep(_:)``).
     func act(_ rows: AgentRows) {
-        tallies[0] &+= rows.count
-        if actSharingTheStep(rows) { tallies[1] &+= rows.count }
+        tallies.base.pointee.acted &+= rows.count
+        if actSharingTheStep(rows) { tallies.base.pointee.foundWritten &+= rows.count }
     }
 
     var step: UnsafeMutablePointer<TrackerStepCounts> { steps.base }
@@ -133,7 +139,7 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
             moves[g] = tracker.move(g)
             actions[g] = moves[g]
         }
-        tallies[2] &+= inLanes
+        tallies.base.pointee.inLanes &+= inLanes
     }
 
     /// Adds the counts kept since the last call to the process-wide ones
@@ -142,10 +148,11 @@ final class BreakoutTrackerGroup: SteppedTrackerGroup {
     /// (a run's last episode ended), not at every step, where an atomic
     /// add per member would cost as much as a block's moves.
     func publish() {
-        BreakoutStateTracker.gamesActed.add(tallies[0], ordering: .relaxed)
-        Self.rowsFoundWritten.add(tallies[1], ordering: .relaxed)
-        BreakoutStateTracker.gamesInLanes.add(tallies[2], ordering: .relaxed)
-        tallies[0] = 0; tallies[1] = 0; tallies[2] = 0
+        let t = tallies.base.pointee
+        BreakoutStateTracker.gamesActed.add(t.acted, ordering: .relaxed)
+        Self.rowsFoundWritten.add(t.foundWritten, ordering: .relaxed)
+        BreakoutStateTracker.gamesInLanes.add(t.inLanes, ordering: .relaxed)
+        tallies.base.pointee = Tallies()
     }
 
     /// `skills`' indices by the group they play in: one per (`predict`, `aim`) pair, in order of first use.

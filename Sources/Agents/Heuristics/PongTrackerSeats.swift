@@ -55,10 +55,15 @@ final class PongTrackerSeats {
     /// column: a class's stored `var` is checked for exclusive access at
     /// every use.
     let steps: Column<TrackerStepCounts>
-    /// `listing[0]`: the blocks in ``blockSeats``; `listing[1]`: 1 where a
-    /// block-seat's first member came or its last left since they were
-    /// listed (the list is then made again).
-    let listing: Column<Int>
+    /// How far ``blockSeats`` is current (``Listing``).
+    let listing: Column<Listing>
+
+    /// The blocks in ``blockSeats``, and whether a block-seat's first
+    /// member came or its last left since they were listed (the list is
+    /// then made again).
+    struct Listing {
+        var count = 0, stale = true
+    }
     /// The blocks whose entries a step computes, those where a member holds
     /// a seat, in order (as block-seats of their bottom seat, `block × 2`).
     let blockSeats: Column<Int32>
@@ -84,8 +89,7 @@ final class PongTrackerSeats {
         moves = Column(repeating: 0, count: places)
         blockSeats = Column(repeating: 0, count: laneSlots / 8 * PongBatch.seatCount)
         steps = Column(repeating: TrackerStepCounts(), count: 1)
-        listing = Column(repeating: 0, count: 2)
-        listing[1] = 1
+        listing = Column(repeating: Listing(), count: 1)
     }
 
     /// The place of agent game `g` (seat `g % 2` of slot `g / 2`).
@@ -124,7 +128,7 @@ final class PongTrackerSeats {
     private func countHolder(_ g: Int, _ change: Int32) {
         let w = blockSeat(g), before = heldCount[w]
         heldCount[w] = before + change
-        if before == 0 || before + change == 0 { listing[1] = 1 }
+        if before == 0 || before + change == 0 { listing.base.pointee.stale = true }
     }
 
     /// The block-seat (`block × 2 + seat`) of agent game `g`.
@@ -159,8 +163,8 @@ final class PongTrackerSeats {
     /// entries are computed once; its two seats' moves are interleaved into
     /// game order (game `2 × slot + seat`) and stored where held.
     func computeAll(into actions: UnsafeMutablePointer<Int32>) {
-        if listing[1] != 0 { listBlocks() }
-        let count = listing[0]
+        if listing.base.pointee.stale { listBlocks() }
+        let count = listing.base.pointee.count
         if count > 0 {
             batch.forEachMotion(blockSeats: blockSeats.base, count: count) { k, f in
                 steerBlock(Int(blockSeats[k]) >> 1, f, into: actions)
@@ -182,8 +186,7 @@ final class PongTrackerSeats {
             blockSeats[count] = Int32(2 * b)
             count += 1
         }
-        listing[0] = count
-        listing[1] = 0
+        listing.base.pointee = Listing(count: count, stale: false)
     }
 
     /// Both seats' actions of eight games in game order: lane `2j` is
